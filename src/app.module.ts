@@ -1,0 +1,72 @@
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import { ThrottlerModule } from '@nestjs/throttler';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import { ApiKeyGuard, FeatureGuard } from './common/auth/api-key.guard.js';
+import { CommonModule, RATE_LIMIT_STORE } from './common/common.module.js';
+import { TierThrottlerGuard } from './common/rate-limit/tier-throttler.guard.js';
+import { Clock } from './common/time/clock.js';
+import { ConfigModule } from './config/config.module.js';
+import type { AppConfig } from './config/env.js';
+import { DatabaseModule } from './database/database.module.js';
+import { AccountsModule } from './modules/accounts/accounts.module.js';
+import { HealthModule } from './modules/health/health.module.js';
+import { CatalogModule } from './config/catalog.module.js';
+import { BoardModule } from './modules/board/board.module.js';
+import { EventsModule } from './modules/events/events.module.js';
+import { IngestionModule } from './modules/ingestion/ingestion.module.js';
+import { ReferenceModule } from './modules/reference/reference.module.js';
+import { OddsModule } from './modules/odds/odds.module.js';
+import { OpportunitiesModule } from './modules/opportunities/opportunities.module.js';
+import { StreamModule } from './modules/stream/stream.module.js';
+import { ClusterModule } from './modules/cluster/cluster.module.js';
+import { MetricsGaugesModule, MetricsModule } from './modules/metrics/metrics.module.js';
+import { SplitsModule } from './modules/splits/splits.module.js';
+
+/** The global guards, in order: key -> rate limit -> tier feature. */
+@Module({
+  imports: [AccountsModule],
+  providers: [
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_GUARD, useClass: TierThrottlerGuard },
+    { provide: APP_GUARD, useClass: FeatureGuard },
+  ],
+})
+class GuardsModule {}
+
+export interface AppModuleOptions {
+  clock?: Clock;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
+    const imports: Array<Type | DynamicModule> = [
+      ConfigModule.forRoot(config, options.clock),
+      CatalogModule,
+      DatabaseModule,
+      CommonModule,
+      MetricsModule,
+      ClusterModule,
+      ThrottlerModule.forRootAsync({
+        inject: [RATE_LIMIT_STORE],
+        useFactory: (storage: ThrottlerStorage) => ({ throttlers: [{ name: 'default', ttl: 60_000, limit: 1 }], storage }),
+      }),
+      ScheduleModule.forRoot(),
+      HealthModule,
+      AccountsModule,
+      GuardsModule,
+      BoardModule,
+      ReferenceModule,
+      EventsModule,
+      IngestionModule,
+      OddsModule,
+      OpportunitiesModule,
+      StreamModule,
+      SplitsModule,
+      MetricsGaugesModule,
+    ];
+    return { module: AppModule, imports };
+  }
+}

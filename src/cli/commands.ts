@@ -1,0 +1,161 @@
+import 'reflect-metadata';
+import { readLiveServer, type ServerInfo } from '../common/admin/admin-token.js';
+import { SystemClock } from '../common/time/clock.js';
+import type { AppConfig } from '../config/env.js';
+import { createDataSource, runMigrations } from '../database/data-source.js';
+import { ApiKeysRepository } from '../modules/accounts/api-keys.repository.js';
+import { ApiKeysService, type KeyView } from '../modules/accounts/api-keys.service.js';
+import { runImport } from './import.js';
+
+export const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  keys:create --tier <free|hobby|pro|sharp|enterprise> [--name NAME]   create a key; prints it alone on the last line
+  keys:list                                                            list keys (never the keys themselves)
+  keys:revoke <KEY_ID>                                                 revoke a key
+  keys:arbitrage <KEY_ID> <on|off>                                     switch the account's arbitrage feature
+  import <FILE> [--replay] [--format csv|json] [--server URL]          import a sample CSV or an Odds API v4 JSON file;
+                                                                       --replay shifts its times so its capture time is now
+  migration:run                                                        apply pending database migrations
+
+The CLI uses the same environment as the server (DATABASE_URL or DATA_DIR). With the embedded store, while a
+server is running on the same DATA_DIR, the CLI goes through that server (the embedded database allows one process).`;
+
+export class UsageError extends Error {}
+
+interface Parsed {
+  command: string;
+  positional: string[];
+  flags: Map<string, string | true>;
+}
+
+export function parseArgs(argv: string[]): Parsed {
+  const [command = 'help', ...rest] = argv;
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
+      else if (rest[i + 1] !== undefined && !rest[i + 1]!.startsWith('--')) flags.set(a.slice(2), rest[++i]!);
+      else flags.set(a.slice(2), true);
+    } else positional.push(a);
+  }
+  return { command, positional, flags };
+}
+
+/** Talks to a running server's admin API. */
+export async function admin(server: ServerInfo, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`http://${server.host}:${server.port}/api/v1/admin${path}`, {
+    method,
+    headers: { 'X-Admin-Token': server.admin_token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await res.json()) as { data?: unknown; error?: { message: string } };
+  if (!res.ok) throw new Error(json.error?.message ?? `server answered ${res.status}`);
+  return json.data;
+}
+
+function printKeys(keys: KeyView[]): void {
+  const rows = keys.map((k) => [k.id, k.tier, k.is_active ? 'active' : 'revoked', k.arbitrage_enabled ? 'arb:on' : 'arb:off', k.name ?? '', k.key_prefix + '…', k.last_used_at ?? 'never']);
+  const header = ['ID', 'TIER', 'STATUS', 'ARB', 'NAME', 'PREFIX', 'LAST USED'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const r of [header, ...rows]) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+}
+
+/** Runs `fn` against the store directly (no server holds it). */
+async function withStore<T>(config: AppConfig, fn: (keys: ApiKeysService) => Promise<T>): Promise<T> {
+  const ds = createDataSource(config);
+  await ds.initialize();
+  try {
+    await runMigrations(ds);
+    return await fn(new ApiKeysService(new ApiKeysRepository(ds), new SystemClock(), config));
+  } finally {
+    await ds.destroy();
+  }
+}
+
+export async function runCli(argv: string[], config: AppConfig): Promise<void> {
+  const { command, positional, flags } = parseArgs(argv);
+  const server = config.databaseUrl ? null : readLiveServer(config.dataDir);
+  switch (command) {
+    case 'keys:create': {
+      const tier = flags.get('tier');
+      if (typeof tier !== 'string') throw new UsageError('keys:create needs --tier');
+      const nameFlag = flags.get('name');
+      const name = typeof nameFlag === 'string' ? nameFlag : null;
+      const created = server
+        ? ((await admin(server, 'POST', '/keys', { tier, ...(name ? { name } : {}) })) as KeyView & { key: string })
+        : await withStore(config, async (keys) => {
+            const r = await keys.create(tier, name);
+            return { ...r.view, key: r.key };
+          });
+      console.log(`created key ${created.id} (tier ${created.tier}${created.name ? `, name ${created.name}` : ''}); it is shown only once:`);
+      console.log(created.key);
+      return;
+    }
+    case 'keys:list': {
+      const keys = server ? ((await admin(server, 'GET', '/keys')) as KeyView[]) : await withStore(config, (k) => k.list());
+      printKeys(keys);
+      return;
+    }
+    case 'keys:revoke': {
+      const id = positional[0];
+      if (!id) throw new UsageError('keys:revoke needs a key id (see keys:list)');
+      const v = server ? ((await admin(server, 'POST', `/keys/${encodeURIComponent(id)}/revoke`)) as KeyView) : await withStore(config, (k) => k.revoke(id));
+      if (!v) throw new Error(`no API key with id ${id}`);
+      console.log(`revoked ${v.id}`);
+      return;
+    }
+    case 'keys:arbitrage': {
+      const [id, state] = positional;
+      if (!id || (state !== 'on' && state !== 'off')) throw new UsageError('keys:arbitrage needs a key id and on|off');
+      const enabled = state === 'on';
+      const v = server
+        ? ((await admin(server, 'POST', `/keys/${encodeURIComponent(id)}/arbitrage`, { enabled })) as KeyView)
+        : await withStore(config, (k) => k.setArbitrage(id, enabled));
+      if (!v) throw new Error(`no API key with id ${id}`);
+      console.log(`arbitrage ${enabled ? 'enabled' : 'disabled'} for ${v.id}`);
+      return;
+    }
+    case 'import': {
+      const file = positional[0];
+      if (!file) throw new UsageError('import needs a file');
+      const format = flags.get('format');
+      if (format !== undefined && format !== 'csv' && format !== 'json') throw new UsageError('--format must be csv or json');
+      const serverFlag = flags.get('server');
+      let target: ServerInfo | null = server;
+      if (typeof serverFlag === 'string') {
+        const u = new URL(serverFlag);
+        if (!config.adminToken) throw new UsageError('--server needs ADMIN_TOKEN (the remote server\'s operator token)');
+        target = { pid: 0, host: u.hostname, port: Number(u.port || 80), admin_token: config.adminToken, started_at: '' };
+      }
+      await runImport(file, config, { replay: flags.has('replay'), format: format as 'csv' | 'json' | undefined, server: target, admin });
+      return;
+    }
+    case 'migration:run': {
+      if (server) {
+        console.log(`a server (pid ${server.pid}) holds this store and applied migrations at its start`);
+        return;
+      }
+      const ds = createDataSource(config);
+      await ds.initialize();
+      try {
+        const applied = await runMigrations(ds);
+        console.log(applied.length ? `applied: ${applied.join(', ')}` : 'no pending migrations');
+      } finally {
+        await ds.destroy();
+      }
+      return;
+    }
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+

@@ -1,0 +1,49 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiForbiddenResponse, ApiHeader, ApiSecurity, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Feature } from '../../config/tiers.js';
+
+export const ACCESS_KEY = 'odds:access';
+
+export type AccessRule =
+  | { kind: 'public' }
+  | { kind: 'optional-key' }
+  | { kind: 'admin' }
+  | { kind: 'key'; feature?: Feature };
+
+/** The three ways to send a key, as OpenAPI security requirements (any one of them). */
+const KEY_SECURITY = [ApiSecurity('ApiKeyHeader'), ApiSecurity('BearerAuth'), ApiSecurity('ApiKeyQuery')];
+
+const KEY_RESPONSES = [
+  ApiUnauthorizedResponse({ description: 'Missing or invalid API key (`unauthorized`)' }),
+  ApiTooManyRequestsResponse({ description: 'Rate limit exceeded (`rate_limited`), with Retry-After' }),
+];
+
+/** No key needed and no rate limit (health, docs, metrics). */
+export const Public = () => SetMetadata(ACCESS_KEY, { kind: 'public' } satisfies AccessRule);
+
+/** The local operator channel: X-Admin-Token (from DATA_DIR/server.json or ADMIN_TOKEN); not rate limited. */
+export const AdminOnly = () =>
+  applyDecorators(
+    SetMetadata(ACCESS_KEY, { kind: 'admin' } satisfies AccessRule),
+    ApiHeader({ name: 'X-Admin-Token', required: true, description: 'Operator token (DATA_DIR/server.json or ADMIN_TOKEN)' }),
+    ApiUnauthorizedResponse({ description: 'Missing or wrong admin token (`unauthorized`)' }),
+  );
+
+/** Works without a key at the keyless per-IP limit; a key, if sent, must be valid. */
+export const OptionalKey = () =>
+  applyDecorators(SetMetadata(ACCESS_KEY, { kind: 'optional-key' } satisfies AccessRule), ...KEY_SECURITY, ...KEY_RESPONSES);
+
+/** Any valid key. Every route that is neither Public nor OptionalKey is treated as this (deny by default). */
+export const RequiresKey = () =>
+  applyDecorators(SetMetadata(ACCESS_KEY, { kind: 'key' } satisfies AccessRule), ...KEY_SECURITY, ...KEY_RESPONSES);
+
+/** A valid key whose tier (and account) has the feature; otherwise 403 tier_restricted naming what is needed. */
+export const RequiresFeature = (feature: Feature) =>
+  applyDecorators(
+    SetMetadata(ACCESS_KEY, { kind: 'key', feature } satisfies AccessRule),
+    ...KEY_SECURITY,
+    ...KEY_RESPONSES,
+    ApiForbiddenResponse({ description: `The tier lacks the \`${feature}\` feature (\`tier_restricted\`, with \`required_tier\`)` }),
+  );
+
+export const ApiRequestIdHeader = () => ApiHeader({ name: 'X-Request-Id', required: false, description: 'Echoed when well-formed, otherwise generated' });

@@ -1,0 +1,16 @@
+/**
+ * Stamps every event a process publishes with a sequence number: monotonic within the process, and starting
+ * from the start time in microseconds so a worker that takes over after another continues above its numbers.
+ * Stream frame ids derive from it, so a client can resume (Last-Event-ID) on any instance.
+ */
+export class Sequencer {
+  private last: number;
+  constructor(start = Date.now() * 1000) {
+    this.last = start;
+  }
+  next(): number {
+    const floor = Date.now() * 1000;
+    this.last = Math.max(this.last + 1, floor);
+    return this.last;
+  }
+}

@@ -1,0 +1,63 @@
+/** Every error code the API emits (DECISIONS.md #1-3). The filter maps them to HTTP exhaustively. */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'offset_too_large'
+  | 'unauthorized'
+  | 'tier_restricted'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'gone'
+  | 'unknown_endpoint'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'too_many_streams'
+  | 'internal_error'
+  | 'service_unavailable';
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  offset_too_large: 400,
+  unauthorized: 401,
+  tier_restricted: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  gone: 410,
+  unknown_endpoint: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  too_many_streams: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+};
+
+/** Extra fields copied into the error object and to the top level of the body (SDKs read them there). */
+export interface ErrorExtras {
+  required_tier?: string;
+  tier?: string;
+  retry_after?: number;
+  max_books?: number;
+  requested_books?: number;
+  max_offset?: number;
+  max_batch?: number;
+  parameter?: string;
+  correct_endpoint?: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extras: ErrorExtras = {},
+  ) {
+    super(message);
+    this.status = STATUS_OF[code];
+  }
+}
+
+export const badRequest = (message: string, extras?: ErrorExtras) => new ApiError('invalid_request', message, extras);
+export const notFound = (message: string) => new ApiError('not_found', message);
+export const tierRestricted = (message: string, requiredTier: string, extras: ErrorExtras = {}) =>
+  new ApiError('tier_restricted', message, { required_tier: requiredTier, ...extras });

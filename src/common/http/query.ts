@@ -1,0 +1,105 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+
+/**
+ * Shared query-parameter parsing. Values arrive as strings (or arrays for repeated keys); these transforms
+ * turn well-formed values into typed ones and leave anything else as it was, so the validators reject it
+ * with a 400 naming the parameter, never a 500.
+ */
+
+const first = (v: unknown): unknown => (Array.isArray(v) ? v[v.length - 1] : v);
+
+/** Comma-separated (or repeated) list of strings: "a,b" or a=a&a=b -> ["a","b"]. Empty items are dropped. */
+export function splitList(value: unknown): string[] | unknown {
+  const parts = Array.isArray(value) ? value : [value];
+  if (!parts.every((p) => typeof p === 'string')) return value;
+  return (parts as string[]).flatMap((p) => p.split(',')).map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+export function CsvList(opts: { lowercase?: boolean } = {}) {
+  return Transform(({ value }) => {
+    const out = splitList(value);
+    return Array.isArray(out) && opts.lowercase ? out.map((s: string) => s.toLowerCase()) : out;
+  });
+}
+
+export function parseBoolean(value: unknown): boolean | unknown {
+  const v = first(value);
+  if (typeof v === 'boolean') return v;
+  if (typeof v !== 'string') return v;
+  const s = v.trim().toLowerCase();
+  if (s === 'true' || s === '1' || s === 'yes') return true;
+  if (s === 'false' || s === '0' || s === 'no') return false;
+  return v;
+}
+
+export const BooleanParam = () => Transform(({ value }) => parseBoolean(value));
+
+/** Integer parameter: only a plain (optionally signed) integer string becomes a number. */
+export const IntParam = () =>
+  Transform(({ value }) => {
+    const v = first(value);
+    return typeof v === 'string' && /^[+-]?\d{1,15}$/.test(v.trim()) ? Number(v) : v;
+  });
+
+/** Decimal parameter: a finite decimal number string becomes a number. */
+export const NumberParam = () =>
+  Transform(({ value }) => {
+    const v = first(value);
+    return typeof v === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(v.trim()) ? Number(v) : v;
+  });
+
+/** Single string parameter: a repeated key keeps its last value. */
+export const StringParam = () => Transform(({ value }) => first(value));
+
+/**
+ * Parameters every query accepts: the key (for SSE/EventSource clients) and the SDKs' deep-link `state`,
+ * which this service accepts and ignores. Unknown parameters are refused with a 400 so that a typo never
+ * silently returns unfiltered data.
+ */
+export class BaseQuery {
+  @ApiPropertyOptional({ description: 'API key (alternative to the X-API-Key header; meant for EventSource clients)', example: 'sk_live_...' })
+  @IsOptional()
+  @IsString()
+  @StringParam()
+  api_key?: string;
+
+  @ApiPropertyOptional({ description: 'US state for deep links (accepted for SDK compatibility; deep links are not state-specific here)', example: 'pa' })
+  @IsOptional()
+  @IsString()
+  @StringParam()
+  state?: string;
+}
+
+export interface PageBounds {
+  defaultLimit: number;
+  maxLimit: number;
+  maxOffset: number;
+}
+
+export const PAGE_DEFAULT: PageBounds = { defaultLimit: 50, maxLimit: 200, maxOffset: 5000 };
+
+/** limit/offset with per-endpoint bounds; over the offset maximum is 400 offset_too_large. */
+export function PageQuery(bounds: PageBounds = PAGE_DEFAULT) {
+  class PageQueryBase extends BaseQuery {
+    @ApiPropertyOptional({ description: `Page size (1-${bounds.maxLimit})`, default: bounds.defaultLimit, minimum: 1, maximum: bounds.maxLimit, type: 'integer' })
+    @IntParam()
+    @IsInt({ message: 'limit must be an integer' })
+    @Min(1, { message: 'limit must be at least 1' })
+    @Max(bounds.maxLimit, { message: `limit must not be greater than ${bounds.maxLimit}` })
+    limit: number = bounds.defaultLimit;
+
+    @ApiPropertyOptional({ description: `Items to skip (0-${bounds.maxOffset})`, default: 0, minimum: 0, maximum: bounds.maxOffset, type: 'integer' })
+    @IntParam()
+    @IsInt({ message: 'offset must be an integer' })
+    @Min(0, { message: 'offset must not be negative' })
+    @Max(bounds.maxOffset, { message: `offset must not be greater than ${bounds.maxOffset}`, context: { code: 'offset_too_large', max_offset: bounds.maxOffset } })
+    offset: number = 0;
+  }
+  return PageQueryBase;
+}
+
+export const ApiCsv = (description: string, example: string) =>
+  applyDecorators(ApiPropertyOptional({ description: `${description} (comma-separated)`, example, type: String }));

@@ -1,0 +1,68 @@
+import { readJson } from './paths.js';
+
+export type TierName = 'free' | 'hobby' | 'pro' | 'sharp' | 'enterprise';
+export const TIERS: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
+
+export type Feature =
+  | 'odds' | 'splits' | 'ev' | 'arbitrage' | 'middles' | 'low_hold' | 'middles_summary' | 'game_state' | 'streaming';
+
+export interface TierDefinition {
+  name: TierName;
+  requestsPerMinute: number;
+  dataDelaySeconds: number;
+  /** null = every book the tier may name. */
+  maxBooks: number | null;
+  /** null = derived from the catalog: the first maxBooks open books by popularity. */
+  defaultBooks: string[] | null;
+  batchSize: number;
+  maxStreams: number;
+  features: Record<Feature, boolean>;
+}
+
+interface TierFile {
+  order: TierName[];
+  tiers: Record<TierName, {
+    requests_per_minute: number;
+    data_delay_seconds: number;
+    max_books: number | null;
+    default_books: string[] | null;
+    batch_size: number;
+    max_streams: number;
+    features: Record<Feature, boolean>;
+  }>;
+  keyless: { requests_per_minute: number };
+}
+
+export interface TierTable {
+  byName: Record<TierName, TierDefinition>;
+  keylessRequestsPerMinute: number;
+}
+
+export function isTier(value: string): value is TierName {
+  return (TIERS as readonly string[]).includes(value);
+}
+
+/** Rank of a tier: free 0 ... enterprise 4. */
+export function tierRank(tier: TierName): number {
+  return TIERS.indexOf(tier);
+}
+
+export function loadTiers(enterpriseRequestsPerMinute?: number): TierTable {
+  const file = readJson<TierFile>('config', 'tiers.json');
+  const byName = {} as Record<TierName, TierDefinition>;
+  for (const name of TIERS) {
+    const t = file.tiers[name];
+    if (!t) throw new Error(`config/tiers.json: tier ${name} is missing`);
+    byName[name] = {
+      name,
+      requestsPerMinute: name === 'enterprise' && enterpriseRequestsPerMinute ? enterpriseRequestsPerMinute : t.requests_per_minute,
+      dataDelaySeconds: t.data_delay_seconds,
+      maxBooks: t.max_books,
+      defaultBooks: t.default_books,
+      batchSize: t.batch_size,
+      maxStreams: t.max_streams,
+      features: t.features,
+    };
+  }
+  return { byName, keylessRequestsPerMinute: file.keyless.requests_per_minute };
+}

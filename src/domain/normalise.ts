@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Normalisation and identity: team keys, canonical event ids, deterministic odds-row ids and market group
+ * keys (CONTRACT.md 15.3, DECISIONS.md #21 and #39). Pure functions.
+ */
+
+/** Lower-case ASCII letters and digits only. */
+export function compact(s: string): string {
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '');
+}
+
+/**
+ * Key of a team the catalog does not know: lower-case, accents and punctuation stripped, a leading
+ * "The"/"Los"/"Las" and a trailing "FC"/"United"/"City" removed, then letters and digits only.
+ * ("The Rays" -> "rays", "Boca Juniors FC" -> "bocajuniors", "National League" -> "nationalleague").
+ */
+export function unknownTeamKey(name: string): string {
+  const words = name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]+/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+  if (words.length > 1 && ['the', 'los', 'las'].includes(words[0]!)) words.shift();
+  if (words.length > 1 && ['fc', 'united', 'city', 'cf', 'sc', 'afc'].includes(words[words.length - 1]!)) words.pop();
+  return words.join('').slice(0, 40);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Calendar date and hour of an instant in a time zone. */
+export function localDateHour(epochMs: number, timeZone: string): { date: string; hour: number } {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' });
+    formatters.set(timeZone, f);
+  }
+  const parts = f.formatToParts(new Date(epochMs));
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
+  return { date: `${get('year')}-${get('month')}-${get('day')}`, hour: Number(get('hour')) % 24 };
+}
+
+/**
+ * `{league}_{teamA}_{teamB}_{YYYY-MM-DD}_b{N}` with the team keys sorted, date and 6-hour bucket in the
+ * league's zone (US Eastern for the US leagues, UTC otherwise).
+ */
+export function baseEventId(league: string, keyA: string, keyB: string, startTime: number, timeZone: string): string {
+  const [a, b] = [keyA, keyB].sort();
+  const { date, hour } = localDateHour(startTime, timeZone);
+  return `${league}_${a}_${b}_${date}_b${Math.floor(hour / 6)}`;
+}
+
+export function withGameNumber(base: string, game: number): string {
+  return game > 1 ? `${base}_g${game}` : base;
+}
+
+export function shortHash(parts: ReadonlyArray<string | number | null | undefined>, length = 16): string {
+  return createHash('sha1').update(parts.map((p) => (p === null || p === undefined ? '' : String(p))).join('\u0001')).digest('hex').slice(0, length);
+}
+
+const SIDE_TYPES = new Set(['home', 'away', 'draw', 'over', 'under']);
+
+/**
+ * Deterministic odds-row id: hash of book, event, market, period, selection, line and player. In markets with
+ * a known outcome set (`sided`: two-way, three-way, over/under) the selection is its canonical side, so a
+ * feed's spelling of a team does not matter; elsewhere (futures, props lists, contracts) it is the side and
+ * the folded text. A market re-posted at the same line keeps its id; a new line is a new row (DECISIONS.md #21).
+ */
+export function oddsRowId(r: { book: string; eventId: string; marketType: string; period: string; selectionType: string; selection: string; line: number | null; playerName: string | null; sided?: boolean }): string {
+  const sel = (r.sided ?? true) && SIDE_TYPES.has(r.selectionType) ? r.selectionType : `${r.selectionType}:${compact(r.selection)}`;
+  return shortHash([r.book, r.eventId, r.marketType, r.period, sel, r.line === null ? '' : r.line.toString(), r.playerName ? compact(r.playerName) : '']);
+}
+
+/** Market types priced as a handicap on one team (lines are the selection's own handicap). */
+export const HANDICAP_MARKETS = new Set(['point_spread', 'puck_line', 'run_line', 'set_handicap', 'asian_handicap', 'alternate_spread']);
+
+/** True for quarter lines such as -0.25 or 1.75 (Asian handicaps settle half win / half loss on them). */
+export function isQuarterLine(line: number): boolean {
+  return Math.abs(line * 2 - Math.round(line * 2)) > 1e-9;
+}
+
+/**
+ * The market group: the outcomes that complement each other. Same event, market, period, player (or team
+ * for team totals) and the same line seen from the home side (a spread's home -3.5 pairs with away +3.5).
+ */
+export function groupLine(marketType: string, selectionType: string, line: number | null): number | null {
+  if (line === null) return null;
+  if (HANDICAP_MARKETS.has(marketType)) return selectionType === 'away' ? -line : line;
+  return line;
+}
+
+export function ladderKey(eventId: string, marketType: string, period: string, subject: string | null): string {
+  return `${eventId}|${marketType}|${period}|${subject ?? ''}`;
+}
+
+export function groupKey(ladder: string, gLine: number | null): string {
+  return `${ladder}|${gLine === null ? '' : gLine}`;
+}

@@ -1,0 +1,254 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { APP_CONFIG, TIER_TABLE } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+import { TIERS, type TierTable } from '../../config/tiers.js';
+import type { Account } from '../../common/auth/account.js';
+import { AccessPolicy } from '../../common/auth/access-policy.js';
+import { EventBus } from '../../common/bus/event-bus.js';
+import { Sequencer } from '../../common/bus/sequencer.js';
+import { RedisService } from '../../common/redis/redis.service.js';
+import { Clock } from '../../common/time/clock.js';
+import type { ChangeSet } from '../../domain/odds-row.js';
+import { isChangeSetEmpty } from '../../domain/odds-row.js';
+import { Leadership } from '../cluster/leadership.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import { HealthService } from '../health/health.service.js';
+import { BoardWriter } from './board-writer.js';
+import { BoardRepository } from './board.repository.js';
+import { DelayedBoard } from './delayed-board.js';
+import { OddsBoard } from './odds-board.js';
+
+export const ODDS_TOPIC = 'odds';
+
+/**
+ * Owns the board: the primary OddsBoard, the delayed views the tiers need, persistence (rebuild at start,
+ * batched writes), maintenance (ended events leave after the grace period) and publication of every change
+ * set on the bus.
+ */
+@Injectable()
+export class BoardService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('board');
+  readonly board = new OddsBoard();
+  private readonly delayed = new Map<number, DelayedBoard>();
+  readonly writer: BoardWriter;
+  private loaded = false;
+  /** The time the board was rebuilt from the database (delta coverage starts there). */
+  loadedAt = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    private readonly health: HealthService,
+    private readonly scheduler: SchedulerRegistry,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(TIER_TABLE) tiers: TierTable,
+    private readonly repo: BoardRepository,
+    private readonly policy: AccessPolicy,
+    private readonly sequencer: Sequencer,
+    private readonly leadership: Leadership,
+    private readonly redis: RedisService,
+    private readonly metrics: MetricsService,
+  ) {
+    this.writer = new BoardWriter(this.repo);
+    for (const t of TIERS) {
+      const ms = tiers.byName[t].dataDelaySeconds * 1000;
+      if (ms > 0 && !this.delayed.has(ms)) this.delayed.set(ms, new DelayedBoard(ms));
+    }
+    health.setDataCheck(() => this.dataCheck());
+  }
+
+  /** Rebuilds the board from the database. Called once at start (before providers run). */
+  async rebuild(): Promise<void> {
+    if (this.loaded) return;
+    this.loaded = true;
+    const started = performance.now();
+    const { events, rows } = await this.repo.load();
+    const now = this.clock.now();
+    this.board.load(events, rows, now);
+    for (const d of this.delayed.values()) d.board.load(events, rows, now);
+    this.loadedAt = now;
+    this.logger.log({ msg: 'board rebuilt from the database', events: events.length, rows: rows.length, ms: Math.round(performance.now() - started) });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.rebuild();
+    // Another instance's change sets keep this board a replica of the one that ingests (after the stream hub
+    // has seen them, so it can still read what they remove).
+    this.bus.subscribe<ChangeSet>(ODDS_TOPIC, (cs, remote) => {
+      if (remote) queueMicrotask(() => this.applyReplica(cs));
+    });
+    // After a Redis outage a replica may have missed change sets: catch up from the store.
+    if (this.redis.enabled) this.redis.onReconnect(() => void (!this.leadership.isLeader && this.resync()));
+    // A change set lost on the way (a publish that timed out): catch up once the writer has stored it.
+    this.bus.onGap(ODDS_TOPIC, () => (this.gapPending = true));
+    if (!this.config.schedulers) return;
+    this.scheduler.addInterval('board:flush', setInterval(() => void this.writer.flush(), this.config.persistIntervalMs));
+    this.scheduler.addInterval('board:maintain', setInterval(() => this.leadership.isLeader && this.maintain(), 30_000));
+    this.scheduler.addInterval('board:purge', setInterval(() => void (this.leadership.isLeader && this.purge()), 3600_000));
+    // Replicas catch up with the store now and then (anything a bus outage made them miss).
+    this.scheduler.addInterval('board:resync', setInterval(() => void (!this.leadership.isLeader && this.resync()), 60_000));
+    // ... and once soon after start: the active worker may still have been writing when this one loaded.
+    this.scheduler.addTimeout('board:first-resync', setTimeout(() => void (!this.leadership.isLeader && this.resync()), 10_000));
+  }
+
+  /** Writes what is buffered now; true when it reached the database within the time limit. */
+  async flushed(timeoutMs: number): Promise<boolean> {
+    const done = this.writer.flush({ force: true }).then(() => this.writer.healthy && this.writer.pending === 0);
+    return Promise.race([done, new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs))]);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearTimeout(this.resyncTimer);
+    await this.writer.flush({ force: true });
+  }
+
+  /**
+   * Applies a change set: board, delayed views, persistence, bus. A `backfill` (a provider's initial snapshot
+   * of a market that already existed before we started watching it) enters the delayed views at once; every
+   * later change reaches them after their delay.
+   */
+  apply(cs: ChangeSet, opts: { backfill?: boolean } = {}): void {
+    if (isChangeSetEmpty(cs)) return;
+    // Published first, so the stream sends a price change before the opportunities it causes.
+    cs.seq = this.sequencer.next();
+    this.bus.publish(ODDS_TOPIC, cs);
+    this.board.applyChangeSet(cs);
+    for (const d of this.delayed.values()) {
+      if (opts.backfill && d.pending === 0) d.board.applyChangeSet(cs);
+      else d.push(cs);
+    }
+    this.writer.enqueue(cs);
+  }
+
+  /** Applies another instance's change set: board and delayed views only (that instance persists it). */
+  applyReplica(cs: ChangeSet): void {
+    if (cs.seq !== undefined && cs.seq <= this.replicaSeen) return;
+    // The first change set from the bus, or the first after lost ones: whatever came before it must come from
+    // the store, once the store holds everything up to it.
+    if (this.replicaSeen === 0 || this.gapPending) this.catchUpThrough(cs.at);
+    this.gapPending = false;
+    this.replicaSeen = cs.seq ?? this.replicaSeen;
+    this.metrics.busLag.observe(Math.max(0, this.clock.now() - cs.at) / 1000);
+    // Removals seen on the bus, until the store has caught up with them (a resync must not bring them back).
+    for (const rm of cs.removed) this.tombstones.set(rm.id, cs.at);
+    for (const id of cs.eventsRemoved) this.tombstones.set(`event:${id}`, cs.at);
+    this.board.applyChangeSet(cs);
+    for (const d of this.delayed.values()) d.push(cs);
+  }
+
+  private replicaSeen = 0;
+  private gapPending = false;
+  /** Row ids (and `event:ID`) removed over the bus, with when: newer than what a lagging store still holds. */
+  private readonly tombstones = new Map<string, number>();
+  /** A resync must see the store complete up to this time (epoch ms) before the replica is whole again. */
+  private needThrough = 0;
+  private resyncTimer?: NodeJS.Timeout;
+
+  /** Resyncs after the active worker's next writes, again and again until the store covers `at`. */
+  private catchUpThrough(at: number): void {
+    this.needThrough = Math.max(this.needThrough, at);
+    if (this.resyncTimer || this.leadership.isLeader) return;
+    this.resyncTimer = setTimeout(() => {
+      void this.resync().then(({ through }) => {
+        this.resyncTimer = undefined;
+        if (through < this.needThrough) this.catchUpThrough(this.needThrough);
+      });
+    }, this.config.persistIntervalMs * 2 + 500);
+    this.resyncTimer.unref();
+  }
+
+  /**
+   * Brings a replica up to date with the store: prices newer in the store than on the board are applied; a
+   * price (or event) missing from the store is removed only when the store holds everything up to its last
+   * change (so a removal happened since), never because the active worker has not written it yet. Runs as
+   * one change set, so detection and streams follow. Returns the number of rows changed and the store's watermark.
+   */
+  async resync(): Promise<{ changed: number; through: number }> {
+    const startedAt = this.clock.now();
+    let loaded;
+    let through: number;
+    try {
+      // The watermark first: whatever it covers is in the rows read after it.
+      through = await this.repo.persistedThrough();
+      loaded = await this.repo.load();
+    } catch (err) {
+      this.logger.warn({ msg: 'replica resync failed', error: (err as Error).message });
+      return { changed: 0, through: 0 };
+    }
+    const inStore = new Map(loaded.rows.map((r) => [r.id, r]));
+    const buried = (key: string, at: number) => (this.tombstones.get(key) ?? -1) >= at;
+    const upserted = loaded.rows.filter((r) => {
+      if (buried(r.id, r.changedAt) || buried(`event:${r.eventId}`, r.changedAt)) return false;
+      const cur = this.board.rows.get(r.id);
+      return !cur || r.changedAt > cur.changedAt;
+    });
+    const removed = [];
+    for (const r of this.board.rows.values()) {
+      if (!inStore.has(r.id) && r.changedAt <= through) removed.push({ id: r.id, sportsbook: r.sportsbook, eventId: r.eventId, removedAt: startedAt });
+    }
+    const eventsInStore = new Set(loaded.events.map((e) => e.id));
+    const events = loaded.events.filter((e) => {
+      if (buried(`event:${e.id}`, e.updatedAt)) return false;
+      const cur = this.board.events.get(e.id);
+      return !cur || e.updatedAt > cur.updatedAt;
+    });
+    const eventsRemoved = [...this.board.events.values()].filter((e) => !eventsInStore.has(e.id) && e.updatedAt <= through).map((e) => e.id);
+    for (const [key, at] of this.tombstones) if (at <= through) this.tombstones.delete(key);
+    if (!upserted.length && !removed.length && !events.length && !eventsRemoved.length) return { changed: 0, through };
+    const cs: ChangeSet = { version: this.board.version + 1, at: startedAt, upserted, removed, events, eventsRemoved, seen: [] };
+    this.board.applyChangeSet(cs);
+    for (const d of this.delayed.values()) d.push(cs);
+    this.logger.log({ msg: 'replica resynced from the store', upserted: upserted.length, removed: removed.length, events: events.length, events_removed: eventsRemoved.length });
+    return { changed: upserted.length + removed.length, through };
+  }
+
+  /** The board as this caller sees it: the tier's delay applied (the one place the data delay is applied). */
+  viewFor(account: Account | undefined): OddsBoard {
+    return this.view(this.policy.delaySeconds(account));
+  }
+
+  /** The board as a caller with this delay sees it. */
+  view(delaySeconds: number): OddsBoard {
+    if (delaySeconds <= 0) return this.board;
+    const d = this.delayed.get(delaySeconds * 1000);
+    if (!d) throw new Error(`no delayed view for ${delaySeconds} s`);
+    return d.advance(this.clock.now());
+  }
+
+  /** Ended events leave after the grace period; events left without prices leave after 10 minutes. */
+  maintain(): void {
+    const now = this.clock.now();
+    const graceMs = this.config.endedEventGraceSeconds * 1000;
+    const removeIds: string[] = [];
+    for (const e of this.board.events.values()) {
+      const ended = e.status === 'ended' || e.status === 'cancelled';
+      if (ended && e.endedAt !== null && now - e.endedAt >= graceMs) removeIds.push(e.id);
+      else if (!ended && this.board.rowCountOf(e.id) === 0 && now - e.updatedAt >= 600_000) removeIds.push(e.id);
+    }
+    if (removeIds.length) {
+      this.apply({ version: this.board.version + 1, at: now, upserted: [], removed: [], events: [], eventsRemoved: removeIds, seen: [] });
+    }
+  }
+
+  async purge(): Promise<void> {
+    const before = this.clock.now() - this.config.historyRetentionHours * 3600_000;
+    try {
+      const r = await this.repo.purge(before);
+      if (r.history || r.removals) this.logger.log({ msg: 'purged price history', ...r });
+    } catch (err) {
+      this.logger.warn({ msg: 'history purge failed', error: (err as Error).message });
+    }
+  }
+
+  private dataCheck() {
+    const now = this.clock.now();
+    const rows = this.board.size;
+    const last = this.board.lastChangeAt;
+    const age = last ? Math.round((now - last) / 1000) : null;
+    if (!this.writer.healthy) return { status: 'degraded' as const, message: `database writes failing; ${this.writer.pending} changes buffered in memory` };
+    if (!this.config.providers.length) return { status: 'ok' as const, latency_ms: 0, message: `no live source configured; board holds ${rows} prices` };
+    if (age === null || age > 120) return { status: 'degraded' as const, message: age === null ? 'no prices received yet' : `no price update for ${age} s` };
+    return { status: 'ok' as const, latency_ms: 0, message: `board holds ${rows} prices in ${this.board.events.size} events; last update ${age} s ago` };
+  }
+}

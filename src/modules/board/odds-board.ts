@@ -1,0 +1,392 @@
+import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
+
+export type IndexKind = 'event' | 'book' | 'league' | 'sport' | 'market' | 'group' | 'ladder';
+
+/** How long the change and removal logs behind /odds/delta are kept. */
+export const DELTA_RETENTION_MS = 10 * 60_000;
+
+function addTo<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
+  let s = m.get(k);
+  if (!s) m.set(k, (s = new Set()));
+  s.add(v);
+}
+
+function removeFrom<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
+  const s = m.get(k);
+  if (!s) return;
+  s.delete(v);
+  if (s.size === 0) m.delete(k);
+}
+
+function bump(m: Map<string, Map<string, number>>, outer: string, inner: string, by: number): void {
+  let im = m.get(outer);
+  if (!im) m.set(outer, (im = new Map()));
+  const n = (im.get(inner) ?? 0) + by;
+  if (n <= 0) im.delete(inner);
+  else im.set(inner, n);
+  if (im.size === 0) m.delete(outer);
+}
+
+/**
+ * The current odds in memory with their indexes: the read model every price-carrying GET uses.
+ * It changes only through applyChangeSet, so the primary board, the delayed (free-tier) view and the
+ * replicas of other instances stay identical given the same change sets. Row objects are never mutated
+ * once on the board (a change replaces the object), so change sets can be shared between boards.
+ */
+export class OddsBoard {
+  readonly rows = new Map<string, OddsRow>();
+  readonly events = new Map<string, BoardEvent>();
+  version = 0;
+  /** Time of the last applied change set (0 when empty). */
+  lastChangeAt = 0;
+
+  private readonly index: Record<IndexKind, Map<string, Set<string>>> = {
+    event: new Map(),
+    book: new Map(),
+    league: new Map(),
+    sport: new Map(),
+    market: new Map(),
+    group: new Map(),
+    ladder: new Map(),
+  };
+  private readonly eventBooks = new Map<string, Map<string, number>>();
+  private readonly eventMarkets = new Map<string, Map<string, number>>();
+  /** event -> "market|book" -> rows: exact counts for totals without scanning rows. */
+  private readonly eventMarketBook = new Map<string, Map<string, number>>();
+  /** Per-event change counter: caches keyed on it stay valid while the event's rows do not change. */
+  private readonly eventVersions = new Map<string, number>();
+  private readonly sortedRowsCache = new Map<string, OddsRow[]>();
+  private eventOrderCache: BoardEvent[] | null = null;
+  private readonly eventsByLeague = new Map<string, Set<string>>();
+  /** ladder -> line -> book -> rows */
+  private readonly ladderLines = new Map<string, Map<number, Map<string, number>>>();
+  private readonly mainLineCache = new Map<string, number | null>();
+  /** When each delta feed last confirmed all of a book's prices. */
+  readonly bookConfirmedAt = new Map<string, number>();
+  /** Latest change time per book (the sportsbook list's last_update). */
+  readonly bookLastUpdate = new Map<string, number>();
+  private changeLog: Array<{ at: number; id: string }> = [];
+  private removalLog: RemovedRow[] = [];
+  private logStart = 0;
+  private readonly listeners = new Set<(cs: ChangeSet) => void>();
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  /** Called after every applied change set (detectors, delayed views, the stream). */
+  onChange(listener: (cs: ChangeSet) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  ids(kind: IndexKind, key: string): ReadonlySet<string> | undefined {
+    return this.index[kind].get(key);
+  }
+
+  keys(kind: IndexKind): IterableIterator<string> {
+    return this.index[kind].keys();
+  }
+
+  booksOf(eventId: string): string[] {
+    return [...(this.eventBooks.get(eventId)?.keys() ?? [])].sort();
+  }
+
+  marketsOf(eventId: string): string[] {
+    return [...(this.eventMarkets.get(eventId)?.keys() ?? [])].sort();
+  }
+
+  rowCountOf(eventId: string): number {
+    return this.index.event.get(eventId)?.size ?? 0;
+  }
+
+  /** Rows of an event for a "market|book" key (exact, maintained incrementally). */
+  countOf(eventId: string): ReadonlyMap<string, number> | undefined {
+    return this.eventMarketBook.get(eventId);
+  }
+
+  /** Changes with every change to the event's rows. */
+  eventVersion(eventId: string): number {
+    return this.eventVersions.get(eventId) ?? 0;
+  }
+
+  /** Events in natural order (start time, then id). Cached until an event is added, moved or removed. */
+  eventOrder(): BoardEvent[] {
+    if (!this.eventOrderCache) {
+      this.eventOrderCache = [...this.events.values()].sort((a, b) => a.startTime - b.startTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    }
+    return this.eventOrderCache;
+  }
+
+  /** An event's rows in natural order (market, ladder, line, side, book, id). Cached per event version. */
+  sortedRowsOf(eventId: string): OddsRow[] {
+    let rows = this.sortedRowsCache.get(eventId);
+    if (!rows) {
+      rows = [];
+      for (const id of this.index.event.get(eventId) ?? []) rows.push(this.rows.get(id)!);
+      rows.sort(withinEvent);
+      this.sortedRowsCache.set(eventId, rows);
+    }
+    return rows;
+  }
+
+  private touchEvent(eventId: string): void {
+    this.eventVersions.set(eventId, (this.eventVersions.get(eventId) ?? 0) + 1);
+    this.sortedRowsCache.delete(eventId);
+  }
+
+  eventIdsOfLeague(league: string): ReadonlySet<string> | undefined {
+    return this.eventsByLeague.get(league);
+  }
+
+  /** Rows of one market group (complementary outcomes at one line). */
+  group(groupKey: string): OddsRow[] {
+    const ids = this.index.group.get(groupKey);
+    if (!ids) return [];
+    const out: OddsRow[] = [];
+    for (const id of ids) {
+      const r = this.rows.get(id);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  /**
+   * The consensus main line of a ladder: the (home-side) line offered by the most books; ties go to the
+   * line nearer the middle of the ladder. null for markets without lines.
+   */
+  mainLine(ladderKey: string): number | null {
+    if (this.mainLineCache.has(ladderKey)) return this.mainLineCache.get(ladderKey)!;
+    const lines = this.ladderLines.get(ladderKey);
+    let best: number | null = null;
+    if (lines && lines.size) {
+      const sorted = [...lines.keys()].sort((a, b) => a - b);
+      const mid = (sorted[0]! + sorted[sorted.length - 1]!) / 2;
+      let bestBooks = -1;
+      for (const line of sorted) {
+        const books = lines.get(line)!.size;
+        if (books > bestBooks || (books === bestBooks && Math.abs(line - mid) < Math.abs(best! - mid))) {
+          best = line;
+          bestBooks = books;
+        }
+      }
+    }
+    this.mainLineCache.set(ladderKey, best);
+    return best;
+  }
+
+  /** When a price was last confirmed: its own last sighting, or its book's last whole-feed confirmation. */
+  seenAt(r: OddsRow): number {
+    const book = this.bookConfirmedAt.get(r.sportsbook);
+    return book !== undefined && book > r.lastSeenAt ? book : r.lastSeenAt;
+  }
+
+  /** true / false, or null when the row has no line (always main). */
+  isMainLine(row: OddsRow): boolean {
+    if (row.groupLine === null) return true;
+    return this.mainLine(row.ladderKey) === row.groupLine;
+  }
+
+  private indexRow(r: OddsRow): void {
+    addTo(this.index.event, r.eventId, r.id);
+    addTo(this.index.book, r.sportsbook, r.id);
+    addTo(this.index.league, r.league, r.id);
+    addTo(this.index.sport, r.sport, r.id);
+    addTo(this.index.market, r.marketType, r.id);
+    addTo(this.index.group, r.groupKey, r.id);
+    addTo(this.index.ladder, r.ladderKey, r.id);
+    bump(this.eventBooks, r.eventId, r.sportsbook, 1);
+    bump(this.eventMarkets, r.eventId, r.marketType, 1);
+    bump(this.eventMarketBook, r.eventId, `${r.marketType}|${r.sportsbook}`, 1);
+    this.touchEvent(r.eventId);
+    if (r.groupLine !== null) {
+      let lines = this.ladderLines.get(r.ladderKey);
+      if (!lines) this.ladderLines.set(r.ladderKey, (lines = new Map()));
+      let books = lines.get(r.groupLine);
+      if (!books) lines.set(r.groupLine, (books = new Map()));
+      books.set(r.sportsbook, (books.get(r.sportsbook) ?? 0) + 1);
+      this.mainLineCache.delete(r.ladderKey);
+    }
+  }
+
+  private unindexRow(r: OddsRow): void {
+    removeFrom(this.index.event, r.eventId, r.id);
+    removeFrom(this.index.book, r.sportsbook, r.id);
+    removeFrom(this.index.league, r.league, r.id);
+    removeFrom(this.index.sport, r.sport, r.id);
+    removeFrom(this.index.market, r.marketType, r.id);
+    removeFrom(this.index.group, r.groupKey, r.id);
+    removeFrom(this.index.ladder, r.ladderKey, r.id);
+    bump(this.eventBooks, r.eventId, r.sportsbook, -1);
+    bump(this.eventMarkets, r.eventId, r.marketType, -1);
+    bump(this.eventMarketBook, r.eventId, `${r.marketType}|${r.sportsbook}`, -1);
+    this.touchEvent(r.eventId);
+    if (r.groupLine !== null) {
+      const lines = this.ladderLines.get(r.ladderKey);
+      const books = lines?.get(r.groupLine);
+      if (books) {
+        const n = (books.get(r.sportsbook) ?? 0) - 1;
+        if (n <= 0) books.delete(r.sportsbook);
+        else books.set(r.sportsbook, n);
+        if (books.size === 0) lines!.delete(r.groupLine);
+        if (lines!.size === 0) this.ladderLines.delete(r.ladderKey);
+      }
+      this.mainLineCache.delete(r.ladderKey);
+    }
+  }
+
+  private putEvent(e: BoardEvent): void {
+    const prev = this.events.get(e.id);
+    if (prev && prev.league !== e.league) removeFrom(this.eventsByLeague, prev.league, prev.id);
+    if (!prev || prev.startTime !== e.startTime) this.eventOrderCache = null;
+    this.events.set(e.id, e);
+    addTo(this.eventsByLeague, e.league, e.id);
+  }
+
+  private dropEvent(id: string): void {
+    const e = this.events.get(id);
+    if (!e) return;
+    this.events.delete(id);
+    removeFrom(this.eventsByLeague, e.league, id);
+    this.eventOrderCache = null;
+    this.eventVersions.delete(id);
+    this.sortedRowsCache.delete(id);
+  }
+
+  /** Applies one change set. The only way the board changes. */
+  applyChangeSet(cs: ChangeSet): void {
+    for (const e of cs.events) this.putEvent(e);
+    for (const r of cs.upserted) {
+      const prev = this.rows.get(r.id);
+      if (prev) this.unindexRow(prev);
+      this.rows.set(r.id, r);
+      this.indexRow(r);
+      this.changeLog.push({ at: cs.at, id: r.id });
+      if ((this.bookLastUpdate.get(r.sportsbook) ?? 0) < r.changedAt) this.bookLastUpdate.set(r.sportsbook, r.changedAt);
+    }
+    for (const rm of cs.removed) {
+      const prev = this.rows.get(rm.id);
+      if (!prev) continue;
+      this.unindexRow(prev);
+      this.rows.delete(rm.id);
+      this.removalLog.push(rm);
+    }
+    for (const id of cs.seen) {
+      const prev = this.rows.get(id);
+      if (prev && prev.lastSeenAt < cs.at) {
+        this.rows.set(id, { ...prev, lastSeenAt: cs.at });
+        this.touchEvent(prev.eventId);
+      }
+    }
+    for (const id of cs.eventsRemoved) {
+      for (const rowId of [...(this.index.event.get(id) ?? [])]) {
+        const prev = this.rows.get(rowId);
+        if (!prev) continue;
+        this.unindexRow(prev);
+        this.rows.delete(rowId);
+        this.removalLog.push({ id: rowId, sportsbook: prev.sportsbook, eventId: id, removedAt: cs.at });
+      }
+      this.dropEvent(id);
+    }
+    for (const b of cs.confirmed ?? []) if ((this.bookConfirmedAt.get(b) ?? 0) < cs.at) this.bookConfirmedAt.set(b, cs.at);
+    this.version = Math.max(this.version + 1, cs.version);
+    this.lastChangeAt = Math.max(this.lastChangeAt, cs.at);
+    this.trimLogs(cs.at);
+    for (const l of this.listeners) l(cs);
+  }
+
+  private trimLogs(now: number): void {
+    const cutoff = now - DELTA_RETENTION_MS;
+    if (this.changeLog.length > 4096 && this.changeLog[0]!.at < cutoff) {
+      let i = 0;
+      while (i < this.changeLog.length && this.changeLog[i]!.at < cutoff) i++;
+      this.changeLog = this.changeLog.slice(i);
+      this.logStart = cutoff;
+    }
+    if (this.removalLog.length > 1024 && this.removalLog[0]!.removedAt < cutoff) {
+      let i = 0;
+      while (i < this.removalLog.length && this.removalLog[i]!.removedAt < cutoff) i++;
+      this.removalLog = this.removalLog.slice(i);
+      this.logStart = Math.max(this.logStart, cutoff);
+    }
+  }
+
+  /** Earliest time the change and removal logs still cover. */
+  get deltaCoverageStart(): number {
+    return this.logStart;
+  }
+
+  /**
+   * Rows changed after `since` (still on the board) and rows removed after it. When `since` predates the
+   * logs, changed rows come from a scan of the board (still exact) and removals are limited to the logs
+   * (`clamped`).
+   */
+  changesSince(since: number): { rows: OddsRow[]; removed: RemovedRow[]; clamped: boolean } {
+    const clamped = since < this.logStart;
+    let rows: OddsRow[];
+    if (clamped) {
+      rows = [];
+      for (const r of this.rows.values()) if (r.changedAt > since) rows.push(r);
+    } else {
+      const ids = new Set<string>();
+      for (let i = lowerBound(this.changeLog, since); i < this.changeLog.length; i++) ids.add(this.changeLog[i]!.id);
+      rows = [];
+      for (const id of ids) {
+        const r = this.rows.get(id);
+        if (r && r.changedAt > since) rows.push(r);
+      }
+    }
+    const removed: RemovedRow[] = [];
+    const seen = new Set<string>();
+    for (let i = this.removalLog.length - 1; i >= 0; i--) {
+      const rm = this.removalLog[i]!;
+      if (rm.removedAt <= since) break;
+      if (seen.has(rm.id) || this.rows.has(rm.id)) continue;
+      seen.add(rm.id);
+      removed.push(rm);
+    }
+    removed.reverse();
+    return { rows, removed, clamped };
+  }
+
+  /** Loads rows and events wholesale (start-up rebuild) without logging them as changes. */
+  load(events: BoardEvent[], rows: OddsRow[], at: number): void {
+    for (const e of events) this.putEvent(e);
+    for (const r of rows) {
+      const prev = this.rows.get(r.id);
+      if (prev) this.unindexRow(prev);
+      this.rows.set(r.id, r);
+      this.indexRow(r);
+      if (r.lastSeenAt > this.lastChangeAt) this.lastChangeAt = r.lastSeenAt;
+      if ((this.bookLastUpdate.get(r.sportsbook) ?? 0) < r.changedAt) this.bookLastUpdate.set(r.sportsbook, r.changedAt);
+    }
+    this.logStart = at;
+  }
+}
+
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Natural order of rows within an event. */
+export function withinEvent(a: OddsRow, b: OddsRow): number {
+  return (
+    cmpStr(a.marketType, b.marketType) ||
+    cmpStr(a.ladderKey, b.ladderKey) ||
+    (a.groupLine ?? 0) - (b.groupLine ?? 0) ||
+    cmpStr(a.selectionType, b.selectionType) ||
+    cmpStr(a.sportsbook, b.sportsbook) ||
+    cmpStr(a.id, b.id)
+  );
+}
+
+function lowerBound(log: Array<{ at: number }>, since: number): number {
+  let lo = 0;
+  let hi = log.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (log[mid]!.at <= since) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

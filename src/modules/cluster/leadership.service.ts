@@ -1,0 +1,118 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import pg from 'pg';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+
+/** The advisory lock that makes one ingesting worker active among several. */
+export const LEADER_LOCK = 727_002;
+export const LEADER_POLL_MS = 2000;
+
+/**
+ * Which instance ingests. With the embedded store there is one process: it leads unless it is an api
+ * instance. With PostgreSQL, every `worker` (and `all`) instance tries a session-level advisory lock on a
+ * dedicated connection every 2 s; the holder is the active worker, the others stand by as replicas. When the
+ * active one dies its session ends, the lock is released, and a standby takes over within a poll interval.
+ * If the database itself goes away, the active worker keeps ingesting (its writes are buffered) and retakes the
+ * lock when the database returns; a standby that reconnects waits a little so it does not snatch it first.
+ */
+@Injectable()
+export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('leadership');
+  private leader = false;
+  private client: pg.Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly listeners = new Set<(leader: boolean) => void>();
+  private stopped = false;
+  /** The active worker lost its database session: it keeps ingesting (prices are buffered) until it can retake the lock. */
+  private holdsLock = false;
+  private connectedAt = 0;
+  since: number | null = null;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  get isLeader(): boolean {
+    return this.leader;
+  }
+
+  /** Called with true when this instance becomes the active worker and false when it stops being it. */
+  onChange(fn: (leader: boolean) => void): () => void {
+    this.listeners.add(fn);
+    if (this.leader) fn(true);
+    return () => this.listeners.delete(fn);
+  }
+
+  private set(leader: boolean): void {
+    if (leader === this.leader) return;
+    this.leader = leader;
+    this.since = leader ? Date.now() : null;
+    this.logger.log({ msg: leader ? 'this instance is the active worker' : 'this instance is no longer the active worker', role: this.config.role });
+    for (const fn of this.listeners) {
+      try {
+        fn(leader);
+      } catch (err) {
+        this.logger.error({ msg: 'leadership listener failed', error: (err as Error).message });
+      }
+    }
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.role === 'api') return;
+    if (!this.config.databaseUrl) {
+      this.set(true);
+      return;
+    }
+    await this.attempt();
+    this.timer = setInterval(() => void this.attempt(), LEADER_POLL_MS);
+  }
+
+  private async attempt(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      if (!this.client) {
+        const c = new pg.Client({ connectionString: this.config.databaseUrl, connectionTimeoutMillis: 2000 });
+        c.on('error', () => this.lost());
+        c.on('end', () => this.lost());
+        await c.connect();
+        this.client = c;
+        this.connectedAt = Date.now();
+      }
+      if (this.leader && this.holdsLock) {
+        await this.client.query('SELECT 1');
+        return;
+      }
+      // A standby that just reconnected gives the active worker (which keeps running through an outage) a
+      // head start to retake the lock.
+      if (!this.leader && Date.now() - this.connectedAt < 2 * LEADER_POLL_MS && this.connectedAt > this.bootedAt + LEADER_POLL_MS) return;
+      const r = await this.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [LEADER_LOCK]);
+      if (r.rows[0]?.locked) {
+        this.holdsLock = true;
+        this.set(true);
+      } else if (this.leader) {
+        // Another worker took over while this one was cut off.
+        this.set(false);
+      }
+    } catch {
+      this.lost();
+    }
+  }
+
+  private readonly bootedAt = Date.now();
+
+  private lost(): void {
+    const c = this.client;
+    this.client = null;
+    this.holdsLock = false;
+    if (c) void c.end().catch(() => undefined);
+    // The active worker keeps going while the database is away; a standby simply stays standby.
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    const c = this.client;
+    this.client = null;
+    this.holdsLock = false;
+    this.set(false);
+    if (c) await c.end().catch(() => undefined);
+  }
+}

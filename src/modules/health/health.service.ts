@@ -1,0 +1,94 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+import { RedisService } from '../../common/redis/redis.service.js';
+import { Clock } from '../../common/time/clock.js';
+
+export interface Check {
+  status: 'ok' | 'degraded' | 'down';
+  latency_ms?: number;
+  message?: string;
+}
+
+export interface HealthReport {
+  status: 'ok' | 'degraded' | 'down';
+  version: string;
+  timestamp: string;
+  checks: { redis: Check; data: Check; schema: Check; database: Check; [name: string]: Check };
+}
+
+/** Something that can say how fresh the data is (the board registers itself). */
+export type DataCheck = () => Check;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e instanceof Error ? e : new Error(String(e))); });
+  });
+}
+
+@Injectable()
+export class HealthService {
+  private dataCheck: DataCheck = () => ({ status: 'ok', message: 'no live data source configured' });
+  private readonly extra = new Map<string, () => Check>();
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly redis: RedisService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  setDataCheck(fn: DataCheck): void {
+    this.dataCheck = fn;
+  }
+
+  addCheck(name: string, fn: () => Check): void {
+    this.extra.set(name, fn);
+  }
+
+  private async database(): Promise<Check> {
+    const start = performance.now();
+    try {
+      await withTimeout(this.ds.query('SELECT 1'), 2000);
+      return { status: 'ok', latency_ms: Math.round(performance.now() - start), message: this.config.databaseUrl ? 'postgresql' : 'embedded postgresql (pglite)' };
+    } catch (err) {
+      return { status: 'down', latency_ms: Math.round(performance.now() - start), message: `database unreachable: ${(err as Error).message}` };
+    }
+  }
+
+  private async schema(dbOk: boolean): Promise<Check> {
+    if (!dbOk) return { status: 'down', message: 'cannot check the schema while the database is unreachable' };
+    const start = performance.now();
+    try {
+      const pending = await withTimeout(this.ds.showMigrations(), 2000);
+      return pending
+        ? { status: 'degraded', latency_ms: Math.round(performance.now() - start), message: 'migrations pending: run npm run migration:run' }
+        : { status: 'ok', latency_ms: Math.round(performance.now() - start), message: `${this.ds.migrations.length} migrations applied` };
+    } catch (err) {
+      return { status: 'down', message: `schema check failed: ${(err as Error).message}` };
+    }
+  }
+
+  private async redisCheck(): Promise<Check> {
+    if (!this.redis.enabled) return { status: 'ok', latency_ms: 0, message: 'in-process (no REDIS_URL): rate limits and events stay in this instance' };
+    try {
+      const ms = await withTimeout(this.redis.ping(), 1000);
+      return { status: 'ok', latency_ms: Math.round(ms), message: 'redis' };
+    } catch (err) {
+      return { status: 'degraded', message: `redis unreachable (${(err as Error).message}); serving with per-instance rate limits and local events` };
+    }
+  }
+
+  async report(): Promise<HealthReport> {
+    const [database, redis] = await Promise.all([this.database(), this.redisCheck()]);
+    const schema = await this.schema(database.status === 'ok');
+    const data = this.dataCheck();
+    const checks: HealthReport['checks'] = { redis, data, schema, database };
+    for (const [name, fn] of this.extra) checks[name] = fn();
+    const all = Object.values(checks);
+    const status = database.status === 'down' ? 'down' : all.some((c) => c.status !== 'ok') ? 'degraded' : 'ok';
+    return { status, version: this.config.version, timestamp: this.clock.iso(), checks };
+  }
+}

@@ -1,0 +1,48 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { AdminOnly } from '../../common/auth/decorators.js';
+import { envelope } from '../../common/http/envelope.js';
+import type { Quote } from '../../domain/types.js';
+import { BoardService } from '../board/board.service.js';
+import { IngestionService } from './ingestion.service.js';
+
+export class IngestBody {
+  @ApiPropertyOptional({ example: 'import', description: 'Name of the source, for logs and reports' })
+  @IsOptional() @IsString() @MaxLength(64)
+  source?: string;
+
+  @ApiProperty({ description: 'Quotes (see src/domain/types.ts Quote); at most 5000 per call', type: 'array', items: { type: 'object' } })
+  @IsArray() @ArrayMaxSize(5000) @IsObject({ each: true })
+  quotes: Quote[];
+}
+
+/** The operator's ingestion channel (used by `npm run cli -- import` while a server runs). */
+@ApiTags('Admin')
+@Controller('admin/ingest')
+export class AdminIngestController {
+  constructor(
+    private readonly ingestion: IngestionService,
+    private readonly boards: BoardService,
+  ) {}
+
+  @Post()
+  @AdminOnly()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Ingest a batch of quotes through the normal pipeline; returns what was accepted and why the rest was rejected',
+    description: 'Answers once the prices are written to the database (`durable: true`); if the database is unreachable they stay buffered in memory and are written when it returns (`durable: false`).',
+  })
+  async ingest(@Body() body: IngestBody) {
+    const report = this.ingestion.ingest({ source: body.source ?? 'import', quotes: body.quotes });
+    const durable = await this.boards.flushed(5000);
+    return envelope({ ...report, durable });
+  }
+
+  @Get()
+  @AdminOnly()
+  @ApiOperation({ summary: 'Ingestion totals since start' })
+  status() {
+    return envelope(this.ingestion.totals);
+  }
+}

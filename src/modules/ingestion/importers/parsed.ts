@@ -1,0 +1,22 @@
+import type { Quote } from '../../../domain/types.js';
+
+/** A quote read from a file, with where it came from. */
+export interface ParsedQuote {
+  line: number;
+  quote: Quote;
+}
+
+export interface ParseError {
+  line: number;
+  reason: string;
+}
+
+export interface ParsedFile {
+  format: 'sample_csv' | 'odds_api_json';
+  quotes: ParsedQuote[];
+  errors: ParseError[];
+  /** Rows (CSV records or outcomes) read, good and bad. */
+  records: number;
+  /** Latest capture time seen in the file (the replay anchor). */
+  capturedAt: number | null;
+}

@@ -1,0 +1,203 @@
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { Catalog } from '../../config/catalog.js';
+import type { AppConfig } from '../../config/env.js';
+import { EventBus } from '../../common/bus/event-bus.js';
+import { Clock } from '../../common/time/clock.js';
+import { Leadership } from '../cluster/leadership.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import type { OddsProvider, ProviderBatch } from '../../domain/types.js';
+import { BoardService } from '../board/board.service.js';
+import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason, type ResolvedSplits } from './pipeline.js';
+import { createProviders } from './providers.js';
+
+/** Receives resolved splits (the splits module registers itself). */
+export const SPLITS_SINK = Symbol('SPLITS_SINK');
+export const SPLITS_TOPIC = 'splits';
+export interface SplitsSink {
+  /** `backfill`: part of a provider's initial snapshot, already old enough for the delayed (free) view. */
+  accept(splits: ResolvedSplits[], now: number, backfill?: boolean): void;
+}
+
+export interface IngestTotals {
+  batches: number;
+  quotes: number;
+  accepted: number;
+  changed: number;
+  removed: number;
+  rejected: Partial<Record<RejectReason, number>>;
+}
+
+/**
+ * Runs the providers on their schedules and feeds every batch through the pipeline into the board.
+ * Also the entry point for imports (CLI and admin endpoint).
+ */
+@Injectable()
+export class IngestionService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('ingestion');
+  readonly pipeline: IngestionPipeline;
+  private providers: OddsProvider[] = [];
+  private readonly busy = new Set<string>();
+  readonly totals: IngestTotals = { batches: 0, quotes: 0, accepted: 0, changed: 0, removed: 0, rejected: {} };
+  private running = false;
+
+  constructor(
+    private readonly boards: BoardService,
+    private readonly catalog: Catalog,
+    private readonly clock: Clock,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly bus: EventBus,
+    private readonly leadership: Leadership,
+    private readonly metrics: MetricsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(SPLITS_SINK) private splitsSink?: SplitsSink,
+  ) {
+    this.pipeline = new IngestionPipeline(catalog, boards.board);
+  }
+
+  setSplitsSink(sink: SplitsSink): void {
+    this.splitsSink = sink;
+  }
+
+  /** Feeds one batch into the board; returns what happened to it. */
+  ingest(batch: ProviderBatch, now = this.clock.now(), opts: { backfill?: boolean } = {}): IngestReport {
+    const { changeSet, report, splits } = this.pipeline.process(batch, now);
+    this.boards.apply(changeSet, opts);
+    if (splits.length) {
+      this.splitsSink?.accept(splits, now, opts.backfill);
+      this.bus.publish(SPLITS_TOPIC, { splits, at: now }, { remoteOnly: true });
+    }
+    this.metrics.ingestQuotes.inc({ source: batch.source }, report.quotes);
+    this.metrics.ingestChanges.inc(report.changed);
+    for (const [k, v] of Object.entries(report.rejected)) this.metrics.ingestRejected.inc({ reason: k }, v ?? 0);
+    this.totals.batches++;
+    addCounts(this.totals, report);
+    return report;
+  }
+
+  /**
+   * Feeds a large batch (a provider's initial snapshot: tens of thousands of prices) as several change sets,
+   * with a turn of the event loop between them, so requests keep being answered meanwhile. Events go with the
+   * first slice, removals, splits and confirmations with the last.
+   */
+  async ingestInSlices(batch: ProviderBatch, opts: { backfill?: boolean } = {}, size = 5000): Promise<IngestReport> {
+    if (batch.quotes.length <= size) return this.ingest(batch, this.clock.now(), opts);
+    const reports: IngestReport[] = [];
+    for (let i = 0; i < batch.quotes.length; i += size) {
+      const last = i + size >= batch.quotes.length;
+      const slice: ProviderBatch = { source: batch.source, quotes: batch.quotes.slice(i, i + size) };
+      if (i === 0) slice.events = batch.events;
+      if (last) Object.assign(slice, { removals: batch.removals, eventRemovals: batch.eventRemovals, splits: batch.splits, confirms: batch.confirms });
+      if (i > 0) await new Promise((r) => setImmediate(r));
+      reports.push(this.ingest(slice, this.clock.now(), opts));
+    }
+    return mergeReports(reports);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.boards.rebuild();
+    this.pipeline.syncFixtures();
+    // Splits from the active worker reach the replicas' splits too.
+    this.bus.subscribe<{ splits: ResolvedSplits[]; at: number }>(SPLITS_TOPIC, (m, remote) => {
+      if (remote && this.splitsSink) this.splitsSink.accept(m.splits, m.at);
+    });
+    // Providers run on the active worker only, and move with the leadership.
+    this.leadership.onChange((leader) => {
+      if (leader) void this.startAll();
+      else void this.stopAll();
+    });
+  }
+
+  private startAll(): Promise<void> {
+    if (this.running) return this.starting ?? Promise.resolve();
+    this.running = true;
+    // The simulator's world is anchored to the hour, so a worker that takes over continues the same market.
+    const anchor = Math.floor(this.clock.now() / 3600_000) * 3600_000;
+    this.starting = createProviders(this.config, this.catalog, anchor).then((p) => (this.running ? this.startProviders(p) : undefined));
+    return this.starting;
+  }
+
+  private starting: Promise<void> | null = null;
+
+  /**
+   * Settles once the providers' initial snapshots are on the board (at once when this instance does not
+   * ingest), so the server can open its port with a market to show.
+   */
+  initialLoad(): Promise<void> {
+    return (this.starting ?? Promise.resolve()).catch(() => undefined);
+  }
+
+  private async stopAll(): Promise<void> {
+    this.running = false;
+    for (const p of this.providers) {
+      try {
+        this.scheduler.deleteInterval(`provider:${p.name}`);
+      } catch {
+        /* not scheduled */
+      }
+      await p.stop?.();
+    }
+    this.providers = [];
+  }
+
+  /** Starts providers: their initial batch now, then a poll every intervalMs (when schedulers run). */
+  async startProviders(providers: OddsProvider[]): Promise<void> {
+    this.providers = providers;
+    this.running = true;
+    for (const p of providers) {
+      try {
+        await p.prepare?.(this.clock.now());
+        if (!this.running) return;
+        const first = await p.start?.(this.clock.now());
+        // The initial snapshot describes a market that existed before we watched it: the delayed views get it at once.
+        if (first) {
+          // Written once it is all on the board: the embedded database shares this thread with the ingest.
+          this.boards.writer.pause();
+          try {
+            this.logBatch(p.name, await this.ingestInSlices(first, { backfill: true }), true);
+          } finally {
+            this.boards.writer.resume();
+          }
+        }
+      } catch (err) {
+        this.logger.error({ msg: 'provider failed to start', provider: p.name, error: (err as Error).message });
+      }
+      if (this.config.schedulers) {
+        this.scheduler.addInterval(`provider:${p.name}`, setInterval(() => void this.pollOnce(p), p.intervalMs));
+      }
+    }
+    if (providers.length) this.logger.log({ msg: 'providers running', providers: providers.map((p) => `${p.name} every ${p.intervalMs} ms`) });
+  }
+
+  /** One poll of one provider (skipped if its previous poll is still running). */
+  async pollOnce(p: OddsProvider): Promise<IngestReport | null> {
+    if (!this.running || this.busy.has(p.name)) return null;
+    this.busy.add(p.name);
+    try {
+      const batch = await p.poll(this.clock.now());
+      if (!batch) return null;
+      const report = this.ingest(batch);
+      this.logBatch(p.name, report, false);
+      return report;
+    } catch (err) {
+      this.logger.warn({ msg: 'provider poll failed', provider: p.name, error: (err as Error).message });
+      return null;
+    } finally {
+      this.busy.delete(p.name);
+    }
+  }
+
+  private logBatch(name: string, r: IngestReport, first: boolean): void {
+    const rejected = Object.values(r.rejected).reduce((a, b) => a + (b ?? 0), 0);
+    if (first || rejected) {
+      this.logger.log({ msg: first ? 'provider initial batch' : 'provider batch', provider: name, quotes: r.quotes, changed: r.changed, removed: r.removed, rejected: r.rejected });
+    } else {
+      this.logger.debug({ msg: 'provider batch', provider: name, quotes: r.quotes, changed: r.changed, removed: r.removed });
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stopAll();
+  }
+}

@@ -1,0 +1,176 @@
+import type { Catalog } from '../../../config/catalog.js';
+import type { Quote } from '../../../domain/types.js';
+import type { ParsedFile, ParsedQuote, ParseError } from '../importers/parsed.js';
+
+/** The Odds API v4 market keys and the catalog market types they map to. */
+export const ODDS_API_MARKETS: Record<string, { type: string; period?: string }> = {
+  h2h: { type: 'moneyline' },
+  spreads: { type: 'point_spread' },
+  totals: { type: 'total_points' },
+  alternate_spreads: { type: 'point_spread' },
+  alternate_totals: { type: 'total_points' },
+  team_totals: { type: 'team_total' },
+  h2h_h1: { type: 'moneyline', period: '1h' },
+  spreads_h1: { type: 'point_spread', period: '1h' },
+  totals_h1: { type: 'total_points', period: '1h' },
+  h2h_q1: { type: 'moneyline', period: '1q' },
+  spreads_q1: { type: 'point_spread', period: '1q' },
+  totals_q1: { type: 'total_points', period: '1q' },
+  h2h_p1: { type: 'moneyline', period: 'p1' },
+  totals_p1: { type: 'total_points', period: 'p1' },
+  h2h_1st_5_innings: { type: 'moneyline', period: 'f5' },
+  totals_1st_5_innings: { type: 'total_points', period: 'f5' },
+  player_points: { type: 'player_points' },
+  player_rebounds: { type: 'player_rebounds' },
+  player_assists: { type: 'player_assists' },
+  player_threes: { type: 'player_threes' },
+  player_pass_yds: { type: 'player_pass_yards' },
+  player_rush_yds: { type: 'player_rush_yards' },
+  player_reception_yds: { type: 'player_receiving_yards' },
+  player_shots_on_goal: { type: 'player_shots_on_goal' },
+  player_goals: { type: 'player_goals' },
+  player_points_hockey: { type: 'player_points' },
+  batter_hits: { type: 'player_hits' },
+  batter_total_bases: { type: 'player_total_bases' },
+  pitcher_strikeouts: { type: 'player_strikeouts' },
+};
+
+interface V4Outcome {
+  name?: unknown;
+  price?: unknown;
+  point?: unknown;
+  description?: unknown;
+}
+interface V4Market {
+  key?: unknown;
+  last_update?: unknown;
+  outcomes?: unknown;
+}
+interface V4Bookmaker {
+  key?: unknown;
+  title?: unknown;
+  last_update?: unknown;
+  markets?: unknown;
+}
+export interface V4Event {
+  id?: unknown;
+  sport_key?: unknown;
+  commence_time?: unknown;
+  home_team?: unknown;
+  away_team?: unknown;
+  bookmakers?: unknown;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
+const time = (v: unknown): number | null => {
+  const s = str(v);
+  if (!s) return null;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? null : t;
+};
+
+export interface OddsApiParseOptions {
+  /** 'decimal' or 'american'; 'auto' treats any price below 0 or of magnitude >= 100 with no fraction as American. */
+  oddsFormat?: 'decimal' | 'american' | 'auto';
+  /** Capture time: events starting before it are live. */
+  now?: number;
+}
+
+/**
+ * The Odds API v4 odds JSON (an array of events with bookmakers, markets and outcomes, or one such event)
+ * to quotes. Outcome names are matched to the home and away teams by name, never by position; lay markets
+ * and unknown bookmakers or market keys are reported and skipped.
+ * `line` numbers in errors and quotes are 1-based positions of the outcome in the file's traversal order.
+ */
+export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsApiParseOptions = {}): ParsedFile & { unknownBooks: string[] } {
+  const events = Array.isArray(input) ? (input as V4Event[]) : input && typeof input === 'object' ? [input as V4Event] : null;
+  const errors: ParseError[] = [];
+  const quotes: ParsedQuote[] = [];
+  const unknownBooks = new Set<string>();
+  let n = 0;
+  let capturedAt: number | null = null;
+  if (!events) return { format: 'odds_api_json', quotes, errors: [{ line: 1, reason: 'expected an array of events or one event object' }], records: 0, capturedAt, unknownBooks: [] };
+  const format = opts.oddsFormat ?? 'auto';
+
+  events.forEach((ev, ei) => {
+    const where = `event ${ei + 1}${str(ev?.id) ? ` (${str(ev.id)})` : ''}`;
+    const sportKey = str(ev?.sport_key);
+    const home = str(ev?.home_team);
+    const away = str(ev?.away_team);
+    const start = time(ev?.commence_time);
+    const league = sportKey ? catalog.league(sportKey) : undefined;
+    const bookmakers = Array.isArray(ev?.bookmakers) ? (ev.bookmakers as V4Bookmaker[]) : [];
+    const evProblem = !sportKey ? 'sport_key is missing' : !league ? `unknown sport_key "${sportKey}"` : !home || !away ? 'home_team or away_team is missing' : start === null ? 'commence_time is missing or invalid' : null;
+    if (evProblem) {
+      const outcomes = bookmakers.reduce((s, b) => s + (Array.isArray(b.markets) ? (b.markets as V4Market[]).reduce((t, m) => t + (Array.isArray(m.outcomes) ? m.outcomes.length : 0), 0) : 0), 0);
+      n += Math.max(outcomes, 1);
+      errors.push({ line: n, reason: `${where}: ${evProblem}` });
+      return;
+    }
+    const isLive = opts.now !== undefined && start! <= opts.now;
+    for (const bm of bookmakers) {
+      const bookKey = str(bm.key)?.toLowerCase() ?? '';
+      const book = catalog.bookForOddsApiKey(bookKey);
+      const bookUpdate = time(bm.last_update);
+      if (bookUpdate !== null && (capturedAt === null || bookUpdate > capturedAt)) capturedAt = bookUpdate;
+      for (const m of Array.isArray(bm.markets) ? (bm.markets as V4Market[]) : []) {
+        const key = str(m.key) ?? '';
+        const outcomes = Array.isArray(m.outcomes) ? (m.outcomes as V4Outcome[]) : [];
+        const mapped = ODDS_API_MARKETS[key];
+        const mUpdate = time(m.last_update) ?? bookUpdate;
+        for (const o of outcomes) {
+          n++;
+          const bad = (reason: string) => errors.push({ line: n, reason: `${where}, ${bookKey || 'bookmaker ?'} ${key || 'market ?'}: ${reason}` });
+          if (!book) {
+            unknownBooks.add(bookKey);
+            bad(`unknown bookmaker key "${bookKey}"`);
+            continue;
+          }
+          if (key.endsWith('_lay')) { bad('lay prices are not back prices'); continue; }
+          if (!mapped) { bad(`unsupported market key "${key}"`); continue; }
+          const name = str(o.name);
+          const price = typeof o.price === 'number' && Number.isFinite(o.price) ? o.price : null;
+          if (!name) { bad('outcome name is missing'); continue; }
+          if (price === null) { bad('outcome price is missing or not a number'); continue; }
+          const point = o.point === undefined || o.point === null ? null : typeof o.point === 'number' && Number.isFinite(o.point) ? o.point : Number.NaN;
+          if (Number.isNaN(point)) { bad('outcome point is not a number'); continue; }
+          const american = format === 'american' || (format === 'auto' && (price < 0 || (Math.abs(price) >= 100 && Number.isInteger(price))));
+          let selectionType: string;
+          let playerName: string | null = null;
+          const lower = name.toLowerCase();
+          if (mapped.type.startsWith('player_')) {
+            playerName = str(o.description);
+            if (!playerName) { bad('player prop outcome without a description (the player)'); continue; }
+            if (lower !== 'over' && lower !== 'under') { bad(`player prop outcome "${name}" is neither Over nor Under`); continue; }
+            selectionType = lower;
+          } else if (lower === 'over' || lower === 'under') selectionType = lower;
+          else if (lower === 'draw' || lower === 'tie') selectionType = 'draw';
+          else if (name === home) selectionType = 'home';
+          else if (name === away) selectionType = 'away';
+          else { bad(`outcome "${name}" is neither team of ${away} @ ${home}`); continue; }
+          if (mapped.type === 'team_total') playerName = str(o.description);
+          const quote: Quote = {
+            book: book.id,
+            league: league!.id,
+            homeTeam: home!,
+            awayTeam: away!,
+            startTime: start!,
+            marketType: mapped.type,
+            period: mapped.period ?? 'game',
+            selection: mapped.type.startsWith('player_') ? name : name,
+            selectionType,
+            line: point,
+            playerName,
+            statCategory: mapped.type.startsWith('player_') ? mapped.type.slice('player_'.length) : null,
+            price: american ? { american: price } : { decimal: price },
+            isLive,
+            sourceTime: mUpdate,
+            externalEventId: str(ev.id),
+          };
+          quotes.push({ line: n, quote });
+        }
+      }
+    }
+  });
+  return { format: 'odds_api_json', quotes, errors, records: n, capturedAt, unknownBooks: [...unknownBooks] };
+}

@@ -1,0 +1,198 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { Catalog } from '../../config/catalog.js';
+import type { Quote } from '../../domain/types.js';
+import { OddsBoard } from '../board/odds-board.js';
+import { IngestionPipeline } from './pipeline.js';
+
+const catalog = new Catalog();
+const T0 = Date.parse('2026-11-22T12:00:00Z');
+const TIP = Date.parse('2026-11-23T00:40:00Z'); // 19:40 Eastern on the 22nd
+
+function q(over: Partial<Quote>): Quote {
+  return {
+    book: 'draftkings',
+    league: 'nba',
+    homeTeam: 'Denver Nuggets',
+    awayTeam: 'Phoenix Suns',
+    startTime: TIP,
+    marketType: 'moneyline',
+    selection: 'Denver Nuggets',
+    selectionType: 'home',
+    line: null,
+    price: { american: -150 },
+    ...over,
+  };
+}
+
+describe('IngestionPipeline', () => {
+  let board: OddsBoard;
+  let pipe: IngestionPipeline;
+  const ingest = (quotes: Quote[], now = T0, extra: Record<string, unknown> = {}) => {
+    const r = pipe.process({ source: 'test', quotes, ...extra }, now);
+    board.applyChangeSet(r.changeSet);
+    return r;
+  };
+
+  beforeEach(() => {
+    board = new OddsBoard();
+    pipe = new IngestionPipeline(catalog, board);
+  });
+
+  it('puts the same game from two books under different spellings on one event', () => {
+    ingest([
+      q({}),
+      q({ book: 'fanduel', homeTeam: 'DEN Nuggets', awayTeam: 'PHX Suns', selection: 'DEN Nuggets', startTime: TIP + 5 * 60_000, externalEventId: 'fd-1' }),
+      q({ book: 'pinnacle', homeTeam: 'Denver', awayTeam: 'Phoenix', selection: 'Phoenix', selectionType: 'away', price: { decimal: 2.4 }, externalEventId: 'pin-9' }),
+    ]);
+    expect([...board.events.keys()]).toEqual(['nba_nuggets_suns_2026-11-22_b3']);
+    const e = board.events.get('nba_nuggets_suns_2026-11-22_b3')!;
+    expect(e).toMatchObject({ homeTeam: 'Denver Nuggets', awayTeam: 'Phoenix Suns', sport: 'basketball', status: 'upcoming' });
+    expect(e.externalIds).toEqual({ fanduel: 'fd-1', pinnacle: 'pin-9' });
+    expect(board.booksOf(e.id)).toEqual(['draftkings', 'fanduel', 'pinnacle']);
+  });
+
+  it('gives a doubleheader two events', () => {
+    const first = Date.parse('2026-07-01T17:05:00Z');
+    ingest([
+      q({ league: 'mlb', homeTeam: 'New York Yankees', awayTeam: 'Boston Red Sox', selection: 'New York Yankees', startTime: first }),
+      q({ league: 'mlb', homeTeam: 'New York Yankees', awayTeam: 'Boston Red Sox', selection: 'New York Yankees', startTime: first + 6 * 3600_000 }),
+      q({ book: 'fanduel', league: 'mlb', homeTeam: 'Yankees', awayTeam: 'Red Sox', selection: 'Yankees', startTime: first + 6 * 3600_000 + 120_000 }),
+    ]);
+    expect([...board.events.keys()].sort()).toEqual(['mlb_redsox_yankees_2026-07-01_b2', 'mlb_redsox_yankees_2026-07-01_b3']);
+    expect(board.booksOf('mlb_redsox_yankees_2026-07-01_b3')).toEqual(['draftkings', 'fanduel']);
+  });
+
+  it('gives two games of the same teams in the same bucket _g2', () => {
+    const first = Date.parse('2026-07-01T16:05:00Z'); // 12:05 Eastern
+    ingest([
+      q({ league: 'mlb', homeTeam: 'New York Yankees', awayTeam: 'Boston Red Sox', selection: 'New York Yankees', startTime: first }),
+      q({ league: 'mlb', homeTeam: 'New York Yankees', awayTeam: 'Boston Red Sox', selection: 'New York Yankees', startTime: first + 4 * 3600_000 }),
+    ]);
+    expect([...board.events.keys()].sort()).toEqual(['mlb_redsox_yankees_2026-07-01_b2', 'mlb_redsox_yankees_2026-07-01_b2_g2']);
+  });
+
+  it('keeps a deterministic row id: a re-posted price updates the same row', () => {
+    ingest([q({})]);
+    const [id] = [...board.rows.keys()];
+    ingest([q({ price: { american: -160 } })], T0 + 1000);
+    expect([...board.rows.keys()]).toEqual([id]);
+    expect(board.rows.get(id!)).toMatchObject({ american: -160, changedAt: T0 + 1000 });
+  });
+
+  it('matches a team selection to the canonical side even when a source swaps home and away', () => {
+    ingest([q({})]);
+    ingest([q({ book: 'fanduel', homeTeam: 'Phoenix Suns', awayTeam: 'Denver Nuggets', selection: 'Phoenix Suns', selectionType: 'home', price: { american: 130 } })]);
+    const fd = [...board.rows.values()].find((r) => r.sportsbook === 'fanduel')!;
+    expect(fd.eventId).toBe('nba_nuggets_suns_2026-11-22_b3');
+    expect(fd.selectionType).toBe('away');
+  });
+
+  it('converts every price format and keeps them consistent', () => {
+    ingest([
+      q({ price: { american: 150 } }),
+      q({ book: 'fanduel', price: { decimal: 2.5 } }),
+      q({ book: 'kalshi', price: { contract_price: 0.4 } }),
+    ]);
+    for (const r of board.rows.values()) {
+      expect(r.decimal).toBeCloseTo(2.5, 4);
+      expect(r.american).toBe(150);
+      expect(r.probability).toBeCloseTo(0.4, 6);
+    }
+  });
+
+  it('pairs spread sides by the home-side line and marks the main line', () => {
+    ingest([
+      q({ marketType: 'point_spread', selection: 'Denver Nuggets', line: -4.5, price: { american: -110 } }),
+      q({ marketType: 'point_spread', selection: 'Phoenix Suns', selectionType: 'away', line: 4.5, price: { american: -110 } }),
+      q({ book: 'fanduel', marketType: 'point_spread', selection: 'Denver Nuggets', line: -4.5, price: { american: -112 } }),
+      q({ book: 'fanduel', marketType: 'point_spread', selection: 'Denver Nuggets', line: -6.5, price: { american: 130 } }),
+    ]);
+    const rows = [...board.rows.values()];
+    const main = rows.filter((r) => r.groupLine === -4.5);
+    expect(main).toHaveLength(3);
+    expect(new Set(main.map((r) => r.groupKey)).size).toBe(1);
+    expect(main.every((r) => board.isMainLine(r))).toBe(true);
+    expect(board.isMainLine(rows.find((r) => r.line === -6.5)!)).toBe(false);
+  });
+
+  it.each([
+    [{ book: 'nobook' }, 'unknown_sportsbook'],
+    [{ league: 'martian_league' }, 'unknown_league'],
+    [{ price: { american: 50 } }, 'invalid_price'],
+    [{ price: { decimal: 0.9 } }, 'invalid_price'],
+    [{ price: { american: -110, decimal: 1.9 } }, 'invalid_price'],
+    [{ price: {} }, 'invalid_price'],
+    [{ marketType: 'point_spread' }, 'missing_line'],
+    [{ line: -3.5 }, 'unexpected_line'],
+    [{ selection: 'Draw', selectionType: 'draw' }, 'selection_not_in_market'],
+    [{ marketType: 'total_points', selection: 'Denver Nuggets', line: 220.5 }, 'selection_not_in_market'],
+    [{ marketType: 'moneyline_lay' }, 'lay_market'],
+    [{ marketType: 'Money Line!' }, 'invalid_market'],
+    [{ startTime: Number.NaN }, 'invalid_time'],
+  ] as const)('rejects %j as %s and counts it', (over, reason) => {
+    const r = ingest([q(over as Partial<Quote>), q({ book: 'fanduel' })]);
+    expect(r.report.rejected).toEqual({ [reason]: 1 });
+    expect(r.report.rejections[0]).toMatchObject({ index: 0, reason });
+    expect(r.report.accepted).toBe(1);
+    expect(board.size).toBe(1);
+  });
+
+  it('does not create an event when every quote for it was rejected', () => {
+    ingest([q({ homeTeam: 'Boston Celtics', awayTeam: 'Miami Heat', selection: 'Boston Celtics', price: { american: 10 } })]);
+    expect(board.events.size).toBe(0);
+  });
+
+  it('treats soccer moneylines as three-way and keeps a two-way draw out of basketball', () => {
+    const kick = Date.parse('2026-11-22T15:00:00Z');
+    const r = ingest([
+      q({ league: 'epl', homeTeam: 'Arsenal', awayTeam: 'Chelsea', selection: 'Draw', selectionType: 'draw', startTime: kick, price: { decimal: 3.4 } }),
+      q({ selection: 'Draw', selectionType: 'draw' }),
+    ]);
+    expect(r.report.accepted).toBe(1);
+    expect(r.report.rejected.selection_not_in_market).toBe(1);
+  });
+
+  it('files Asian quarter lines under asian_handicap, never point_spread', () => {
+    const kick = Date.parse('2026-11-22T15:00:00Z');
+    ingest([q({ league: 'epl', homeTeam: 'Arsenal', awayTeam: 'Chelsea', selection: 'Arsenal', startTime: kick, marketType: 'point_spread', line: -0.25 })]);
+    expect([...board.rows.values()][0]!.marketType).toBe('asian_handicap');
+  });
+
+  it('keeps a prediction-market "No" contract out of the moneyline group', () => {
+    ingest([
+      q({ book: 'kalshi', selection: 'Denver Nuggets No', selectionType: 'home_no', price: { contract_price: 0.45 } }),
+      q({ book: 'kalshi', selection: 'Phoenix Suns', selectionType: 'away_yes', price: { contract_price: 0.44 } }),
+    ]);
+    const rows = [...board.rows.values()];
+    expect(rows.find((r) => r.selectionType === 'no')!.marketType).toBe('binary');
+    expect(rows.find((r) => r.selectionType === 'away')!.marketType).toBe('moneyline');
+    expect(new Set(rows.map((r) => r.groupKey)).size).toBe(2);
+  });
+
+  it('records unchanged prices as seen, not as changes', () => {
+    ingest([q({})]);
+    const r = ingest([q({})], T0 + 5000);
+    expect(r.report).toMatchObject({ changed: 0, unchanged: 1 });
+    expect(r.changeSet.upserted).toEqual([]);
+    expect([...board.rows.values()][0]!.lastSeenAt).toBe(T0 + 5000);
+    expect([...board.rows.values()][0]!.changedAt).toBe(T0);
+  });
+
+  it('removes a withdrawn rung and a finished event', () => {
+    ingest([q({}), q({ marketType: 'total_points', selection: 'Over', selectionType: 'over', line: 229.5 })]);
+    const r = ingest([], T0 + 1000, { removals: [{ ...q({ marketType: 'total_points', selection: 'Over', selectionType: 'over', line: 229.5 }) }] });
+    expect(r.changeSet.removed).toHaveLength(1);
+    expect(board.size).toBe(1);
+    ingest([], T0 + 2000, { eventRemovals: [{ league: 'nba', homeTeam: 'Denver Nuggets', awayTeam: 'Phoenix Suns', startTime: TIP }] });
+    expect(board.size).toBe(0);
+    expect(board.events.size).toBe(0);
+  });
+
+  it('marks an event live when a book flips a price live, and applies game state and status', () => {
+    ingest([q({})]);
+    ingest([q({ isLive: true, price: { american: -200 } })], T0 + 1000);
+    expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.status).toBe('live');
+    ingest([], T0 + 2000, { events: [{ league: 'nba', homeTeam: 'Denver Nuggets', awayTeam: 'Phoenix Suns', startTime: TIP, status: 'live', gameState: { home_score: 10, away_score: 8, game_period: 'Q1' } }] });
+    expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.gameState).toEqual({ home_score: 10, away_score: 8, game_period: 'Q1' });
+  });
+});

@@ -1,0 +1,484 @@
+import type { Catalog, LeagueDef } from '../../config/catalog.js';
+import { normalizePrice } from '../../math/odds.js';
+import {
+  baseEventId,
+  groupKey,
+  groupLine,
+  HANDICAP_MARKETS,
+  isQuarterLine,
+  ladderKey,
+  oddsRowId,
+  unknownTeamKey,
+  withGameNumber,
+  compact,
+} from '../../domain/normalise.js';
+import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
+import type { EventUpdate, ProviderBatch, Quote, QuoteKey, SplitsInput } from '../../domain/types.js';
+import type { OddsBoard } from '../board/odds-board.js';
+
+/** Why a quote was left out. Counted per batch and in metrics; never guessed around. */
+export type RejectReason =
+  | 'unknown_sportsbook'
+  | 'unknown_league'
+  | 'invalid_market'
+  | 'lay_market'
+  | 'invalid_price'
+  | 'missing_line'
+  | 'unexpected_line'
+  | 'selection_not_in_market'
+  | 'invalid_time'
+  | 'event_ended'
+  | 'malformed_quote';
+
+export class Rejection extends Error {
+  constructor(
+    readonly reason: RejectReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface IngestReport {
+  source: string;
+  quotes: number;
+  accepted: number;
+  changed: number;
+  unchanged: number;
+  removed: number;
+  rejected: Partial<Record<RejectReason, number>>;
+  /** The first rejections with their reasons (index into batch.quotes). */
+  rejections: Array<{ index: number; reason: RejectReason; message: string }>;
+}
+
+export interface ResolvedSplits extends SplitsInput {
+  eventId: string;
+  sport: string;
+  homeTeamName: string;
+  awayTeamName: string;
+}
+
+export interface PipelineResult {
+  changeSet: ChangeSet;
+  report: IngestReport;
+  splits: ResolvedSplits[];
+}
+
+interface TeamRef {
+  key: string;
+  name: string;
+}
+
+/** Time an event of the same teams may move and still be the same fixture (sources disagree by minutes). */
+const SAME_FIXTURE_MS = 3 * 3600_000;
+/** Approximate start times (futures, prediction-market close times) match within a day and a half. */
+const APPROXIMATE_MS = 36 * 3600_000;
+const MAX_REJECTIONS_LISTED = 100;
+
+/** The counts a report adds to a running total. */
+export type IngestCounts = Pick<IngestReport, 'quotes' | 'accepted' | 'changed' | 'removed' | 'rejected'> & { unchanged?: number };
+
+/** Adds a report's counts to `into` (the service's totals, a merged report). */
+export function addCounts(into: IngestCounts, r: IngestReport): void {
+  into.quotes += r.quotes;
+  into.accepted += r.accepted;
+  into.changed += r.changed;
+  into.removed += r.removed;
+  if (into.unchanged !== undefined) into.unchanged += r.unchanged;
+  for (const [k, v] of Object.entries(r.rejected)) into.rejected[k as RejectReason] = (into.rejected[k as RejectReason] ?? 0) + (v ?? 0);
+}
+
+/** One report for consecutive slices of a batch (rejection indexes point into the whole batch). */
+export function mergeReports(reports: IngestReport[]): IngestReport {
+  const out: IngestReport = { source: reports[0]?.source ?? '', quotes: 0, accepted: 0, changed: 0, unchanged: 0, removed: 0, rejected: {}, rejections: [] };
+  for (const r of reports) {
+    for (const r2 of r.rejections) if (out.rejections.length < MAX_REJECTIONS_LISTED) out.rejections.push({ ...r2, index: out.quotes + r2.index });
+    addCounts(out, r);
+  }
+  return out;
+}
+
+/**
+ * Normalises provider batches into board change sets: catalog ids, price formats, canonical events,
+ * deterministic row ids, market groups; and rejects, with a reason, what does not fit.
+ */
+export class IngestionPipeline {
+  /** pairKey (league|sorted team keys) -> events of that pairing */
+  private readonly fixtures = new Map<string, Array<{ id: string; startTime: number }>>();
+  private readonly pairOf = new Map<string, string>();
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly board: OddsBoard,
+  ) {
+    this.syncFixtures();
+    board.onChange((cs) => {
+      for (const e of cs.events) this.registerFixture(e);
+      for (const id of cs.eventsRemoved) this.forgetFixture({ id });
+    });
+  }
+
+  /** Registers every event on the board (after the board was rebuilt from the database). */
+  syncFixtures(): void {
+    for (const e of this.board.events.values()) this.registerFixture(e);
+  }
+
+  registerFixture(e: Pick<BoardEvent, 'id' | 'league' | 'homeKey' | 'awayKey' | 'startTime'>): void {
+    const pk = this.pairKey(e.league, e.homeKey, e.awayKey);
+    const list = this.fixtures.get(pk) ?? [];
+    if (!list.some((f) => f.id === e.id)) list.push({ id: e.id, startTime: e.startTime });
+    this.fixtures.set(pk, list);
+    this.pairOf.set(e.id, pk);
+  }
+
+  /** Forgets an event that left the board, so its fixture slot is free again. */
+  forgetFixture(e: Pick<BoardEvent, 'id'>): void {
+    const pk = this.pairOf.get(e.id);
+    if (!pk) return;
+    this.pairOf.delete(e.id);
+    const list = this.fixtures.get(pk)?.filter((f) => f.id !== e.id);
+    if (list?.length) this.fixtures.set(pk, list);
+    else this.fixtures.delete(pk);
+  }
+
+  private pairKey(league: string, a: string, b: string): string {
+    return `${league}|${[a, b].sort().join('|')}`;
+  }
+
+  private leagueOf(input: string): LeagueDef {
+    const l = this.catalog.league(input);
+    if (!l) throw new Rejection('unknown_league', `unknown league "${input}"`);
+    return l;
+  }
+
+  team(league: LeagueDef, name: string): TeamRef {
+    const trimmed = name.trim();
+    if (!trimmed) return { key: '', name: '' };
+    const t = this.catalog.team(league.id, trimmed);
+    return t ? { key: t.key, name: t.name } : { key: unknownTeamKey(trimmed), name: trimmed };
+  }
+
+  /**
+   * The canonical event id of a fixture: an existing event of the same league and teams within the
+   * tolerance (nearest start wins), else a new id; a second game of the same pairing in the same bucket
+   * (a doubleheader) gets `_g2`.
+   */
+  resolveEventId(league: LeagueDef, home: TeamRef, away: TeamRef, startTime: number, opts: { gameNumber?: number; approximate?: boolean } = {}): { id: string; isNew: boolean } {
+    const base = baseEventId(league.id, home.key, away.key, startTime, league.timezone);
+    if (opts.gameNumber && opts.gameNumber > 1) {
+      const id = withGameNumber(base, opts.gameNumber);
+      return { id, isNew: !this.board.events.has(id) && !this.pending.has(id) };
+    }
+    const candidates = this.fixtures.get(this.pairKey(league.id, home.key, away.key)) ?? [];
+    const tolerance = opts.approximate ? APPROXIMATE_MS : SAME_FIXTURE_MS;
+    let best: { id: string; startTime: number } | undefined;
+    for (const c of candidates) {
+      const d = Math.abs(c.startTime - startTime);
+      if (d <= tolerance && (!best || d < Math.abs(best.startTime - startTime))) best = c;
+    }
+    if (best) return { id: best.id, isNew: false };
+    let id = base;
+    for (let g = 2; this.board.events.has(id) || this.pending.has(id); g++) id = withGameNumber(base, g);
+    return { id, isNew: true };
+  }
+
+  /** Events created or changed in the batch being processed. */
+  private pending = new Map<string, BoardEvent>();
+  /** Events named by an explicit event update in the batch being processed. */
+  private updated = new Set<string>();
+
+  private event(league: LeagueDef, homeName: string, awayName: string, startTime: number, now: number, opts: { gameNumber?: number; approximate?: boolean; book?: string; externalId?: string | null }): BoardEvent {
+    if (!Number.isFinite(startTime) || startTime <= 0) throw new Rejection('invalid_time', 'event start time is missing or invalid');
+    const home = this.team(league, homeName);
+    const away = this.team(league, awayName);
+    const { id, isNew } = this.resolveEventId(league, home, away, startTime, opts);
+    let e = this.pending.get(id);
+    if (!e) {
+      const existing = this.board.events.get(id);
+      e = existing
+        ? { ...existing, externalIds: { ...existing.externalIds } }
+        : {
+            id,
+            sport: league.sport,
+            league: league.id,
+            homeTeam: home.name,
+            awayTeam: away.name,
+            homeKey: home.key,
+            awayKey: away.key,
+            startTime,
+            status: 'upcoming',
+            externalIds: {},
+            gameState: null,
+            firstSeenAt: now,
+            updatedAt: now,
+            endedAt: null,
+          };
+      this.pending.set(id, e);
+      if (isNew) this.registerFixture(e);
+      (e as BoardEvent & { __dirty?: boolean }).__dirty = isNew;
+    }
+    if (opts.book && opts.externalId && e.externalIds[opts.book] !== opts.externalId) {
+      e.externalIds[opts.book] = opts.externalId;
+      this.markDirty(e, now);
+    }
+    return e;
+  }
+
+  private markDirty(e: BoardEvent, now: number): void {
+    e.updatedAt = now;
+    (e as BoardEvent & { __dirty?: boolean }).__dirty = true;
+  }
+
+  /** The side of a team-based selection in the canonical event, from its name; null when it names no team. */
+  private sideOf(league: LeagueDef, e: BoardEvent, selection: string): 'home' | 'away' | null {
+    const key = this.team(league, selection).key;
+    if (!key) return null;
+    if (key === e.homeKey && key !== e.awayKey) return 'home';
+    if (key === e.awayKey && key !== e.homeKey) return 'away';
+    return null;
+  }
+
+  /** Builds the board row for one quote, or throws a Rejection. */
+  normalise(q: Quote, now: number): OddsRow {
+    const book = this.catalog.book(q.book);
+    if (!book) throw new Rejection('unknown_sportsbook', `unknown sportsbook "${q.book}"`);
+    const league = this.leagueOf(q.league);
+    let marketType = String(q.marketType ?? '').toLowerCase();
+    if (!/^[a-z0-9_]{1,64}$/.test(marketType)) throw new Rejection('invalid_market', `invalid market type "${q.marketType}"`);
+    if (marketType.endsWith('_lay')) throw new Rejection('lay_market', 'exchange lay prices are not back prices');
+    let price;
+    try {
+      price = normalizePrice(q.price);
+    } catch (err) {
+      throw new Rejection('invalid_price', (err as Error).message.replace(/^normalizePrice: /, ''));
+    }
+    const e = this.event(league, q.homeTeam, q.awayTeam, q.startTime, now, {
+      gameNumber: q.gameNumber,
+      approximate: q.approximateStart,
+      book: book.id,
+      externalId: q.externalEventId,
+    });
+    if (e.status === 'ended' || e.status === 'cancelled') throw new Rejection('event_ended', `event ${e.id} has ${e.status}`);
+
+    let selectionType = String(q.selectionType ?? '').toLowerCase() || 'other';
+    let line = q.line === undefined || q.line === null || Number.isNaN(q.line) ? null : Number(q.line);
+    if (line !== null && !Number.isFinite(line)) throw new Rejection('invalid_market', 'line is not a number');
+    let subject: string | null = q.playerName ? compact(q.playerName) : null;
+
+    // Prediction-market contracts: a "Yes" on a team is that team's win; a "No" is not the other team.
+    if (marketType === 'moneyline' && (selectionType === 'home_yes' || selectionType === 'away_yes')) selectionType = selectionType.slice(0, -4);
+    if (marketType === 'moneyline' && (selectionType === 'no' || selectionType.endsWith('_no'))) {
+      marketType = 'binary';
+      subject = compact(q.selection.replace(/\b(no|yes)\b/gi, '')) || selectionType;
+      selectionType = 'no';
+    }
+    // Quarter lines settle half win / half loss: an Asian handicap, never an ordinary spread.
+    if (line !== null && HANDICAP_MARKETS.has(marketType) && marketType !== 'asian_handicap' && isQuarterLine(line)) marketType = 'asian_handicap';
+
+    const outcomes = this.catalog.outcomeSet(marketType, league.sport);
+    const teamMarket = marketType === 'moneyline' || HANDICAP_MARKETS.has(marketType);
+    if (teamMarket && (selectionType === 'home' || selectionType === 'away' || selectionType === 'other')) {
+      const side = this.sideOf(league, e, q.selection);
+      if (side) selectionType = side;
+      else if (selectionType !== 'other' && this.team(league, q.homeTeam).key !== e.homeKey && this.team(league, q.homeTeam).key === e.awayKey) {
+        // The source lists the teams the other way round: its home is our away.
+        selectionType = selectionType === 'home' ? 'away' : 'home';
+      }
+    }
+    if (marketType === 'team_total') subject = this.sideOf(league, e, q.selection) ?? subject;
+    const allowed: Record<string, readonly string[]> = {
+      two_way: ['home', 'away'],
+      three_way: ['home', 'away', 'draw'],
+      over_under: ['over', 'under'],
+      binary: ['yes', 'no'],
+    };
+    const fit = allowed[outcomes];
+    if (fit && !fit.includes(selectionType)) {
+      throw new Rejection('selection_not_in_market', `selection "${q.selection}" (${selectionType}) does not fit a ${outcomes.replace('_', '-')} ${marketType} market`);
+    }
+    const needsLine = outcomes === 'over_under' || (outcomes === 'two_way' && HANDICAP_MARKETS.has(marketType));
+    if (needsLine && line === null) throw new Rejection('missing_line', `${marketType} needs a line`);
+    if (marketType === 'moneyline' && line !== null) throw new Rejection('unexpected_line', 'a moneyline has no line');
+
+    const period = (q.period ?? 'game').toLowerCase();
+    const gLine = groupLine(marketType, selectionType, line);
+    const ladder = ladderKey(e.id, marketType, period, subject);
+    const id = oddsRowId({ book: book.id, eventId: e.id, marketType, period, selectionType, selection: q.selection, line, playerName: q.playerName ?? null, sided: fit !== undefined });
+    const isLive = q.isLive ?? false;
+    const sourceTime = q.sourceTime && Number.isFinite(q.sourceTime) ? q.sourceTime : null;
+    return {
+      id,
+      sportsbook: book.id,
+      eventId: e.id,
+      sport: league.sport,
+      league: league.id,
+      marketType,
+      period,
+      ladderKey: ladder,
+      groupKey: groupKey(ladder, gLine),
+      groupLine: gLine,
+      selection: q.selection,
+      selectionType,
+      line,
+      playerName: q.playerName ?? null,
+      statCategory: q.statCategory ?? null,
+      american: price.american,
+      decimal: price.decimal,
+      probability: price.probability,
+      isLive,
+      isActive: q.isActive ?? true,
+      changedAt: now,
+      oddsChangedAt: sourceTime ?? now,
+      lastSeenAt: now,
+      externalEventId: q.externalEventId ?? null,
+      marketId: q.marketId ?? null,
+      selectionId: q.selectionId ?? null,
+      maxBet: q.maxBet ?? null,
+    };
+  }
+
+  /** The row id a quote key maps to (for removals), or null when it cannot be resolved. */
+  private idOf(k: QuoteKey, now: number): string | null {
+    try {
+      const probe = this.normalise({ ...k, price: { decimal: 2 } }, now);
+      return probe.id;
+    } catch {
+      return null;
+    }
+  }
+
+  private applyEventUpdate(u: EventUpdate, now: number): void {
+    const league = this.leagueOf(u.league);
+    const e = this.event(league, u.homeTeam, u.awayTeam, u.startTime, now, { gameNumber: u.gameNumber, book: u.book, externalId: u.externalEventId });
+    this.updated.add(e.id);
+    if (u.status && u.status !== e.status) {
+      e.status = u.status;
+      if (u.status === 'ended' || u.status === 'cancelled') e.endedAt = now;
+      this.markDirty(e, now);
+    }
+    if (u.gameState !== undefined && JSON.stringify(u.gameState) !== JSON.stringify(e.gameState)) {
+      e.gameState = u.gameState;
+      this.markDirty(e, now);
+    }
+  }
+
+  /** Turns one provider batch into a change set against the current board (the caller applies it). */
+  process(batch: ProviderBatch, now: number): PipelineResult {
+    this.pending = new Map();
+    const report: IngestReport = { source: batch.source, quotes: batch.quotes.length, accepted: 0, changed: 0, unchanged: 0, removed: 0, rejected: {}, rejections: [] };
+    const reject = (index: number, err: unknown) => {
+      const r = err instanceof Rejection ? err : new Rejection('malformed_quote', 'the quote is malformed (a field has the wrong type)');
+      report.rejected[r.reason] = (report.rejected[r.reason] ?? 0) + 1;
+      if (report.rejections.length < MAX_REJECTIONS_LISTED) report.rejections.push({ index, reason: r.reason, message: r.message });
+    };
+
+    for (const u of batch.events ?? []) {
+      try {
+        this.applyEventUpdate(u, now);
+      } catch {
+        /* an update for an unknown league is ignored: it carries no price */
+      }
+    }
+
+    const upserts = new Map<string, OddsRow>();
+    batch.quotes.forEach((q, i) => {
+      try {
+        const row = this.normalise(q, now);
+        upserts.set(row.id, row);
+        report.accepted++;
+      } catch (err) {
+        reject(i, err);
+      }
+    });
+
+    const upserted: OddsRow[] = [];
+    const seen: string[] = [];
+    for (const row of upserts.values()) {
+      const prev = this.board.rows.get(row.id);
+      if (prev && prev.american === row.american && prev.decimal === row.decimal && prev.line === row.line && prev.isActive === row.isActive && prev.isLive === row.isLive) {
+        seen.push(row.id);
+        report.unchanged++;
+        continue;
+      }
+      if (prev) {
+        const priceMoved = prev.decimal !== row.decimal || prev.line !== row.line || prev.isLive !== row.isLive;
+        if (!priceMoved && row.oddsChangedAt === now) row.oddsChangedAt = prev.oddsChangedAt;
+      }
+      upserted.push(row);
+      report.changed++;
+      if (row.isLive) {
+        const e = this.pending.get(row.eventId);
+        if (e && e.status === 'upcoming') {
+          e.status = 'live';
+          this.markDirty(e, now);
+        }
+      }
+    }
+
+    const removed: RemovedRow[] = [];
+    const removedIds = new Set<string>();
+    const remove = (id: string) => {
+      if (removedIds.has(id) || upserts.has(id)) return;
+      const prev = this.board.rows.get(id);
+      if (!prev) return;
+      removedIds.add(id);
+      removed.push({ id, sportsbook: prev.sportsbook, eventId: prev.eventId, removedAt: now });
+    };
+    for (const k of batch.removals ?? []) {
+      const id = this.idOf(k, now);
+      if (id) remove(id);
+    }
+    const eventsRemoved: string[] = [];
+    for (const er of batch.eventRemovals ?? []) {
+      let league: LeagueDef;
+      try {
+        league = this.leagueOf(er.league);
+      } catch {
+        continue;
+      }
+      const { id } = this.resolveEventId(league, this.team(league, er.homeTeam), this.team(league, er.awayTeam), er.startTime, { gameNumber: er.gameNumber });
+      if (!this.board.events.has(id)) continue;
+      if (er.book) {
+        for (const rowId of this.board.ids('event', id) ?? []) if (this.board.rows.get(rowId)?.sportsbook === er.book) remove(rowId);
+      } else {
+        eventsRemoved.push(id);
+        const ev = this.board.events.get(id)!;
+        this.forgetFixture(ev);
+        this.pending.delete(id);
+      }
+    }
+    report.removed = removed.length;
+
+    const splits: ResolvedSplits[] = [];
+    for (const s of batch.splits ?? []) {
+      try {
+        const league = this.leagueOf(s.league);
+        const e = this.event(league, s.homeTeam, s.awayTeam, s.startTime, now, {});
+        splits.push({ ...s, eventId: e.id, sport: e.sport, homeTeamName: e.homeTeam, awayTeamName: e.awayTeam, league: league.id });
+      } catch {
+        /* splits for an unknown league are skipped */
+      }
+    }
+
+    const events: BoardEvent[] = [];
+    const withRows = new Set(upserted.map((r) => r.eventId));
+    for (const id of seen) withRows.add(this.board.rows.get(id)!.eventId);
+    for (const s of splits) withRows.add(s.eventId);
+    for (const e of this.pending.values()) {
+      const flagged = e as BoardEvent & { __dirty?: boolean };
+      if (!flagged.__dirty) continue;
+      delete flagged.__dirty;
+      // A new event whose every quote was rejected is not created.
+      if (!this.board.events.has(e.id) && !withRows.has(e.id) && !this.updated.has(e.id)) {
+        this.forgetFixture(e);
+        continue;
+      }
+      events.push(e);
+    }
+    this.updated = new Set();
+    this.pending = new Map();
+    const confirmed = (batch.confirms ?? []).map((b) => this.catalog.book(b)?.id).filter((b): b is string => Boolean(b));
+    const changeSet: ChangeSet = { version: this.board.version + 1, at: now, upserted, removed, events, eventsRemoved, seen, ...(confirmed.length ? { confirmed } : {}) };
+    return { changeSet, report, splits };
+  }
+}

@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { Catalog } from '../../config/catalog.js';
+import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
+import type { OddsBoard } from '../board/odds-board.js';
+import { RefBlocks } from '../reference/ref-blocks.js';
+
+/** Every field an Odds item can carry: the `fields` projection accepts exactly these. */
+export const ODDS_FIELDS = [
+  'id', 'sportsbook', 'sportsbook_name', 'event_id', 'external_event_id', 'market_id', 'selection_id',
+  'sport', 'league', 'home_team', 'away_team', 'event_name', 'market_type', 'period', 'selection', 'selection_type', 'team_side',
+  'odds_american', 'odds_decimal', 'probability', 'odds_probability', 'line', 'is_main_line', 'is_alternate_line',
+  'event_start_time', 'is_live', 'is_active', 'timestamp', 'odds_changed_at', 'last_seen_at', 'deep_link',
+  'player_name', 'stat_category', 'max_bet',
+  'home', 'away', 'sport_ref', 'league_ref', 'market_ref', 'sportsbook_ref',
+] as const;
+export type OddsField = (typeof ODDS_FIELDS)[number];
+
+export type OddsItem = Record<string, unknown>;
+
+const isoCache = new Map<number, string>();
+/** ISO strings of instants, memoised: board rows share a handful of ingest times. */
+function iso(ms: number): string {
+  let s = isoCache.get(ms);
+  if (s === undefined) {
+    s = new Date(ms).toISOString();
+    if (isoCache.size > 100_000) isoCache.clear();
+    isoCache.set(ms, s);
+  }
+  return s;
+}
+
+/**
+ * Builds Odds items (CONTRACT.md 2) from board rows at the edge. Rows stay compact on the board; this adds
+ * the event's teams and times, the book's name, main/alternate flags and the reference blocks.
+ */
+@Injectable()
+export class OddsItemBuilder {
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly refs: RefBlocks,
+  ) {}
+
+  build(board: OddsBoard, r: OddsRow, e?: BoardEvent): OddsItem {
+    const ev = e ?? board.events.get(r.eventId);
+    const book = this.catalog.book(r.sportsbook);
+    const main = r.groupLine === null ? true : board.mainLine(r.ladderKey);
+    const isMain = r.groupLine === null ? true : main === r.groupLine;
+    const item: OddsItem = {
+      id: r.id,
+      sportsbook: r.sportsbook,
+      sportsbook_name: book?.display_name ?? r.sportsbook,
+      event_id: r.eventId,
+      external_event_id: r.externalEventId,
+      market_id: r.marketId,
+      selection_id: r.selectionId,
+      sport: r.sport,
+      league: r.league,
+      home_team: ev?.homeTeam ?? '',
+      away_team: ev?.awayTeam ?? '',
+      event_name: ev ? `${ev.awayTeam} @ ${ev.homeTeam}` : '',
+      market_type: r.marketType,
+      period: r.period,
+      selection: r.selection,
+      selection_type: r.selectionType,
+      team_side: r.selectionType === 'home' || r.selectionType === 'away' || r.selectionType === 'draw' ? r.selectionType : null,
+      odds_american: r.american,
+      odds_decimal: r.decimal,
+      probability: r.probability,
+      odds_probability: r.probability,
+      line: r.line,
+      is_main_line: isMain,
+      is_alternate_line: r.groupLine !== null && main !== null && !isMain,
+      event_start_time: ev ? iso(ev.startTime) : null,
+      is_live: r.isLive,
+      is_active: r.isActive,
+      timestamp: iso(r.changedAt),
+      odds_changed_at: iso(r.oddsChangedAt),
+      last_seen_at: iso(board.seenAt(r)),
+      deep_link: book?.deep_link ?? null,
+      player_name: r.playerName,
+      stat_category: r.statCategory,
+    };
+    if (r.maxBet !== null) item.max_bet = r.maxBet;
+    if (ev) Object.assign(item, this.refs.forEvent(ev, r.marketType, r.sportsbook));
+    return item;
+  }
+
+  /** Keeps only the requested fields (already validated against ODDS_FIELDS). */
+  project(item: OddsItem, fields: readonly string[] | undefined): OddsItem {
+    if (!fields?.length) return item;
+    const out: OddsItem = {};
+    for (const f of fields) if (f in item) out[f] = item[f];
+    return out;
+  }
+}

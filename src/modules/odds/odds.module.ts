@@ -1,0 +1,8 @@
+import { Global, Module } from '@nestjs/common';
+import { OddsController } from './odds.controller.js';
+import { OddsItemBuilder } from './odds-item.js';
+import { OddsService } from './odds.service.js';
+
+@Global()
+@Module({ controllers: [OddsController], providers: [OddsService, OddsItemBuilder], exports: [OddsService, OddsItemBuilder] })
+export class OddsModule {}

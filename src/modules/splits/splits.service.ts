@@ -1,0 +1,267 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import type { Account } from '../../common/auth/account.js';
+import { AccessPolicy } from '../../common/auth/access-policy.js';
+import { badRequest } from '../../common/http/api-error.js';
+import { pagination } from '../../common/http/envelope.js';
+import { Clock } from '../../common/time/clock.js';
+import { Catalog } from '../../config/catalog.js';
+import { APP_CONFIG, TIER_TABLE } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+import { TIERS, type TierTable } from '../../config/tiers.js';
+import { BoardService } from '../board/board.service.js';
+import { Leadership } from '../cluster/leadership.service.js';
+import { EventsService } from '../events/events.service.js';
+import { IngestionService, type SplitsSink } from '../ingestion/ingestion.service.js';
+import type { ResolvedSplits } from '../ingestion/pipeline.js';
+import type { SplitsListResponseDto } from './dto/splits-game.response.dto.js';
+import type { SplitsHistoryResponseDto } from './dto/splits-history.response.dto.js';
+import type { ListSplitsQuery } from './dto/list-splits.query.dto.js';
+import type { SplitsHistoryQuery } from './dto/splits-history.query.dto.js';
+import { toHistoryEntry, toSplitsGame } from './splits.mapper.js';
+import { SplitsRepository } from './splits.repository.js';
+import { cleanMarkets, DelayedSplits, hasAnyMarket, SPLITS_BOOKS, SplitsStore, type CurrentSplits } from './splits-store.js';
+import { parseTimeParam } from './splits-time.js';
+
+/** Spec part 8: snapshots about every 5 minutes, kept 48 hours. */
+export const SPLITS_CAPTURE_INTERVAL_MS = 5 * 60_000;
+export const SPLITS_RETENTION_MS = 48 * 3600_000;
+const PURGE_INTERVAL_MS = 3600_000;
+
+/**
+ * Public betting splits: the latest numbers per (event, book) in memory (fed by the ingestion pipeline through
+ * the splits sink), a delayed copy per tier delay (free: 60 s), snapshots to the database every 5 minutes for
+ * the 48-hour history, and the two read paths behind GET /splits and GET /splits/history.
+ */
+@Injectable()
+export class SplitsService implements SplitsSink, OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('splits');
+  private readonly current = new SplitsStore();
+  private readonly delayed = new Map<number, DelayedSplits>();
+  private unsubscribe: (() => void) | null = null;
+  private loaded = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly boards: BoardService,
+    private readonly ingestion: IngestionService,
+    private readonly events: EventsService,
+    private readonly catalog: Catalog,
+    private readonly policy: AccessPolicy,
+    private readonly repo: SplitsRepository,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly leadership: Leadership,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(TIER_TABLE) tiers: TierTable,
+  ) {
+    for (const t of TIERS) {
+      const ms = tiers.byName[t].dataDelaySeconds * 1000;
+      if (ms > 0 && !this.delayed.has(ms)) this.delayed.set(ms, new DelayedSplits(ms));
+    }
+  }
+
+  onModuleInit(): void {
+    this.ingestion.setSplitsSink(this);
+    this.unsubscribe = this.boards.board.onChange((cs) => {
+      if (cs.eventsRemoved.length) this.dropEvents(cs.eventsRemoved, cs.at);
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.load();
+    if (!this.config.schedulers) return;
+    // Only the active worker writes snapshots; replicas serve what the bus brings them.
+    this.scheduler.addInterval('splits:capture', setInterval(() => void (this.leadership.isLeader && this.job('capture', () => this.captureSnapshot())), SPLITS_CAPTURE_INTERVAL_MS));
+    this.scheduler.addInterval('splits:purge', setInterval(() => void (this.leadership.isLeader && this.job('purge', () => this.purge())), PURGE_INTERVAL_MS));
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  // ------------------------------------------------------------------ intake
+
+  /** The splits sink: keeps the latest split per (event, book) of the splits books, for events on the board. */
+  accept(splits: ResolvedSplits[], now: number, backfill = false): void {
+    const accepted: CurrentSplits[] = [];
+    for (const s of splits) {
+      const rec = this.toCurrent(s);
+      if (rec && this.current.put(rec, now)) accepted.push(rec);
+    }
+    if (!accepted.length) return;
+    for (const d of this.delayed.values()) {
+      // A provider's initial snapshot describes a market that existed before: the delayed view gets it at once
+      // (as the board's delayed views do), unless newer changes already wait in its queue.
+      if (backfill && d.pending === 0) for (const rec of accepted) d.store.put(rec, now);
+      else d.push({ at: now, put: accepted });
+    }
+  }
+
+  private toCurrent(s: ResolvedSplits): CurrentSplits | null {
+    const book = this.catalog.book(s.book)?.id;
+    if (!book || !SPLITS_BOOKS.includes(book)) return null;
+    const event = this.boards.board.events.get(s.eventId);
+    if (!event) return null;
+    const markets = cleanMarkets(s);
+    if (!hasAnyMarket(markets)) return null;
+    return {
+      eventId: s.eventId,
+      sportsbook: book,
+      sport: s.sport,
+      league: s.league,
+      homeTeam: s.homeTeamName,
+      awayTeam: s.awayTeamName,
+      startTime: event.startTime,
+      fetchedAt: Number.isFinite(s.fetchedAt) ? s.fetchedAt : this.clock.now(),
+      ...markets,
+    };
+  }
+
+  /** Splits of events that left the board leave the current list (history stays until the purge). */
+  private dropEvents(eventIds: string[], at: number): void {
+    this.current.dropEvents(eventIds, at);
+    for (const d of this.delayed.values()) d.push({ at, drop: eventIds });
+  }
+
+  /** At start: the latest snapshot per (event, book) still on the board, so a restart keeps serving splits. */
+  async load(): Promise<number> {
+    if (this.loaded) return 0;
+    this.loaded = true;
+    await this.boards.rebuild();
+    const now = this.clock.now();
+    const latest = await this.repo.latest(now - SPLITS_RETENTION_MS);
+    let n = 0;
+    for (const stored of latest) {
+      const event = this.boards.board.events.get(stored.eventId);
+      if (!event) continue;
+      const { capturedAt: _capturedAt, ...rest } = stored;
+      const rec: CurrentSplits = { ...rest, startTime: event.startTime };
+      if (!this.current.put(rec, now)) continue;
+      // Already old enough for every delayed view: they get it at once.
+      for (const d of this.delayed.values()) d.store.put(rec, now);
+      n++;
+    }
+    if (latest.length) this.logger.log({ msg: 'splits loaded from the latest snapshots', splits: n, snapshots: latest.length });
+    return n;
+  }
+
+  // ------------------------------------------------------------------ jobs
+
+  /** Writes every current (event, book) split with captured_at = now. Returns the snapshots written. */
+  async captureSnapshot(now = this.clock.now()): Promise<number> {
+    return this.repo.insert([...this.current.values()], now);
+  }
+
+  /** Deletes snapshots older than 48 hours. Returns how many. */
+  async purge(now = this.clock.now()): Promise<number> {
+    return this.repo.purge(now - SPLITS_RETENTION_MS);
+  }
+
+  private async job(name: string, run: () => Promise<number>): Promise<void> {
+    const started = performance.now();
+    try {
+      const n = await run();
+      this.logger.debug({ msg: `splits ${name}`, rows: n, ms: Math.round(performance.now() - started) });
+    } catch (err) {
+      this.logger.warn({ msg: `splits ${name} failed`, error: (err as Error).message });
+    }
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  /** The current splits as this caller sees them (the tier's data delay applied). */
+  viewFor(account: Account | undefined): SplitsStore {
+    const delay = this.policy.delaySeconds(account);
+    if (delay <= 0) return this.current;
+    const d = this.delayed.get(delay * 1000);
+    if (!d) throw new Error(`no delayed splits view for ${delay} s`);
+    return d.advance(this.clock.now());
+  }
+
+  /** GET /splits: one entry per (event, book), by event start, event id, book. */
+  list(account: Account | undefined, q: ListSplitsQuery): SplitsListResponseDto {
+    const sports = this.events.resolveSports(q.sport);
+    const leagues = this.events.resolveLeagues(q.league);
+    const books = this.resolveBooks(q.sportsbook);
+    const eventIds = [...(q.event ?? []), ...(q.event_id ?? [])];
+    const ids = eventIds.length ? new Set(eventIds) : undefined;
+    const markets = q.market?.length ? q.market : undefined;
+    const all: CurrentSplits[] = [];
+    for (const s of this.viewFor(account).values()) {
+      if (sports && !sports.has(s.sport)) continue;
+      if (leagues && !leagues.has(s.league)) continue;
+      if (books && !books.includes(s.sportsbook)) continue;
+      if (ids && !ids.has(s.eventId)) continue;
+      if (markets && !hasAnyMarket(s, markets)) continue;
+      all.push(s);
+    }
+    all.sort((a, b) => a.startTime - b.startTime || cmp(a.eventId, b.eventId) || cmp(a.sportsbook, b.sportsbook));
+    const data = all.slice(q.offset, q.offset + q.limit).map(toSplitsGame);
+    const pg = { ...pagination(q.limit, q.offset, all.length, data.length), count: data.length, total: all.length };
+    return { success: true, data, pagination: pg, meta: { count: data.length, total: all.length, pagination: pg }, updated_at: this.clock.iso() };
+  }
+
+  /** GET /splits/history: one event's snapshots, oldest first. */
+  async history(account: Account | undefined, q: SplitsHistoryQuery): Promise<SplitsHistoryResponseDto> {
+    const eventId = this.resolveEventId(q);
+    const books = this.resolveBooks(q.sportsbook);
+    const start = this.time('start_time', q.start_time);
+    const end = this.time('end_time', q.end_time);
+    if (start !== undefined && end !== undefined && start > end) {
+      throw badRequest(`Invalid parameter "start_time": it is after end_time (${new Date(start).toISOString()} > ${new Date(end).toISOString()})`, { parameter: 'start_time' });
+    }
+    const now = this.clock.now();
+    // The tier's delay: snapshots captured within the last `delay` seconds are not visible yet.
+    const visibleUntil = now - this.policy.delaySeconds(account) * 1000;
+    const limit = books ? null : q.limit;
+    const r = await this.repo.history({ eventId, books, from: start, to: end === undefined ? visibleUntil : Math.min(end, visibleUntil), limit });
+    const data = r.rows.map(toHistoryEntry);
+    return {
+      success: true,
+      data,
+      meta: {
+        event_id: eventId,
+        total: r.total,
+        count: data.length,
+        limit,
+        truncated: data.length < r.total,
+        books: r.books,
+        oldest: data[0]?.ts ?? null,
+        newest: data[data.length - 1]?.ts ?? null,
+        updated_at: this.clock.iso(),
+      },
+    };
+  }
+
+  private resolveEventId(q: SplitsHistoryQuery): string {
+    const a = q.event_id?.trim();
+    const b = q.event?.trim();
+    if (a && b && a !== b) throw badRequest('Parameters "event_id" and "event" name different events; send one of them', { parameter: 'event_id' });
+    const id = a || b;
+    if (!id) throw badRequest('Missing required parameter "event_id"', { parameter: 'event_id' });
+    return id;
+  }
+
+  /** Splits books by id or alias; an unknown book, or a book that publishes no splits, is 400. */
+  private resolveBooks(input: string[] | undefined): string[] | undefined {
+    if (!input?.length) return undefined;
+    const out: string[] = [];
+    for (const raw of input) {
+      const id = this.catalog.book(raw)?.id;
+      if (!id) throw badRequest(`Invalid parameter "sportsbook": unknown sportsbook "${raw}"; splits come from ${SPLITS_BOOKS.join(' and ')}`, { parameter: 'sportsbook' });
+      if (!SPLITS_BOOKS.includes(id)) throw badRequest(`Invalid parameter "sportsbook": ${id} publishes no splits; splits come from ${SPLITS_BOOKS.join(' and ')}`, { parameter: 'sportsbook' });
+      if (!out.includes(id)) out.push(id);
+    }
+    return out;
+  }
+
+  private time(name: 'start_time' | 'end_time', raw: string | undefined): number | undefined {
+    if (raw === undefined) return undefined;
+    const t = parseTimeParam(raw);
+    if (t === null) throw badRequest(`Invalid parameter "${name}": "${raw}" is not an RFC 3339 time or Unix seconds`, { parameter: name });
+    return t;
+  }
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,39 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { BaseQuery, CsvList, NumberParam, StringParam } from '../../../common/http/query.js';
+
+export class StreamQuery extends BaseQuery {
+  @ApiPropertyOptional({ description: 'odds, opportunities (default), gamestate (enterprise), or all; several comma-separated values mean all of them', example: 'all' })
+  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  channel?: string[];
+
+  @ApiPropertyOptional({ description: 'Alias of channel' })
+  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  channels?: string[];
+
+  @ApiPropertyOptional({ description: 'Alias of channel (TypeScript SDK)' })
+  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  type?: string[];
+
+  @ApiPropertyOptional({ example: 'basketball' }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sport?: string[];
+  @ApiPropertyOptional({ example: 'nba' }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) league?: string[];
+  @ApiPropertyOptional({ description: 'Books (tier book rules apply); omitted: the tier\'s default books', example: 'draftkings,fanduel' })
+  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sportsbook?: string[];
+  @ApiPropertyOptional() @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) add_sportsbook?: string[];
+  @ApiPropertyOptional({ example: 'moneyline,spread' }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) market?: string[];
+  @ApiPropertyOptional({ description: 'Event id(s)' }) @IsOptional() @CsvList() @IsString({ each: true }) event?: string[];
+  @ApiPropertyOptional({ description: 'Alias of event' }) @IsOptional() @CsvList() @IsString({ each: true }) event_id?: string[];
+  @ApiPropertyOptional({ description: 'Alias of event (TypeScript SDK)' }) @IsOptional() @CsvList() @IsString({ each: true }) eventId?: string[];
+
+  @ApiPropertyOptional({ description: 'Minimum EV % for ev:detected (default 2.0)', example: 2, type: Number })
+  @IsOptional() @NumberParam() @IsNumber({}, { message: 'min_ev must be a number (percent)' }) @Min(-100) @Max(1000)
+  min_ev?: number;
+
+  @ApiPropertyOptional({ description: 'Minimum profit % for arb:detected (default 0.5)', example: 0.5, type: Number })
+  @IsOptional() @NumberParam() @IsNumber({}, { message: 'min_profit must be a number (percent)' }) @Min(0) @Max(100)
+  min_profit?: number;
+
+  @ApiPropertyOptional({ description: 'Resume point for clients that cannot send the Last-Event-ID header' })
+  @IsOptional() @StringParam() @IsString() @MaxLength(64)
+  last_event_id?: string;
+}

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import type { Account } from '../../common/auth/account.js';
+import { AccessPolicy } from '../../common/auth/access-policy.js';
+import { badRequest, tierRestricted } from '../../common/http/api-error.js';
+import { EventsService } from '../events/events.service.js';
+import { OddsService } from '../odds/odds.service.js';
+import type { OpportunityKind } from '../opportunities/detect/records.js';
+import type { Channel, StreamFilter } from './stream-client.js';
+
+export interface FilterInput {
+  channels?: string[];
+  sport?: string[];
+  league?: string[];
+  sportsbook?: string[];
+  add_sportsbook?: string[];
+  market?: string[];
+  events?: string[];
+  min_ev?: number;
+  min_profit?: number;
+}
+
+const CHANNELS = ['odds', 'opportunities', 'gamestate', 'all'];
+
+/**
+ * Turns a stream request into a filter under the caller's tier: streaming itself, the game-state channel
+ * (enterprise), the opportunity kinds of the tier (and the account's arbitrage flag), and the book rules.
+ * Shared by SSE and WebSocket.
+ */
+@Injectable()
+export class StreamAccess {
+  constructor(
+    private readonly policy: AccessPolicy,
+    private readonly events: EventsService,
+    private readonly odds: OddsService,
+  ) {}
+
+  filter(account: Account, q: FilterInput, defaultChannels: Channel[] = ['opportunities'], wsKinds?: OpportunityKind[]): StreamFilter {
+    this.policy.assertFeature(account, 'streaming');
+    const requested = q.channels?.length ? q.channels : defaultChannels;
+    for (const ch of requested) if (!CHANNELS.includes(ch)) throw badRequest(`Invalid parameter "channel": "${ch}" (allowed: ${CHANNELS.join(', ')})`, { parameter: 'channel' });
+    const channels = new Set<Channel>();
+    const all = requested.includes('all') || requested.length > 1;
+    for (const ch of all ? ['odds', 'opportunities', 'gamestate'] : requested) channels.add(ch as Channel);
+    if (channels.has('gamestate') && !this.policy.hasFeature(account, 'game_state')) {
+      if (!all) throw tierRestricted(`The gamestate channel requires the ${this.policy.requiredTierFor('game_state')} tier; this key is on the ${account.tier} tier`, this.policy.requiredTierFor('game_state'), { tier: account.tier });
+      channels.delete('gamestate');
+    }
+    const kinds = new Set<OpportunityKind>();
+    const features: Array<[OpportunityKind, 'ev' | 'arbitrage' | 'middles' | 'low_hold']> = [['ev', 'ev'], ['arbitrage', 'arbitrage'], ['middles', 'middles'], ['low_hold', 'low_hold']];
+    for (const [kind, feature] of features) if (this.policy.hasFeature(account, feature) && (!wsKinds || wsKinds.includes(kind))) kinds.add(kind);
+    const books = this.policy.resolveBooks(account, q.sportsbook, q.add_sportsbook);
+    return {
+      channels,
+      kinds,
+      books,
+      sports: this.events.resolveSports(q.sport),
+      leagues: this.events.resolveLeagues(q.league),
+      markets: this.odds.resolveMarkets(q.market),
+      events: q.events?.length ? new Set(q.events) : undefined,
+      minEv: q.min_ev ?? 2.0,
+      minProfit: q.min_profit ?? 0.5,
+    };
+  }
+}

@@ -1,0 +1,141 @@
+import type { Account } from '../../common/auth/account.js';
+import type { BookScope } from '../../common/auth/access-policy.js';
+import type { OpportunityKind } from '../opportunities/detect/records.js';
+
+export type Channel = 'odds' | 'opportunities' | 'gamestate';
+
+/** What one stream wants and may see. */
+export interface StreamFilter {
+  channels: ReadonlySet<Channel>;
+  /** Opportunity kinds the stream receives (its tier's features, narrowed by the WebSocket's channels). */
+  kinds: ReadonlySet<OpportunityKind>;
+  books: BookScope;
+  sports?: ReadonlySet<string>;
+  leagues?: ReadonlySet<string>;
+  markets?: ReadonlySet<string>;
+  events?: ReadonlySet<string>;
+  minEv: number;
+  minProfit: number;
+}
+
+/** One frame, transport-neutral: an id, an event name and its JSON data. */
+export interface Frame {
+  id: string;
+  event: string;
+  data: string;
+}
+
+/** How frames leave: SSE or WebSocket. write() returns false when the socket's buffer is full. */
+export interface Transport {
+  write(frame: Frame): boolean;
+  /** Bytes the socket still holds. */
+  buffered(): number;
+  onDrain(fn: () => void): void;
+  close(reason?: { code: string; message: string }): void;
+}
+
+/** A bounded queue of frames waiting for the socket; past the limit the client is cut off. */
+/** How long a paced write (snapshot, catch-up) waits for a client that reads nothing. */
+export const STALL_TIMEOUT_MS = 30_000;
+export const MAX_QUEUED_BYTES = 2 * 1024 * 1024;
+export const SOCKET_HIGH_WATER = 256 * 1024;
+
+/**
+ * A connected stream: its filter, where it stands in the sequence (for resumable frame ids), and a bounded
+ * outbound queue. A client that falls further behind than MAX_QUEUED_BYTES gets an error and is closed, so a
+ * slow reader never makes the server's memory grow without bound.
+ */
+export class StreamClient {
+  readonly queue: Frame[] = [];
+  queuedBytes = 0;
+  closed = false;
+  /** Frames held back until the snapshot is done. */
+  readonly pending: Frame[] = [];
+  snapshotting = true;
+  /** Per sequence number, how many live frames this stream has been sent (frame ids are `${seq}-${k}`). */
+  lastSeq = 0;
+  lastK = -1;
+  heartbeats = 0;
+  readonly openedAt = Date.now();
+  onClose: ((reason?: { code: string; message: string }) => void) | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly account: Account,
+    readonly filter: StreamFilter,
+    readonly transport: Transport,
+  ) {
+    transport.onDrain(() => this.flush());
+  }
+
+  /** Sends now if the socket has room, else queues; false when the client had to be cut off. */
+  send(frame: Frame): boolean {
+    if (this.closed) return false;
+    if (this.snapshotting) {
+      this.pending.push(frame);
+      this.queuedBytes += frame.data.length;
+      return this.checkLimit();
+    }
+    if (this.queue.length || this.transport.buffered() > SOCKET_HIGH_WATER) {
+      this.queue.push(frame);
+      this.queuedBytes += frame.data.length;
+      return this.checkLimit();
+    }
+    this.transport.write(frame);
+    return true;
+  }
+
+  private checkLimit(): boolean {
+    if (this.queuedBytes <= MAX_QUEUED_BYTES) return true;
+    this.close({ code: 'backpressure', message: `The client is reading too slowly (over ${MAX_QUEUED_BYTES} bytes behind); reconnect with Last-Event-ID to resume` });
+    return false;
+  }
+
+  /** Writes queued frames while the socket has room. */
+  flush(): void {
+    while (!this.closed && this.queue.length && this.transport.buffered() <= SOCKET_HIGH_WATER) {
+      const f = this.queue.shift()!;
+      this.queuedBytes -= f.data.length;
+      this.transport.write(f);
+    }
+  }
+
+  /** Ends the snapshot: frames that arrived meanwhile go out after it, in order. */
+  endSnapshot(): void {
+    this.snapshotting = false;
+    for (const f of this.pending.splice(0)) {
+      this.queuedBytes -= f.data.length;
+      if (!this.send(f)) return;
+    }
+  }
+
+  /**
+   * Resolves when the socket can take more (for paced snapshots). A client that reads nothing for
+   * STALL_TIMEOUT_MS is cut off like any slow client.
+   */
+  async drained(): Promise<void> {
+    if (this.transport.buffered() <= SOCKET_HIGH_WATER || this.closed) return;
+    const deadline = Date.now() + STALL_TIMEOUT_MS;
+    await new Promise<void>((resolve) => {
+      const t = setInterval(() => {
+        if (!this.closed && this.transport.buffered() > SOCKET_HIGH_WATER && Date.now() > deadline) {
+          this.close({ code: 'backpressure', message: `The client read nothing for ${STALL_TIMEOUT_MS / 1000} s; reconnect with Last-Event-ID to resume` });
+        }
+        if (this.closed || this.transport.buffered() <= SOCKET_HIGH_WATER) {
+          clearInterval(t);
+          resolve();
+        }
+      }, 5);
+    });
+  }
+
+  close(reason?: { code: string; message: string }): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.length = 0;
+    this.pending.length = 0;
+    this.queuedBytes = 0;
+    this.transport.close(reason);
+    this.onClose?.(reason);
+  }
+}

@@ -1,0 +1,530 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { AccessPolicy } from '../../common/auth/access-policy.js';
+import { EventBus } from '../../common/bus/event-bus.js';
+import { Clock } from '../../common/time/clock.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+import type { BoardEvent, ChangeSet, OddsRow } from '../../domain/odds-row.js';
+import { BoardService, ODDS_TOPIC } from '../board/board.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import { OddsItemBuilder } from '../odds/odds-item.js';
+import type { OpportunityKind, OpportunityRecord } from '../opportunities/detect/records.js';
+import { DetectionService, OPPORTUNITIES_TOPIC, rowsOf, type OpportunityEvent, type OpportunityRef } from '../opportunities/detection.service.js';
+import { OpportunityPresenter, type Json } from '../opportunities/presenter.js';
+import { StreamClient, type Frame, type StreamFilter } from './stream-client.js';
+
+/** Event name prefix per opportunity kind (CONTRACT.md 10). */
+export const KIND_PREFIX: Record<OpportunityKind, string> = { ev: 'ev', arbitrage: 'arb', middles: 'middles', low_hold: 'low_hold' };
+export const HEARTBEAT_MS = 30_000;
+export const SNAPSHOT_CHUNK = 1000;
+/** Replay buffer: the last 2 minutes, at most 3000 change sets. */
+export const REPLAY_MS = 120_000;
+export const REPLAY_MAX = 3000;
+
+interface RemovedRef {
+  id: string;
+  sportsbook: string;
+  eventId: string;
+}
+
+/** One sequence number's worth of source events: a change set and the opportunities it caused. */
+interface Entry {
+  seq: number;
+  at: number;
+  cs?: ChangeSet;
+  /** Rows of events that left, captured before the board dropped them. */
+  removedRows: RemovedRef[];
+  events: Map<string, BoardEvent>;
+  opps: Array<{ evt: OpportunityEvent; payloads: Map<string, Json> }>;
+  rowJson: Map<string, string>;
+}
+
+/** Where a reconnecting client stands: after frame k of sequence seq (k = Infinity: all of it). */
+export interface ResumePoint {
+  seq: number;
+  k: number;
+}
+
+export function parseLastEventId(raw: string | undefined): ResumePoint | 'snapshot' | null {
+  if (!raw) return null;
+  const m = /^(\d{10,20})-(\d+|s\d+|sc|h\d+|c)$/.exec(raw.trim());
+  if (!m) return null;
+  const seq = Number(m[1]);
+  const tail = m[2]!;
+  if (/^\d+$/.test(tail)) return { seq, k: Number(tail) };
+  if (tail.startsWith('s') && tail !== 'sc') return 'snapshot';
+  return { seq, k: Number.POSITIVE_INFINITY };
+}
+
+/**
+ * The stream hub: every SSE and WebSocket client is fed from here. It listens to the bus (price change sets,
+ * and the opportunity changes this instance's detection derives from them), renders frames per client
+ * filter, keeps a bounded replay buffer keyed by sequence number for Last-Event-ID, and enforces the per-key
+ * stream caps. Rendering work is shared: each row and each opportunity is serialised once per event.
+ */
+@Injectable()
+export class StreamHub implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('stream');
+  private readonly clients = new Set<StreamClient>();
+  private readonly byKey = new Map<string, StreamClient[]>();
+  private readonly buffer: Entry[] = [];
+  private readonly bySeq = new Map<string, Entry>();
+  private lastSeq = 0;
+  private readonly signatures = new Map<string, string>();
+  stats = { opened: 0, closedSlow: 0, framesSent: 0 };
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly boards: BoardService,
+    private readonly detection: DetectionService,
+    private readonly presenter: OpportunityPresenter,
+    private readonly items: OddsItemBuilder,
+    private readonly policy: AccessPolicy,
+    private readonly clock: Clock,
+    private readonly scheduler: SchedulerRegistry,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.bus.subscribe<ChangeSet>(ODDS_TOPIC, (cs) => this.onChangeSet(cs));
+    this.bus.subscribe<OpportunityEvent>(OPPORTUNITIES_TOPIC, (evt) => this.onOpportunities(evt));
+    if (this.config.schedulers) this.scheduler.addInterval('stream:heartbeat', setInterval(() => this.heartbeat(), HEARTBEAT_MS));
+  }
+
+  onApplicationShutdown(): void {
+    for (const c of [...this.clients]) c.close({ code: 'service_unavailable', message: 'The server is shutting down; reconnect with Last-Event-ID' });
+  }
+
+  get openStreams(): number {
+    return this.clients.size;
+  }
+
+  /** The largest outbound queue any stream holds now (bytes). */
+  maxQueuedBytes(): number {
+    let max = 0;
+    for (const c of this.clients) max = Math.max(max, c.queuedBytes);
+    return max;
+  }
+
+  currentSeq(): number {
+    return this.lastSeq;
+  }
+
+  // ---------------------------------------------------------------- buffer
+
+  private entry(seq: number, at: number): Entry {
+    const key = String(seq);
+    let e = this.bySeq.get(key);
+    if (!e) {
+      e = { seq, at, removedRows: [], events: new Map(), opps: [], rowJson: new Map() };
+      this.bySeq.set(key, e);
+      this.buffer.push(e);
+      if (seq > this.lastSeq) this.lastSeq = seq;
+      this.trim();
+    }
+    return e;
+  }
+
+  private trim(): void {
+    const cutoff = this.clock.now() - REPLAY_MS;
+    while (this.buffer.length > REPLAY_MAX || (this.buffer.length > 1 && this.buffer[0]!.at < cutoff)) {
+      const e = this.buffer.shift()!;
+      this.bySeq.delete(String(e.seq));
+    }
+  }
+
+  private onChangeSet(cs: ChangeSet): void {
+    if (cs.seq === undefined) return;
+    const e = this.entry(cs.seq, cs.at);
+    e.cs = cs;
+    for (const ev of cs.events) e.events.set(ev.id, ev);
+    const board = this.boards.board;
+    for (const id of cs.eventsRemoved) {
+      for (const rowId of board.ids('event', id) ?? []) {
+        const r = board.rows.get(rowId);
+        if (r) e.removedRows.push({ id: r.id, sportsbook: r.sportsbook, eventId: id });
+      }
+      const ev = board.events.get(id);
+      if (ev) e.events.set(id, ev);
+    }
+    for (const c of this.clients) this.deliver(c, e, 'odds');
+  }
+
+  private onOpportunities(evt: OpportunityEvent): void {
+    const e = this.entry(evt.seq, evt.at);
+    // Render what was detected or changed now, while the records are live: the payload is kept for replays.
+    const payloads = new Map<string, Json>();
+    const board = this.boards.board;
+    const now = this.clock.now();
+    const render = (ref: { id: string }, updated: boolean) => {
+      const rec = this.record(evt.kind, evt.scope, ref.id);
+      if (!rec) return;
+      // A re-evaluated opportunity whose prices did not move is not sent again (nor rendered).
+      const sig = JSON.stringify(signature(rec));
+      if (updated && this.signatures.get(rec.id) === sig) return;
+      this.signatures.set(rec.id, sig);
+      payloads.set(ref.id, this.present(rec, now, board));
+    };
+    for (const ref of evt.detected) render(ref, false);
+    for (const ref of evt.updated) render(ref, true);
+    for (const ref of evt.expired) this.signatures.delete(ref.id);
+    const item = { evt, payloads };
+    e.opps.push(item);
+    for (const c of this.clients) this.deliverOpps(c, e, item, e.opps.length - 1);
+  }
+
+  private record(kind: OpportunityKind, scope: string, id: string): OpportunityRecord | undefined {
+    switch (kind) {
+      case 'ev':
+        return this.detection.ev.get(id);
+      case 'arbitrage':
+        return this.detection.arbitrage.get(scope)?.get(id);
+      case 'low_hold':
+        return this.detection.lowHold.get(scope)?.get(id);
+      case 'middles':
+        return this.detection.middles.get(scope)?.get(id);
+    }
+  }
+
+  private present(rec: OpportunityRecord, now: number, board = this.boards.board): Json {
+    switch (rec.kind) {
+      case 'ev':
+        return this.presenter.ev(board, rec, 'power', now);
+      case 'arbitrage':
+        return this.presenter.arbitrage(board, rec, now);
+      case 'middles':
+        return this.presenter.middle(board, rec, now);
+      case 'low_hold':
+        return this.presenter.lowHold(board, rec, now);
+    }
+  }
+
+  // ---------------------------------------------------------------- filters
+
+  private eventOf(e: Entry, id: string): BoardEvent | undefined {
+    return e.events.get(id) ?? this.boards.board.events.get(id);
+  }
+
+  private rowVisible(f: StreamFilter, r: OddsRow): boolean {
+    if (!f.books.has(r.sportsbook)) return false;
+    if (f.events && !f.events.has(r.eventId)) return false;
+    if (f.sports && !f.sports.has(r.sport)) return false;
+    if (f.leagues && !f.leagues.has(r.league)) return false;
+    if (f.markets && !f.markets.has(r.marketType)) return false;
+    return true;
+  }
+
+  private refVisible(f: StreamFilter, ref: OpportunityRef): boolean {
+    if (f.events && !f.events.has(ref.eventId)) return false;
+    if (f.sports && !f.sports.has(ref.sport)) return false;
+    if (f.leagues && !f.leagues.has(ref.league)) return false;
+    if (f.markets && !f.markets.has(ref.marketType)) return false;
+    if (!f.books.isDefault && !ref.books.every((b) => f.books.has(b))) return false;
+    return true;
+  }
+
+  /** The detection scope a stream's opportunities come from: its tier's default set, or all books. */
+  scopeOf(c: StreamClient, kind: OpportunityKind): string {
+    if (kind === 'ev') return 'all';
+    return c.filter.books.isDefault ? this.detection.scopeKeyFor(kind, c.account.tier) : 'all';
+  }
+
+  private passesThreshold(f: StreamFilter, kind: OpportunityKind, json: Json): boolean {
+    if (kind === 'ev') return Number(json.ev_percentage) >= f.minEv;
+    if (kind === 'arbitrage') return Number(json.profit_percent) >= f.minProfit;
+    return true;
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  private rowJson(e: Entry, r: OddsRow): string {
+    let s = e.rowJson.get(r.id);
+    if (s === undefined) {
+      s = JSON.stringify(this.items.build(this.boards.board, r, this.eventOf(e, r.eventId)));
+      e.rowJson.set(r.id, s);
+    }
+    return s;
+  }
+
+  /** The price frames of an entry for one stream: odds:update (and odds:locked) per book, odds:removed. */
+  private oddsFrames(c: StreamClient, e: Entry): Array<{ event: string; data: string }> {
+    const f = c.filter;
+    const out: Array<{ event: string; data: string }> = [];
+    if (!e.cs) return out;
+    if (f.channels.has('odds')) {
+      const byBook = new Map<string, OddsRow[]>();
+      for (const r of e.cs.upserted) if (this.rowVisible(f, r)) (byBook.get(r.sportsbook) ?? byBook.set(r.sportsbook, []).get(r.sportsbook)!).push(r);
+      for (const [book, rows] of byBook) {
+        out.push({ event: 'odds:update', data: `{"odds":[${rows.map((r) => this.rowJson(e, r)).join(',')}],"count":${rows.length},"book":${JSON.stringify(book)},"partial":false}` });
+        const locked = rows.filter((r) => !r.isActive);
+        if (locked.length) out.push({ event: 'odds:locked', data: `{"odds":[${locked.map((r) => this.rowJson(e, r)).join(',')}],"count":${locked.length},"book":${JSON.stringify(book)},"partial":false}` });
+      }
+      const removed = new Map<string, string[]>();
+      for (const rm of [...e.cs.removed, ...e.removedRows]) {
+        if (!f.books.has(rm.sportsbook) || (f.events && !f.events.has(rm.eventId))) continue;
+        const ev = this.eventOf(e, rm.eventId);
+        if (ev && ((f.sports && !f.sports.has(ev.sport)) || (f.leagues && !f.leagues.has(ev.league)))) continue;
+        (removed.get(rm.sportsbook) ?? removed.set(rm.sportsbook, []).get(rm.sportsbook)!).push(rm.id);
+      }
+      for (const [book, ids] of removed) out.push({ event: 'odds:removed', data: JSON.stringify({ ids, count: ids.length, book }) });
+    }
+    if (f.channels.has('gamestate')) {
+      for (const ev of e.cs.events) {
+        if (!ev.gameState || (f.events && !f.events.has(ev.id)) || (f.sports && !f.sports.has(ev.sport)) || (f.leagues && !f.leagues.has(ev.league))) continue;
+        out.push({ event: 'gamestate:update', data: JSON.stringify({ event_id: ev.id, sport: ev.sport, league: ev.league, home_team: ev.homeTeam, away_team: ev.awayTeam, status: ev.status, is_live: ev.status === 'live', ...ev.gameState }) });
+      }
+      for (const id of e.cs.eventsRemoved) {
+        if (f.events && !f.events.has(id)) continue;
+        out.push({ event: 'gamestate:removed', data: JSON.stringify({ event_id: id }) });
+      }
+    }
+    return out;
+  }
+
+  private oppFrames(c: StreamClient, item: Entry['opps'][number]): Array<{ event: string; data: string }> {
+    const { evt, payloads } = item;
+    const f = c.filter;
+    if (!f.channels.has('opportunities') || !f.kinds.has(evt.kind) || this.scopeOf(c, evt.kind) !== evt.scope) return [];
+    const out: Array<{ event: string; data: string }> = [];
+    const prefix = KIND_PREFIX[evt.kind];
+    const shown: Json[] = [];
+    for (const ref of [...evt.detected, ...evt.updated]) {
+      const json = payloads.get(ref.id);
+      if (json && this.refVisible(f, ref) && this.passesThreshold(f, evt.kind, json)) shown.push(json);
+    }
+    if (shown.length) out.push({ event: `${prefix}:detected`, data: JSON.stringify(shown) });
+    const expired = evt.expired.filter((r) => this.refVisible(f, r)).map((r) => r.id);
+    if (expired.length) {
+      const data = evt.kind === 'ev' || evt.kind === 'arbitrage' ? { expired, timestamp: new Date(evt.at).toISOString() } : { expired };
+      out.push({ event: `${prefix}:expired`, data: JSON.stringify(data) });
+    }
+    return out;
+  }
+
+  /** All frames of an entry for one stream, in their fixed order (the order replays reproduce). */
+  private framesOf(c: StreamClient, e: Entry): Array<{ event: string; data: string }> {
+    return [...this.oddsFrames(c, e), ...e.opps.flatMap((o) => this.oppFrames(c, o))];
+  }
+
+  /** Sends frames of one entry with their ids; `paced`: straight to the socket (the caller awaits its drain). */
+  private emit(c: StreamClient, seq: number, frames: Array<{ event: string; data: string }>, paced = false): void {
+    for (const fr of frames) {
+      if (seq === c.lastSeq) c.lastK++;
+      else {
+        c.lastSeq = seq;
+        c.lastK = 0;
+      }
+      const frame = { id: `${seq}-${c.lastK}`, event: fr.event, data: fr.data };
+      if (paced) c.transport.write(frame);
+      else if (!c.send(frame)) return;
+      this.stats.framesSent++;
+      this.metrics.streamFrames.inc();
+    }
+  }
+
+  private deliver(c: StreamClient, e: Entry, _what: 'odds'): void {
+    // A client taking its snapshot gets what happened meanwhile from the buffer when it is done.
+    if (c.closed || c.snapshotting || e.seq < c.lastSeq) return;
+    this.emit(c, e.seq, this.oddsFrames(c, e));
+  }
+
+  private deliverOpps(c: StreamClient, e: Entry, item: Entry['opps'][number], _index: number): void {
+    if (c.closed || c.snapshotting || e.seq < c.lastSeq) return;
+    this.emit(c, e.seq, this.oppFrames(c, item));
+  }
+
+  // ---------------------------------------------------------------- connections
+
+  /**
+   * Registers a new stream: enforces the per-key cap (the oldest stream is closed), then either replays what
+   * a reconnecting client missed or sends a fresh snapshot.
+   */
+  async open(c: StreamClient, lastEventId: string | undefined, extra: Json = {}, afterConnected?: () => void): Promise<void> {
+    const cap = this.policy.tier(c.account.tier).maxStreams;
+    const mine = (this.byKey.get(c.account.keyId) ?? []).filter((x) => !x.closed);
+    while (mine.length >= cap && mine.length) {
+      const oldest = mine.shift()!;
+      oldest.close({ code: 'too_many_streams', message: `This key may hold ${cap} stream${cap === 1 ? '' : 's'} at once (${c.account.tier} tier); a newer stream replaced this one` });
+    }
+    mine.push(c);
+    this.byKey.set(c.account.keyId, mine);
+    this.clients.add(c);
+    this.stats.opened++;
+    c.onClose = (reason) => {
+      if (reason?.code === 'backpressure') this.stats.closedSlow++;
+      this.clients.delete(c);
+      const list = this.byKey.get(c.account.keyId)?.filter((x) => x !== c) ?? [];
+      if (list.length) this.byKey.set(c.account.keyId, list);
+      else this.byKey.delete(c.account.keyId);
+    };
+    const resume = parseLastEventId(lastEventId);
+    // Replay only when everything after the client's last frame is still in the buffer.
+    const canReplay = resume !== null && resume !== 'snapshot' && this.buffer.length > 0 && resume.seq >= this.buffer[0]!.seq && resume.seq <= this.lastSeq;
+    const f = c.filter;
+    const connected = {
+      stream_id: c.id,
+      channel: [...f.channels].length === 3 ? 'all' : [...f.channels].join(','),
+      tier: c.account.tier,
+      filters: {
+        sportsbook: f.books.isDefault ? null : f.books.books,
+        sport: f.sports ? [...f.sports] : null,
+        league: f.leagues ? [...f.leagues] : null,
+        event: f.events ? [...f.events] : null,
+        market: f.markets ? [...f.markets] : null,
+        min_ev: f.minEv,
+        min_profit: f.minProfit,
+      },
+      reconnected: Boolean(lastEventId),
+      resumed: canReplay,
+      heartbeat_seconds: HEARTBEAT_MS / 1000,
+      ...extra,
+    };
+    c.transport.write({ id: `${this.lastSeq}-c`, event: 'connected', data: JSON.stringify(connected) });
+    afterConnected?.();
+    if (canReplay) {
+      const point = resume as ResumePoint;
+      c.lastSeq = point.seq;
+      c.lastK = Number.isFinite(point.k) ? point.k : Number.MAX_SAFE_INTEGER;
+      c.snapshotting = false;
+      for (const e of this.buffer) {
+        if (e.seq < point.seq) continue;
+        const frames = this.framesOf(c, e);
+        const skip = e.seq === point.seq ? (Number.isFinite(point.k) ? point.k + 1 : frames.length) : 0;
+        const rest = frames.slice(skip);
+        if (e.seq !== c.lastSeq) {
+          c.lastSeq = e.seq;
+          c.lastK = skip - 1;
+        }
+        this.emit(c, e.seq, rest);
+      }
+      return;
+    }
+    await this.snapshot(c);
+  }
+
+  /** The snapshot: current prices and opportunities in chunks of at most 1000, paced by the socket. */
+  async snapshot(c: StreamClient): Promise<void> {
+    c.snapshotting = true;
+    const seq = this.lastSeq;
+    c.lastSeq = seq;
+    c.lastK = Number.MAX_SAFE_INTEGER;
+    const f = c.filter;
+    const board = this.boards.board;
+    const now = this.clock.now();
+    let frame = 0;
+    let totalOdds = 0;
+    let totalOpps = 0;
+    const books = new Set<string>();
+    const write = async (event: string, data: string) => {
+      await c.drained();
+      if (c.closed) return;
+      c.transport.write({ id: `${seq}-s${frame++}`, event, data });
+    };
+    if (f.channels.has('odds')) {
+      const rows: OddsRow[] = [];
+      const candidates = f.events ? [...f.events].flatMap((id) => [...(board.ids('event', id) ?? [])]) : f.books.all ? board.rows.keys() : f.books.books.flatMap((b) => [...(board.ids('book', b) ?? [])]);
+      for (const id of candidates) {
+        const r = board.rows.get(id);
+        if (r && this.rowVisible(f, r)) rows.push(r);
+      }
+      totalOdds = rows.length;
+      for (let i = 0; i < rows.length && !c.closed; i += SNAPSHOT_CHUNK) {
+        const chunk = rows.slice(i, i + SNAPSHOT_CHUNK);
+        for (const r of chunk) books.add(r.sportsbook);
+        const odds = chunk.map((r) => JSON.stringify(this.items.build(board, r)));
+        await write('snapshot', `{"odds":[${odds.join(',')}],"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + chunk.length < rows.length}}`);
+      }
+    }
+    if (f.channels.has('opportunities')) {
+      for (const kind of ['ev', 'arbitrage', 'middles', 'low_hold'] as const) {
+        if (!f.kinds.has(kind)) continue;
+        const scope = this.scopeOf(c, kind);
+        const reg = kind === 'ev' ? this.detection.ev : kind === 'arbitrage' ? this.detection.arbitrage.get(scope) : kind === 'middles' ? this.detection.middles.get(scope) : this.detection.lowHold.get(scope);
+        const list: Json[] = [];
+        for (const rec of (reg?.values() ?? []) as Iterable<OpportunityRecord>) {
+          const rows = rowsOf(rec);
+          const ref: OpportunityRef = { id: rec.id, eventId: rec.eventId, sport: rows[0]?.sport ?? '', league: rows[0]?.league ?? '', marketType: rec.marketType, books: [...new Set(rows.map((r) => r.sportsbook))] };
+          if (!this.refVisible(f, ref)) continue;
+          const json = this.present(rec, now, board);
+          if (this.passesThreshold(f, kind, json)) list.push(json);
+        }
+        totalOpps += list.length;
+        for (let i = 0; i === 0 || i < list.length; i += SNAPSHOT_CHUNK) {
+          const chunk = list.slice(i, i + SNAPSHOT_CHUNK);
+          await write('snapshot', JSON.stringify({ type: KIND_PREFIX[kind], kind, opportunities: chunk, count: chunk.length, total: list.length, offset: i, has_more: i + chunk.length < list.length }));
+          if (!list.length) break;
+        }
+      }
+    }
+    if (f.channels.has('gamestate')) {
+      const events: Record<string, Json> = {};
+      for (const e of board.events.values()) {
+        if (!e.gameState || e.status !== 'live' || (f.events && !f.events.has(e.id)) || (f.sports && !f.sports.has(e.sport)) || (f.leagues && !f.leagues.has(e.league))) continue;
+        events[e.id] = { home_team: e.homeTeam, away_team: e.awayTeam, sport: e.sport, league: e.league, is_live: true, ...e.gameState };
+      }
+      await write('gamestate:snapshot', JSON.stringify({ events, count: Object.keys(events).length }));
+    }
+    if (c.closed) return;
+    c.transport.write({ id: `${seq}-sc`, event: 'snapshot:complete', data: JSON.stringify({ status: 'ready', books: [...books].sort(), total_odds: totalOdds, total_opportunities: totalOpps }) });
+    await c.drained();
+    // Then what changed while the snapshot was written, from the replay buffer and paced by the socket like the
+    // snapshot (nothing is queued per client meanwhile, so a long snapshot of a busy market costs no memory);
+    // live delivery starts once caught up. Gone from the buffer already: the client must start over.
+    let last = seq;
+    while (!c.closed && this.lastSeq > last) {
+      if (!this.buffer.length || this.buffer[0]!.seq > last) {
+        c.close({ code: 'backpressure', message: 'The snapshot took longer than the replay buffer covers; reconnect to start again' });
+        return;
+      }
+      const e = this.entryAfter(last);
+      if (!e) break;
+      this.emit(c, e.seq, this.framesOf(c, e), true);
+      last = e.seq;
+      await c.drained();
+    }
+    if (!c.closed) c.endSnapshot();
+  }
+
+  /** The first buffered entry after a sequence number (the buffer is in sequence order). */
+  private entryAfter(seq: number): Entry | undefined {
+    let lo = 0;
+    let hi = this.buffer.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.buffer[mid]!.seq <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.buffer[lo];
+  }
+
+  private heartbeat(): void {
+    const data = JSON.stringify({ timestamp: this.clock.iso(), streams: this.clients.size });
+    for (const c of this.clients) if (!c.snapshotting) c.send({ id: `${Math.max(c.lastSeq, this.lastSeq)}-h${c.heartbeats++}`, event: 'heartbeat', data });
+  }
+
+  /** Sends a heartbeat now (tests; the schedule sends one every 30 s). */
+  heartbeatNow(): void {
+    this.heartbeat();
+  }
+
+  newStreamId(): string {
+    return `str_${randomBytes(8).toString('hex')}`;
+  }
+}
+
+/** The numbers of an opportunity that, when they change, are worth re-announcing. */
+function signature(r: OpportunityRecord): unknown {
+  switch (r.kind) {
+    case 'arbitrage':
+      return r.legs.map((l) => [l.row.sportsbook, l.row.decimal]);
+    case 'ev':
+      return [r.row.decimal, r.fair.power];
+    case 'middles':
+      return [r.side1.row.decimal, r.side2.row.decimal, r.analysis.expectedValue];
+    case 'low_hold':
+      return r.sides.map((s) => [s.row.decimal, s.books]);
+  }
+}

@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { SseController } from './sse.controller.js';
+import { StreamAccess } from './stream-access.js';
+import { StreamHub } from './stream-hub.js';
+import { WsGateway } from './ws.gateway.js';
+
+@Module({ imports: [AccountsModule], controllers: [SseController], providers: [StreamHub, StreamAccess, WsGateway], exports: [StreamHub] })
+export class StreamModule {}

@@ -1,0 +1,77 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { AppConfig } from './config/env.js';
+
+const DESCRIPTION = `
+Odds from many sportsbooks matched into events, with best-price, comparison, delta and batch reads, public betting
+splits, and opportunity detection (+EV against a devigged sharp line, arbitrage, middles, low-hold), over REST and a
+live stream (\`/api/v1/stream\`, Server-Sent Events; WebSocket at \`/api/v1/ws\`).
+
+## Authentication
+Send your key as \`X-API-Key: <key>\` (recommended), \`Authorization: Bearer <key>\`, or \`?api_key=<key>\` (for
+EventSource clients). \`/health\` needs no key; \`/sports\` works without one at 10 requests per minute per IP.
+
+## Tiers
+| Tier | Requests/min | Data delay | Max books per request | +EV | Arbitrage | Middles | Low-hold | Game state | Streams |
+|---|---|---|---|---|---|---|---|---|---|
+| free | 12 | 60 s | 2 | - | - | - | - | - | 0 |
+| hobby | 120 | 0 | 5 | - | yes | - | yes | - | 1 |
+| pro | 300 | 0 | 15 | yes | yes | yes | yes | - | 2 |
+| sharp | 1000 | 0 | all | yes | yes | yes | yes | - | 5 |
+| enterprise | custom | 0 | all | yes | yes | yes | yes | yes | 20 |
+
+**Books.** Which books a tier may name comes from each book's \`requires_tier\` (23 books are open to free, hobby and
+pro; the 3 sharp-tier books only to sharp and enterprise). How many distinct books one request may cover comes from
+the tier's max books. Without \`sportsbook\` a request covers the tier's default set: free DraftKings + FanDuel; hobby
+and pro the 5 / 15 most popular open books; sharp and enterprise every book. Naming a book above your tier, or more
+books than your maximum, is 403 \`tier_restricted\` saying which rule and the limit.
+
+**Delay.** The free tier sees the board as it stood 60 seconds ago (\`X-Data-Delay: 60\`).
+
+## Responses
+Lists: \`{"success": true, "data": [...], "pagination": {"limit","offset","has_more","next_offset"}, "meta": {"count","total", ...}}\`.
+Rate-limit headers on every authenticated response: \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`,
+\`X-RateLimit-Reset\` (Unix seconds), \`X-Data-Delay\` (seconds), \`X-Request-Id\`.
+
+## Errors
+Every error is \`{"error": {"code", "message", "docs"}}\`; fields such as \`required_tier\`, \`retry_after\`,
+\`max_books\`, \`max_offset\` are also copied to the top level.
+
+| HTTP | code | when |
+|---|---|---|
+| 400 | invalid_request | a parameter is missing, of the wrong type, out of range, or unknown (the message names it) |
+| 400 | offset_too_large | offset above the endpoint's maximum (\`max_offset\`) |
+| 401 | unauthorized | missing, invalid or revoked key |
+| 403 | tier_restricted | the tier lacks the feature or the book (\`required_tier\`) |
+| 404 | not_found | unknown id or path |
+| 405 | method_not_allowed | known path, wrong method |
+| 413 | payload_too_large | request body over the limit |
+| 429 | rate_limited | over the per-minute budget (\`Retry-After\`, \`retry_after\` in seconds) |
+| 429 | too_many_streams | more open streams than the tier allows |
+| 500 | internal_error | a fault of ours (no details are exposed; quote X-Request-Id) |
+| 503 | service_unavailable | a dependency is down |
+`;
+
+export function buildOpenApi(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
+  const doc = new DocumentBuilder()
+    .setTitle('Odds Service API')
+    .setDescription(DESCRIPTION)
+    .setVersion(config.version)
+    .addServer('/', 'This server')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Recommended for server-side clients' }, 'ApiKeyHeader')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <key>' }, 'BearerAuth')
+    .addApiKey({ type: 'apiKey', in: 'query', name: 'api_key', description: 'For EventSource/SSE clients that cannot set headers' }, 'ApiKeyQuery')
+    .build();
+  return SwaggerModule.createDocument(app, doc);
+}
+
+/** Swagger UI at /docs, the document at /docs-json. */
+export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): void {
+  SwaggerModule.setup('docs', app, () => buildOpenApi(app, config), {
+    useGlobalPrefix: false,
+    jsonDocumentUrl: 'docs-json',
+    yamlDocumentUrl: 'docs-yaml',
+    customSiteTitle: 'Odds Service API',
+    swaggerOptions: { persistAuthorization: true },
+  });
+}

@@ -1,0 +1,75 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { parse } from 'csv-parse/sync';
+import { admin } from '../../src/cli/commands.js';
+import { runImport } from '../../src/cli/import.js';
+import { ManualClock } from '../../src/common/time/clock.js';
+import { KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
+
+const SAMPLE = new URL('../fixtures/mlb_odds_snapshot.csv', import.meta.url).pathname;
+const rows = parse(readFileSync(SAMPLE, 'utf8'), { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
+const quiet = () => undefined;
+
+/** Rows of the sample whose selection cannot belong to their market: a two-way moneyline offering a player or manager. */
+const misfits = rows.filter((r) => r.market_type === 'moneyline' && !['home', 'away'].includes(r.selection_type!));
+const perBook = (list: Array<Record<string, string>>) => list.reduce<Record<string, number>>((m, r) => ((m[r.sportsbook!] = (m[r.sportsbook!] ?? 0) + 1), m), {});
+
+describe('importing the MLB sample', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'odds-import-'));
+  const config = testConfig({ DATA_DIR: dataDir, EMBEDDED_IN_MEMORY: 'false' });
+  let t: TestApp | undefined;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('into the store (no server running): counts match the file, misfits are reported with their lines', async () => {
+    const s = await runImport(SAMPLE, config, { replay: false, server: null, admin }, quiet);
+    expect(s.records).toBe(rows.length);
+    expect(s.rejected).toBe(misfits.length);
+    expect(s.imported).toBe(rows.length - misfits.length);
+    expect(s.changed).toBe(s.imported);
+    expect(s.reasons).toEqual({ selection_not_in_market: misfits.length });
+    const expected = perBook(rows);
+    for (const m of misfits) expected[m.sportsbook!]! -= 1;
+    expect(s.byBook).toEqual(Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0)));
+    const lines = readFileSync(SAMPLE, 'utf8').split('\n');
+    for (const e of s.errors) expect(lines[e.line - 1]).toMatch(/,moneyline,/);
+  });
+
+  it('a second import of the same file changes nothing', async () => {
+    const s = await runImport(SAMPLE, config, { replay: false, server: null, admin }, quiet);
+    expect(s.changed).toBe(0);
+    expect(s.unchanged).toBe(rows.length - misfits.length);
+  });
+
+  it('a server started on that store serves the imported games under their canonical ids', async () => {
+    t = await startTestApp({ config, clock: new ManualClock(Date.parse('2026-07-13T02:00:00Z')) });
+    const game = rows.filter((r) => r.event_id === 'mlb_giants_rockies_2026-07-12_b2');
+    const r = await t.call('/events/mlb_giants_rockies_2026-07-12_b2', { key: KEYS.sharp });
+    expect(r.status).toBe(200);
+    expect(r.json.data).toMatchObject({ home_team: 'San Francisco Giants', away_team: 'Colorado Rockies', league: 'mlb' });
+    expect(r.json.data.books).toEqual([...new Set(game.map((g) => g.sportsbook))].sort());
+    const events = await t.call('/events?league=mlb&limit=200', { key: KEYS.sharp });
+    expect(events.json.meta.total).toBeGreaterThan(20);
+  });
+
+  it('through a running server (admin channel): the same counts, nothing new', async () => {
+    const address = t!.app.getHttpServer().address() as { port: number };
+    const server = { pid: process.pid, host: '127.0.0.1', port: address.port, admin_token: t!.adminToken, started_at: '' };
+    const s = await runImport(SAMPLE, config, { replay: false, server, admin }, quiet);
+    expect(s.via).toBe('server');
+    expect(s.imported).toBe(rows.length - misfits.length);
+    expect(s.rejected).toBe(misfits.length);
+    expect(s.changed).toBe(0);
+  });
+
+  it('--replay moves the board to now: the same games, start times shifted by the capture distance', async () => {
+    const address = t!.app.getHttpServer().address() as { port: number };
+    const server = { pid: process.pid, host: '127.0.0.1', port: address.port, admin_token: t!.adminToken, started_at: '' };
+    const s = await runImport(SAMPLE, config, { replay: true, server, admin }, quiet);
+    expect(s.imported).toBe(rows.length - misfits.length);
+    expect(s.shiftMs).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,273 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import WebSocket from 'ws';
+import { ManualClock } from '../../src/common/time/clock.js';
+import type { Quote } from '../../src/domain/types.js';
+import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
+import { MAX_QUEUED_BYTES } from '../../src/modules/stream/stream-client.js';
+import { StreamHub } from '../../src/modules/stream/stream-hub.js';
+import { Catalog } from '../../src/config/catalog.js';
+import { buildMarket, H, type GameSpec } from '../factories/market.js';
+import { SseRecorder } from '../support/sse.js';
+import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+const GAMES = [
+  { league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: NOW + 6 * H },
+  { league: 'nhl', home: 'Toronto Maple Leafs', away: 'Montreal Canadiens', start: NOW + 8 * H },
+];
+const BOOKS = ['draftkings', 'fanduel', 'betmgm', 'pinnacle'];
+
+const celtics = (book: string, price: number, type: 'home' | 'away' = 'home'): Quote => ({
+  book, league: 'nba', homeTeam: 'Boston Celtics', awayTeam: 'Los Angeles Lakers', startTime: NOW + 6 * H, marketType: 'moneyline',
+  selection: type === 'home' ? 'Boston Celtics' : 'Los Angeles Lakers', selectionType: type, line: null, price: { american: price },
+});
+
+describe('live stream (SSE and WebSocket, end to end)', () => {
+  let t: TestApp;
+  const clock = new ManualClock(NOW);
+  const open: SseRecorder[] = [];
+  const sse = (path: string, key: string, opts: { lastEventId?: string } = {}) => {
+    const r = new SseRecorder(`${t.url}/api/v1${path}${path.includes('?') ? '&' : '?'}api_key=${key}`, opts);
+    open.push(r);
+    return r;
+  };
+  let ingestion: IngestionService;
+  const ingest = (quotes: Quote[]) => {
+    clock.advance(1000);
+    ingestion.ingest({ source: 'test', quotes });
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp({ clock });
+    ingestion = t.app.get(IngestionService);
+    ingestion.ingest({ source: 'test', quotes: buildMarket(GAMES, BOOKS, NOW) }, NOW, { backfill: true });
+  });
+  afterAll(async () => {
+    for (const r of open) r.close();
+    await t.close();
+  });
+
+  it('refuses a missing key (401), the free tier (403) and the game-state channel below enterprise (403)', async () => {
+    expect((await fetch(`${t.url}/api/v1/stream`)).status).toBe(401);
+    const free = await fetch(`${t.url}/api/v1/stream?api_key=${KEYS.free}`);
+    expect(free.status).toBe(403);
+    expect(((await free.json()) as any).error.code).toBe('tier_restricted');
+    const gs = await fetch(`${t.url}/api/v1/stream?channel=gamestate&api_key=${KEYS.sharp}`);
+    expect(gs.status).toBe(403);
+    expect((await fetch(`${t.url}/api/v1/stream?channel=nonsense&api_key=${KEYS.sharp}`)).status).toBe(400);
+  });
+
+  it('sends connected, a snapshot in chunks, snapshot:complete, then live price changes and opportunities', async () => {
+    const s = sse('/stream?channel=all', KEYS.sharp);
+    const connected = await s.seen('connected');
+    expect(connected.data).toMatchObject({ channel: 'odds,opportunities', tier: 'sharp', reconnected: false, heartbeat_seconds: 30 });
+    const complete = await s.seen('snapshot:complete');
+    const oddsChunks = s.of('snapshot').filter((e) => e.data.odds);
+    const rows = oddsChunks.flatMap((e) => e.data.odds);
+    expect(rows.length).toBe(complete.data.total_odds);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(oddsChunks.every((e) => e.data.count <= 1000)).toBe(true);
+    expect(complete.data.status).toBe('ready');
+    // An arbitrage appears: DraftKings Celtics +115 (2.15) against the best Lakers price, BetMGM... +109 (2.09):
+    // 1/2.15 + 1/2.09 = 0.9436, a 5.98 % arbitrage.
+    ingest([celtics('draftkings', 115)]);
+    const upd = await s.next('odds:update');
+    expect(upd.data).toMatchObject({ book: 'draftkings', count: 1, partial: false });
+    expect(upd.data.odds[0]).toMatchObject({ sportsbook: 'draftkings', odds_american: 115, selection_type: 'home' });
+    const arb = await s.seen('arb:detected');
+    expect(arb.data[0].legs.map((l: any) => l.sportsbook)).toContain('draftkings');
+    // It goes away when the price does.
+    ingest([celtics('draftkings', -200)]);
+    const gone = await s.next('arb:expired');
+    expect(gone.data.expired).toContain(arb.data[0].id);
+    expect(Date.parse(gone.data.timestamp)).toBe(clock.now());
+    // frame ids: every frame has one, strictly increasing in (seq, k)
+    const ids = s.events.map((e) => e.id);
+    expect(ids.every(Boolean)).toBe(true);
+  });
+
+  it('applies filters and the tier\'s books', async () => {
+    const dk = sse('/stream?channel=odds&sportsbook=draftkings&league=nba', KEYS.pro);
+    await dk.seen('snapshot:complete');
+    const snap = dk.of('snapshot').flatMap((e) => e.data.odds);
+    expect(snap.every((o: any) => o.sportsbook === 'draftkings' && o.league === 'nba')).toBe(true);
+    ingest([celtics('fanduel', 120), celtics('draftkings', -190)]);
+    const u = await dk.next('odds:update');
+    expect(u.data.book).toBe('draftkings');
+    expect((await fetch(`${t.url}/api/v1/stream?sportsbook=pinnacle&api_key=${KEYS.pro}`)).status).toBe(403);
+  });
+
+  it('resumes with Last-Event-ID: exactly the missed frames, no gap, no duplicate', async () => {
+    const steady = sse('/stream?channel=odds', KEYS.sharp);
+    await steady.seen('snapshot:complete');
+    const first = sse('/stream?channel=odds', KEYS.sharp);
+    await first.seen('snapshot:complete');
+    ingest([celtics('betmgm', -111)]);
+    await first.next('odds:update');
+    await steady.next('odds:update');
+    const lastId = first.events[first.events.length - 1]!.id;
+    first.close();
+    const before = steady.events.length;
+    ingest([celtics('betmgm', -112), celtics('fanduel', -113)]);
+    ingest([celtics('betmgm', -114, 'away')]);
+    ingest([celtics('pinnacle', -115)]);
+    const resumed = sse('/stream?channel=odds', KEYS.sharp, { lastEventId: lastId });
+    const c = await resumed.seen('connected');
+    expect(c.data).toMatchObject({ reconnected: true, resumed: true });
+    // the steady client received these after `lastId`:
+    while (steady.events.length - before < 4) await steady.next('odds:update');
+    const missed = steady.events.slice(before).filter((e) => e.type.startsWith('odds:'));
+    while (resumed.of('odds:update').length < missed.length) await resumed.next('odds:update');
+    const got = resumed.events.filter((e) => e.type.startsWith('odds:'));
+    expect(got.map((e) => e.id)).toEqual(missed.map((e) => e.id));
+    expect(got.map((e) => e.data)).toEqual(missed.map((e) => e.data));
+    expect(resumed.of('snapshot')).toEqual([]);
+    // An id that has left the buffer (or a foreign one) gets a fresh snapshot.
+    const stale = sse('/stream?channel=odds', KEYS.sharp, { lastEventId: '1000000000000-0' });
+    const c2 = await stale.seen('connected');
+    expect(c2.data).toMatchObject({ reconnected: true, resumed: false });
+    await stale.seen('snapshot:complete');
+  });
+
+  it('caps streams per key: a newer stream displaces the oldest with an error', async () => {
+    const key = await t.newKey('hobby');
+    const a = sse('/stream', key);
+    await a.seen('snapshot:complete');
+    const b = sse('/stream', key);
+    await b.seen('connected');
+    const err = await a.seen('error');
+    expect(err.data).toMatchObject({ code: 'too_many_streams' });
+    a.close();
+  });
+
+  it('cuts off a client that stops reading, and memory stays flat', async () => {
+    const hub = t.app.get(StreamHub);
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve) => {
+      const req = request(`${t.url}/api/v1/stream?channel=odds&api_key=${KEYS.enterprise}`, (r) => resolve(r));
+      req.end();
+    });
+    expect(res.statusCode).toBe(200);
+    res.pause();
+    const streamsBefore = hub.openStreams;
+    let maxQueued = 0;
+    let closed = false;
+    res.on('close', () => (closed = true));
+    res.socket.on('close', () => (closed = true));
+    // Flood: many price changes, each a frame the paused client will not read.
+    for (let i = 0; i < 400 && hub.openStreams === streamsBefore; i++) {
+      const quotes = buildMarket(GAMES, BOOKS, NOW).map((q) => ({ ...q, price: { decimal: 1.5 + ((i + (q.selection.length % 7)) % 50) / 20 } }));
+      ingest(quotes);
+      maxQueued = Math.max(maxQueued, hub.maxQueuedBytes());
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(hub.openStreams).toBe(streamsBefore - 1);
+    // What the server held for the slow client never exceeded the per-stream bound.
+    expect(maxQueued).toBeGreaterThan(0);
+    expect(maxQueued).toBeLessThanOrEqual(MAX_QUEUED_BYTES);
+    expect(hub.stats.closedSlow).toBe(1);
+    res.resume();
+    res.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(closed || res.destroyed).toBe(true);
+  });
+
+  it('WebSocket: connected, subscribed, snapshot, live frames, ping and subscribe', async () => {
+    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${KEYS.sharp}&channels=odds,arbitrage`);
+    const frames: any[] = [];
+    const waitFor = (type: string) =>
+      new Promise<any>((resolve, reject) => {
+        const found = frames.find((f) => f.type === type);
+        if (found) return resolve(found);
+        const timer = setTimeout(() => reject(new Error(`no ${type}; saw ${frames.map((f) => f.type)}`)), 10_000);
+        ws.on('message', function listener(raw) {
+          const f = JSON.parse(String(raw));
+          if (f.type === type) {
+            clearTimeout(timer);
+            ws.off('message', listener);
+            resolve(f);
+          }
+        });
+      });
+    ws.on('message', (raw) => frames.push(JSON.parse(String(raw))));
+    const connected = await waitFor('connected');
+    expect(connected.data).toMatchObject({ tier: 'sharp', features: { ev: true, arbitrage: true }, books: { max: -1 } });
+    expect((await waitFor('subscribed')).data).toMatchObject({ channels: ['odds', 'opportunities'], kinds: ['arbitrage'] });
+    await waitFor('snapshot:complete');
+    ingest([celtics('fanduel', -130)]);
+    const upd = await waitFor('odds:update');
+    expect(upd).toMatchObject({ seq: expect.stringMatching(/^\d+-\d+$/), data: { book: 'fanduel' } });
+    ws.send(JSON.stringify({ type: 'ping' }));
+    expect((await waitFor('pong')).type).toBe('pong');
+    frames.length = 0;
+    ws.send(JSON.stringify({ type: 'subscribe', filters: { sportsbooks: ['draftkings'] } }));
+    expect((await waitFor('subscribed')).data.sportsbooks).toEqual(['draftkings']);
+    ws.send('not json');
+    expect((await waitFor('error')).data.code).toBe('invalid_message');
+    ws.close();
+    const bad = new WebSocket(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=nope_nope_nope`);
+    const code = await new Promise<number>((resolve) => bad.on('close', (c) => resolve(c)));
+    expect(code).toBe(4001);
+    const free = new WebSocket(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${KEYS.free}`);
+    expect(await new Promise<number>((resolve) => free.on('close', (c) => resolve(c)))).toBe(4003);
+  });
+
+  it('a busy market during a long snapshot: nothing is queued for the client, and what changed follows snapshot:complete', async () => {
+    const hub = t.app.get(StreamHub);
+    // A board of about 10 MB: NBA games over 40 days at four books.
+    const teams = new Catalog().teamsOf('nba').map((x) => x.name);
+    const big: GameSpec[] = [];
+    for (let d = 0; d < 40; d++) for (let i = 0; i + 1 < teams.length; i += 2) big.push({ league: 'nba', home: teams[i]!, away: teams[i + 1]!, start: NOW + (30 + d * 24) * H });
+    const market = buildMarket(big, BOOKS, NOW);
+    ingest(market);
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve) => {
+      const req = request(`${t.url}/api/v1/stream?channel=odds&api_key=${KEYS.enterprise}`, (r) => resolve(r));
+      req.end();
+    });
+    expect(res.statusCode).toBe(200);
+    res.pause(); // the snapshot stalls on a full socket
+    await new Promise((r) => setTimeout(r, 100));
+    // Meanwhile every price of the big market moves three times: far more than a client may have queued.
+    const marker = market[0]!;
+    for (let round = 1; round <= 3; round++) {
+      ingest(market.map((q) => (q === marker ? { ...q, price: { decimal: 7.5 + round / 100 } } : { ...q, price: { decimal: 1.8 + round / 100 } })));
+      expect(hub.maxQueuedBytes()).toBe(0);
+      await new Promise((r) => setImmediate(r));
+    }
+    // Now read everything: the snapshot, then the three rounds of changes, and no error.
+    const events: Array<{ event: string; data: string }> = [];
+    let text = '';
+    res.setEncoding('utf8');
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out; saw ${[...new Set(events.map((e) => e.event))]}`)), 30_000);
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        let at;
+        while ((at = text.indexOf('\n\n')) >= 0) {
+          const block = text.slice(0, at);
+          text = text.slice(at + 2);
+          const event = /^event: ?(.*)$/m.exec(block)?.[1] ?? 'message';
+          const lines = block.split('\n').filter((l) => l.startsWith('data:'));
+          if (!lines.length) continue; // a comment or a retry hint
+          const data = lines.map((l) => l.slice(5).trimStart()).join('\n');
+          events.push({ event, data });
+          if (event === 'error' || (event === 'odds:update' && data.includes('"odds_decimal":7.53'))) {
+            clearTimeout(timer);
+            resolve();
+          }
+        }
+      });
+      res.resume();
+    });
+    res.destroy();
+    const names = events.map((e) => e.event);
+    expect(names).not.toContain('error');
+    const complete = names.indexOf('snapshot:complete');
+    expect(complete).toBeGreaterThan(0);
+    expect([...new Set(names.slice(0, complete))]).toEqual(['connected', 'snapshot']);
+    // The marker row's three moves arrive after the snapshot, in order.
+    const moves = events.slice(complete).filter((e) => e.event === 'odds:update').flatMap((e) => (JSON.parse(e.data).odds as Array<{ id: string; odds_decimal: number }>));
+    const markerId = moves.find((o) => o.odds_decimal === 7.51)!.id;
+    expect(moves.filter((o) => o.id === markerId).map((o) => o.odds_decimal)).toEqual([7.51, 7.52, 7.53]);
+  });
+});
