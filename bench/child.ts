@@ -1,0 +1,27 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+/** Starts `node script args` and resolves with the first JSON line it prints on stdout. */
+export function startChild<T>(script: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ child: ChildProcess; info: T }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const rl = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error(`${script} did not start within 180 s`)), 180_000);
+    // The first JSON line that is not a log record is the child's report.
+    const onLine = (line: string) => {
+      if (!line.startsWith('{')) return;
+      let v: Record<string, unknown>;
+      try {
+        v = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      if ('level' in v) return;
+      clearTimeout(timer);
+      rl.off('line', onLine);
+      resolve({ child, info: v as T });
+    };
+    rl.on('line', onLine);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}

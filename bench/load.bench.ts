@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { save } from './run.js';
+
+const ROOT = process.cwd();
+const KEY = 'sk_bench_load_ent_0001';
+const DB = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+
+function start(role: string, port: number, env: Record<string, string>): ChildProcess {
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []; // e.g. --cpu-prof
+  return spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/src/main.js')], {
+    env: { ...process.env, ...env, ROLE: role, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: `/tmp/odds-bench-${role}-${port}` },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: process.env.BENCH_PROFILE_DIR ?? ROOT,
+  });
+}
+
+async function metric(port: number, name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+async function waitHealthy(proc: ChildProcess, port: number, minRows: number): Promise<void> {
+  const end = Date.now() + 180_000;
+  while (Date.now() < end) {
+    if (proc.exitCode !== null) throw new Error(`instance on ${port} exited with ${proc.exitCode}`);
+    try {
+      if ((await metric(port, 'board_rows')) >= minRows) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error(`instance on ${port} not ready`);
+}
+
+/**
+ * Two api instances and one worker on PostgreSQL and Redis: a mixed read workload on both api instances
+ * (autocannon, cycling through odds, best prices, events, opportunities and reference reads) while the worker
+ * ingests a simulated market, at each activity level in BENCH_ACTIVITY (default "8,30": a calm and a busy
+ * market). Reports requests per second and latency per instance and in total, and the worker's ingest rate.
+ */
+export async function loadBench(): Promise<void> {
+  const levels = (process.env.BENCH_ACTIVITY ?? '8,30').split(',').map((s) => s.trim());
+  const results = [];
+  for (const activity of levels) results.push(await loadRun(activity));
+  console.log('\n| market | price changes/s | board | api 1 req/s | api 1 p50 / p99 ms | api 2 req/s | api 2 p50 / p99 ms | total req/s | non-2xx + errors |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const [a, b] = r.instances;
+    console.log(`| activity ${r.activity} | ${r.ingest_changes_per_second} | ${r.board_rows} (replicas ${r.replica_rows.join(', ')}) | ${Math.round(a!.rps)} | ${a!.p50} / ${a!.p99} | ${Math.round(b!.rps)} | ${b!.p50} / ${b!.p99} | ${Math.round(r.total_rps)} | ${a!.non2xx + b!.non2xx + a!.errors + b!.errors} |`);
+  }
+  save('load', results);
+}
+
+async function loadRun(activity: string) {
+  const schema = `bench_${Date.now().toString(36)}`;
+  const env = {
+    DATABASE_URL: DB,
+    DATABASE_SCHEMA: schema,
+    REDIS_URL: REDIS,
+    REDIS_PREFIX: `${schema}:`,
+    API_KEYS: `enterprise:${KEY}`,
+    ENTERPRISE_REQUESTS_PER_MINUTE: '1000000',
+    SIMULATOR_EVENTS: process.env.BENCH_EVENTS ?? '240',
+    SIMULATOR_TICK_MS: '250',
+    SIMULATOR_ACTIVITY: activity,
+  };
+  const procs = [start('worker', 4201, env)];
+  await waitHealthy(procs[0]!, 4201, 10_000);
+  procs.push(start('api', 4202, env), start('api', 4203, env));
+  await Promise.all([waitHealthy(procs[1]!, 4202, 10_000), waitHealthy(procs[2]!, 4203, 10_000)]);
+  // Until both replicas hold the worker's board (they catch up from the store as the worker writes it).
+  for (let i = 0; i < 120; i++) {
+    const [w, a, b] = await Promise.all([4201, 4202, 4203].map((p) => metric(p, 'board_rows')));
+    if (Math.abs(a! - w!) <= w! * 0.005 && Math.abs(b! - w!) <= w! * 0.005) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  const requests = ['/api/v1/odds?limit=100', '/api/v1/odds/best?limit=50', '/api/v1/events?limit=50', '/api/v1/opportunities/arbitrage?min_profit=0', '/api/v1/opportunities/ev?limit=50', '/api/v1/sports', '/api/v1/odds?league=nba&market=moneyline&limit=50', '/api/v1/opportunities/middles?limit=20'].map((path) => ({ method: 'GET' as const, path }));
+  const changes0 = await metric(4201, 'ingest_price_changes_total');
+  const t0 = Date.now();
+  const runs = await Promise.all(
+    [4202, 4203].map((port) => autocannon({ url: `http://127.0.0.1:${port}`, connections: Number(process.env.BENCH_CONNECTIONS ?? 32), duration: SECONDS, headers: { 'X-API-Key': KEY }, requests })),
+  );
+  const changes = (await metric(4201, 'ingest_price_changes_total')) - changes0;
+  const elapsed = (Date.now() - t0) / 1000;
+  const [rows, rowsA, rowsB] = await Promise.all([4201, 4202, 4203].map((p) => metric(p, 'board_rows')));
+  for (const p of procs) p.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 2000));
+  const c = new pg.Client({ connectionString: DB });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await c.end();
+  const per = runs.map((r, i) => ({ instance: `api ${i + 1}`, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors }));
+  return {
+    activity,
+    instances: per,
+    total_rps: per.reduce((s, r) => s + r.rps, 0),
+    ingest_changes_per_second: Math.round(changes / elapsed),
+    board_rows: rows!,
+    replica_rows: [rowsA!, rowsB!],
+    seconds: SECONDS,
+  };
+}

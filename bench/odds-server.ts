@@ -1,0 +1,30 @@
+// Child process of the odds benchmark: the whole service (embedded store, no providers) with a synthetic
+// board of BENCH_ROWS prices, listening on a random port. Prints one JSON line {port, rows} when ready.
+import { createApp } from '../src/app.factory.js';
+import { Catalog } from '../src/config/catalog.js';
+import { loadConfig } from '../src/config/env.js';
+import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
+import { BoardService } from '../src/modules/board/board.service.js';
+import { syntheticQuotes } from './synthetic-board.js';
+
+const rows = Number(process.env.BENCH_ROWS ?? 250_000);
+const config = loadConfig({ PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'enterprise:sk_bench_ent_000001', ENTERPRISE_REQUESTS_PER_MINUTE: '1000000' }, 'bench');
+const app = await createApp(config);
+const ingestion = app.get(IngestionService);
+const now = Date.now();
+const quotes = syntheticQuotes(new Catalog(), rows, now);
+for (let i = 0; i < quotes.length; i += 20_000) ingestion.ingest({ source: 'bench', quotes: quotes.slice(i, i + 20_000) }, now, { backfill: true });
+// Churn: one price changes every BENCH_CHURN ms, so cached results are recomputed at that rate.
+const churn = Number(process.env.BENCH_CHURN ?? 0);
+if (churn > 0) {
+  let i = 0;
+  setInterval(() => {
+    const q = quotes[(i++ * 7919) % quotes.length]!;
+    const d = 'decimal' in q.price && q.price.decimal ? q.price.decimal : 2;
+    ingestion.ingest({ source: 'bench', quotes: [{ ...q, price: { decimal: +(d + (i % 2 ? 0.01 : -0.01)).toFixed(3) } }] });
+  }, churn);
+}
+await app.listen(0, '127.0.0.1');
+const address = app.getHttpServer().address() as { port: number };
+process.stdout.write(JSON.stringify({ port: address.port, rows: app.get(BoardService).board.size }) + '\n');
+process.on('SIGTERM', () => process.exit(0)); // lets --cpu-prof write its profile
