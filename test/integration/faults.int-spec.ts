@@ -118,6 +118,7 @@ describe('a replica cut off from Redis', () => {
     const common = { ...env, SCHEDULERS: 'true', PERSIST_INTERVAL_MS: '200' };
     const worker = await startTestApp({ clock: new SystemClock(), config: testConfig({ ...common, ROLE: 'worker' }) });
     const replica = await startTestApp({ clock: new SystemClock(), config: testConfig({ ...common, ROLE: 'api', REDIS_URL: viaProxy(REDIS, proxy) }) });
+    const replicaUp = Date.now();
     const { BoardService } = await import('../../src/modules/board/board.service.js');
     const W = worker.app.get(BoardService);
     const R = replica.app.get(BoardService);
@@ -128,7 +129,8 @@ describe('a replica cut off from Redis', () => {
       const first = buildMarket([nba], ['draftkings', 'fanduel', 'betmgm'], t0);
       worker.app.get(IngestionService).ingest({ source: 'test', quotes: first });
       await until(same, 10_000);
-      await new Promise((r) => setTimeout(r, 1500)); // past the replica's start-up catch-up
+      // Past the replica's start-up resyncs (the one 10 s after start would otherwise hide a broken reconnect path).
+      await new Promise((r) => setTimeout(r, Math.max(1500, replicaUp + 10_500 - Date.now())));
 
       proxy.cut();
       await until(async () => (await replica.call('/health')).json.checks.redis.status === 'degraded', 10_000);
@@ -142,8 +144,9 @@ describe('a replica cut off from Redis', () => {
       expect(same()).toBe(false);
 
       proxy.restore();
-      // Caught up on reconnecting (well before the periodic resync would have done it).
-      await until(same, 5_000);
+      // Caught up on reconnecting (well before the minutely resync would have done it): the reconnect backs
+      // off up to 2 s, then the replica reads the store now and after the worker's next write cycle.
+      await until(same, 15_000);
       expect(R.board.size).toBe(W.board.size);
     } finally {
       proxy.restore();

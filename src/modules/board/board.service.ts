@@ -79,7 +79,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
       if (remote) queueMicrotask(() => this.applyReplica(cs));
     });
     // After a Redis outage a replica may have missed change sets: catch up from the store.
-    if (this.redis.enabled) this.redis.onReconnect(() => void (!this.leadership.isLeader && this.resync()));
+    if (this.redis.enabled) this.redis.onReconnect(() => this.afterBusOutage());
     // A change set lost on the way (a publish that timed out): catch up once the writer has stored it.
     this.bus.onGap(ODDS_TOPIC, () => (this.gapPending = true));
     if (!this.config.schedulers) return;
@@ -100,6 +100,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
 
   async beforeApplicationShutdown(): Promise<void> {
     clearTimeout(this.resyncTimer);
+    clearTimeout(this.outageTimer);
     await this.writer.flush({ force: true });
   }
 
@@ -144,6 +145,19 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   /** A resync must see the store complete up to this time (epoch ms) before the replica is whole again. */
   private needThrough = 0;
   private resyncTimer?: NodeJS.Timeout;
+
+  /**
+   * After a Redis outage: resync now, and once more after the active worker's next write cycle (change sets it
+   * published while we were away may still have been in its write buffer when we came back).
+   */
+  private afterBusOutage(): void {
+    if (this.leadership.isLeader) return;
+    void this.resync();
+    clearTimeout(this.outageTimer);
+    this.outageTimer = setTimeout(() => void (!this.leadership.isLeader && this.resync()), this.config.persistIntervalMs * 2 + 500);
+    this.outageTimer.unref();
+  }
+  private outageTimer?: NodeJS.Timeout;
 
   /** Resyncs after the active worker's next writes, again and again until the store covers `at`. */
   private catchUpThrough(at: number): void {
