@@ -5,7 +5,7 @@ import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { MAX_QUEUED_BYTES } from '../../src/modules/stream/stream-client.js';
-import { StreamHub } from '../../src/modules/stream/stream-hub.js';
+import { REPLAY_MS, StreamHub } from '../../src/modules/stream/stream-hub.js';
 import { Catalog } from '../../src/config/catalog.js';
 import { buildMarket, H, type GameSpec } from '../factories/market.js';
 import { SseRecorder } from '../support/sse.js';
@@ -269,5 +269,60 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
     const moves = events.slice(complete).filter((e) => e.event === 'odds:update').flatMap((e) => (JSON.parse(e.data).odds as Array<{ id: string; odds_decimal: number }>));
     const markerId = moves.find((o) => o.odds_decimal === 7.51)!.id;
     expect(moves.filter((o) => o.id === markerId).map((o) => o.odds_decimal)).toEqual([7.51, 7.52, 7.53]);
+  });
+});
+
+describe('an instance nobody streams from', () => {
+  let t: TestApp;
+  const clock = new ManualClock(NOW);
+  const open: SseRecorder[] = [];
+  const sse = (path: string, opts: { lastEventId?: string } = {}) => {
+    const r = new SseRecorder(`${t.url}/api/v1${path}&api_key=${KEYS.sharp}`, opts);
+    open.push(r);
+    return r;
+  };
+  beforeAll(async () => {
+    t = await startTestApp({ clock });
+    t.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket(GAMES, BOOKS, NOW) }, NOW, { backfill: true });
+  });
+  afterAll(async () => {
+    for (const r of open) r.close();
+    await t.close();
+  });
+
+  it('keeps no opportunity frames for replay, so a client resuming from that time gets a fresh snapshot', async () => {
+    const ingest = (quotes: Quote[]) => {
+      clock.advance(1000);
+      t.app.get(IngestionService).ingest({ source: 'test', quotes });
+    };
+    const first = sse('/stream?channel=all');
+    await first.seen('snapshot:complete');
+    ingest([celtics('fanduel', -131)]);
+    await first.next('odds:update');
+    const lastId = first.events[first.events.length - 1]!.id;
+    first.close();
+    const hub = t.app.get(StreamHub);
+    while (hub.openStreams > 0) await new Promise((r) => setTimeout(r, 20));
+    // The replay window passes with no stream open; a price moves (a client of another instance saw it as
+    // frame `${seq}-0`), then an arbitrage appears (see the test above for its sums).
+    clock.advance(REPLAY_MS + 1000);
+    ingest([celtics('fanduel', -134)]);
+    const seenElsewhere = `${hub.currentSeq()}-0`;
+    ingest([celtics('draftkings', 115)]);
+    const stale = sse('/stream?channel=all', { lastEventId: lastId });
+    expect((await stale.seen('connected')).data).toMatchObject({ reconnected: true, resumed: false });
+    const back = sse('/stream?channel=all', { lastEventId: seenElsewhere });
+    expect((await back.seen('connected')).data).toMatchObject({ reconnected: true, resumed: false });
+    await back.seen('snapshot:complete');
+    const arbs = back.of('snapshot').filter((e) => e.data.kind === 'arbitrage').flatMap((e) => e.data.opportunities);
+    expect(arbs.some((a: any) => a.legs.some((l: any) => l.sportsbook === 'draftkings'))).toBe(true);
+    // While a client is connected, frames are kept again: a resume from now replays.
+    ingest([celtics('draftkings', -200)]);
+    await back.seen('arb:expired');
+    const id2 = back.events[back.events.length - 1]!.id;
+    ingest([celtics('betmgm', -137)]);
+    const again = sse('/stream?channel=all', { lastEventId: id2 });
+    expect((await again.seen('connected')).data).toMatchObject({ reconnected: true, resumed: true });
+    expect((await again.seen('odds:update')).data.odds[0]).toMatchObject({ sportsbook: 'betmgm', odds_american: -137 });
   });
 });

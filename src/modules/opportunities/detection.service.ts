@@ -99,6 +99,8 @@ export class DetectionService implements OnApplicationBootstrap {
   readonly stats: DetectionStats = { incrementalRuns: 0, groupsEvaluated: 0, laddersEvaluated: 0, lastIncrementalMs: 0, lastRescanAt: null, lastRescanMs: null, rescanMismatches: 0, lastRescanMismatches: 0 };
   private readonly rowSource = new Map<string, { group: string; ladder: string; event: string }>();
   private readonly eventSources = new Map<string, Set<string>>();
+  /** The groups (with their row counts) of each ladder on the board: what a touched ladder re-evaluates. */
+  private readonly ladderGroups = new Map<string, Map<string, number>>();
   /** The line ladders (spreads, totals; no props) of each `event|period`: what a moved game total re-prices. */
   private readonly lineLadders = new Map<string, Set<string>>();
   private running = false;
@@ -167,10 +169,16 @@ export class DetectionService implements OnApplicationBootstrap {
 
   /** Where a row belongs (its group, ladder, event), for when it changes or goes. */
   private remember(r: OddsRow): void {
+    const prev = this.rowSource.get(r.id);
+    if (prev && prev.group === r.groupKey && prev.ladder === r.ladderKey && prev.event === r.eventId) return;
+    if (prev) this.forgetRow(r.id);
     this.rowSource.set(r.id, { group: r.groupKey, ladder: r.ladderKey, event: r.eventId });
     let ev = this.eventSources.get(r.eventId);
     if (!ev) this.eventSources.set(r.eventId, (ev = new Set()));
     ev.add(r.id);
+    let groups = this.ladderGroups.get(r.ladderKey);
+    if (!groups) this.ladderGroups.set(r.ladderKey, (groups = new Map()));
+    groups.set(r.groupKey, (groups.get(r.groupKey) ?? 0) + 1);
     if (r.groupLine !== null && !r.playerName) {
       const key = `${r.eventId}|${r.period}`;
       let set = this.lineLadders.get(key);
@@ -225,12 +233,8 @@ export class DetectionService implements OnApplicationBootstrap {
    * the total).
    */
   private expand(groups: Set<string>, ladders: Set<string>): void {
-    const board = this.boards.board;
     for (const l of [...ladders]) {
-      for (const id of board.ids('ladder', l) ?? []) {
-        const r = board.rows.get(id);
-        if (r) groups.add(r.groupKey);
-      }
+      for (const g of this.ladderGroups.get(l)?.keys() ?? []) groups.add(g);
       const [eventId, market, period, subject] = l.split('|');
       if (market === 'total_points' && !subject && eventId) {
         for (const other of this.lineLadders.get(`${eventId}|${period}`) ?? []) if (other !== l) ladders.add(other);
@@ -243,6 +247,13 @@ export class DetectionService implements OnApplicationBootstrap {
     if (!src) return;
     this.rowSource.delete(id);
     this.eventSources.get(src.event)?.delete(id);
+    const groups = this.ladderGroups.get(src.ladder);
+    const n = groups?.get(src.group) ?? 0;
+    if (n > 1) groups!.set(src.group, n - 1);
+    else if (groups) {
+      groups.delete(src.group);
+      if (!groups.size) this.ladderGroups.delete(src.ladder);
+    }
   }
 
   /** Evaluates groups and ladders in every scope, updates the registries and publishes the lifecycle. */

@@ -72,6 +72,13 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   private readonly buffer: Entry[] = [];
   private readonly bySeq = new Map<string, Entry>();
   private lastSeq = 0;
+  /**
+   * Opportunity frames are rendered (and kept for replay) only while this instance serves streams: from the
+   * first client until the replay window has passed since the last one left. Replays start at this sequence
+   * at the earliest; a client resuming from before it gets a fresh snapshot.
+   */
+  private renderedFrom = 0;
+  private lastClientLeftAt = Number.NEGATIVE_INFINITY;
   private readonly signatures = new Map<string, string>();
   stats = { opened: 0, closedSlow: 0, framesSent: 0 };
 
@@ -154,6 +161,12 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   }
 
   private onOpportunities(evt: OpportunityEvent): void {
+    if (this.clients.size === 0 && this.clock.now() - this.lastClientLeftAt > REPLAY_MS) {
+      // Nobody to send to or to resume here: not rendered (a worker, or an instance that serves no streams).
+      for (const ref of evt.expired) this.signatures.delete(ref.id);
+      this.renderedFrom = evt.seq + 1;
+      return;
+    }
     const e = this.entry(evt.seq, evt.at);
     // Render what was detected or changed now, while the records are live: the payload is kept for replays.
     const payloads = new Map<string, Json>();
@@ -356,13 +369,14 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     c.onClose = (reason) => {
       if (reason?.code === 'backpressure') this.stats.closedSlow++;
       this.clients.delete(c);
+      this.lastClientLeftAt = this.clock.now();
       const list = this.byKey.get(c.account.keyId)?.filter((x) => x !== c) ?? [];
       if (list.length) this.byKey.set(c.account.keyId, list);
       else this.byKey.delete(c.account.keyId);
     };
     const resume = parseLastEventId(lastEventId);
     // Replay only when everything after the client's last frame is still in the buffer.
-    const canReplay = resume !== null && resume !== 'snapshot' && this.buffer.length > 0 && resume.seq >= this.buffer[0]!.seq && resume.seq <= this.lastSeq;
+    const canReplay = resume !== null && resume !== 'snapshot' && this.buffer.length > 0 && resume.seq >= this.buffer[0]!.seq && resume.seq >= this.renderedFrom && resume.seq <= this.lastSeq;
     const f = c.filter;
     const connected = {
       stream_id: c.id,
