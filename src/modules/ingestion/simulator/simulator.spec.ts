@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Catalog } from '../../../config/catalog.js';
-import type { PriceInput, ProviderBatch, Quote } from '../../../domain/types.js';
+import type { PriceInput, ProviderBatch, Quote, QuoteKey } from '../../../domain/types.js';
 import { americanToDecimal } from '../../../math/index.js';
 import { MarketSimulator } from './simulator.js';
 
@@ -303,5 +303,52 @@ describe('MarketSimulator splits', () => {
     const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
     expect(mean(dkFav)).toBeGreaterThan(0.55);
     expect(Math.abs(mean(circaFav) - 0.5)).toBeLessThan(Math.abs(mean(dkFav) - 0.5));
+  });
+});
+
+describe('MarketSimulator end-of-game lock', () => {
+  it('suspends the retail books near the end of a football or basketball game while sharp books and exchanges trade on', () => {
+    const s = new MarketSimulator(catalog, { seed: 3, events: 120, days: 1, tickMs: 1000, start: START });
+    // The last state of every price, per (event, book).
+    const state = new Map<string, Map<string, boolean>>();
+    const evKey = (q: { league: string; homeTeam: string; awayTeam: string }) => `${q.league}|${q.homeTeam}|${q.awayTeam}`;
+    const rowKey = (q: QuoteKey) => `${q.book}|${q.marketType}|${q.period ?? ''}|${q.selection}|${q.line ?? ''}|${q.playerName ?? ''}`;
+    const take = (b: ProviderBatch) => {
+      for (const q of b.quotes) {
+        if (!state.has(evKey(q))) state.set(evKey(q), new Map());
+        state.get(evKey(q))!.set(rowKey(q), q.isActive !== false);
+      }
+      for (const q of b.removals ?? []) state.get(evKey(q))?.delete(rowKey(q));
+      for (const e of b.eventRemovals ?? []) {
+        const m = state.get(evKey(e));
+        for (const k of [...(m?.keys() ?? [])]) if (!e.book || k.startsWith(`${e.book}|`)) m!.delete(k);
+      }
+    };
+    take(s.start(START));
+    const events = (s as unknown as { events: Map<number, { locked: boolean; status: string; league: { id: string }; home: string; away: string }> }).events;
+    let locked: { league: { id: string }; home: string; away: string } | undefined;
+    let lockSeenAt = 0;
+    for (let t = START + 5_000; t < START + 8 * 3600_000 && !locked; t += 5_000) {
+      take(s.poll(t));
+      locked = [...events.values()].find((e) => e.locked && e.status === 'live');
+      lockSeenAt = t;
+    }
+    expect(locked).toBeDefined();
+    const key = [...state.keys()].find((k) => k.startsWith(`${locked!.league.id}|`) && k.includes(locked!.home) && k.includes(locked!.away))!;
+    const tradesOn = (book: string) => ['sharp', 'exchange'].includes(catalog.book(book)?.margin_profile ?? '');
+    // While the lock lasts (polled every 2 s for up to a minute): no retail price is ever open, and the sharp
+    // books reopen after their own short suspensions.
+    let retailOpen = 0;
+    let sharpOpen = 0;
+    for (let t = lockSeenAt + 2_000; t <= lockSeenAt + 60_000 && (locked as { locked: boolean }).locked; t += 2_000) {
+      take(s.poll(t));
+      for (const [k, active] of state.get(key)!) {
+        if (!active) continue;
+        if (tradesOn(k.split('|')[0]!)) sharpOpen++;
+        else retailOpen++;
+      }
+    }
+    expect(retailOpen).toBe(0);
+    expect(sharpOpen).toBeGreaterThan(0);
   });
 });

@@ -154,8 +154,13 @@ interface SimEvent {
   game: Game | null;
   books: BookEvent[];
   removed: boolean;
-  /** Books keep the markets suspended (the last minute of a basketball or football period). */
+  /** Retail books keep the markets suspended (the end of a basketball or football game). */
   locked: boolean;
+}
+
+/** Whether a book sits out an event's end-of-game lock (retail books do; sharp books and exchanges trade on). */
+function lockedOut(be: BookEvent): boolean {
+  return be.ev.locked && be.p.kind !== 'sharp' && be.p.kind !== 'exchange';
 }
 
 type Action =
@@ -526,7 +531,7 @@ export class MarketSimulator implements OddsProvider {
         return;
       case 'reprice': {
         const be = a.be;
-        if (be.gone || be.suspended || be.ev.locked || a.fair.seq <= be.appliedSeq || be.ev.status === 'ended') return;
+        if (be.gone || be.suspended || lockedOut(be) || a.fair.seq <= be.appliedSeq || be.ev.status === 'ended') return;
         this.price(be, a.fair, t, false);
         return;
       }
@@ -536,7 +541,7 @@ export class MarketSimulator implements OddsProvider {
         return;
       case 'reopen': {
         const be = a.be;
-        if (be.gone || a.token !== be.token || be.ev.status === 'ended' || be.ev.locked) return;
+        if (be.gone || a.token !== be.token || be.ev.status === 'ended' || lockedOut(be)) return;
         be.suspended = false;
         this.price(be, be.ev.fair, t, true);
         return;
@@ -936,8 +941,9 @@ export class MarketSimulator implements OddsProvider {
   }
 
   /**
-   * Basketball and football: in the last minute of a period books keep every market suspended
-   * (prices would swing on each possession); they reopen when the next period (or overtime) starts.
+   * Basketball and football: near the end of the last period the retail books keep every market suspended
+   * (prices would swing on each possession) until overtime starts or the game ends; sharp books and exchanges
+   * keep trading.
    */
   private checkLock(ev: SimEvent, t: number): void {
     const g = ev.game;
@@ -949,10 +955,10 @@ export class MarketSimulator implements OddsProvider {
     const lock = lastPeriod && left < (sport === 'basketball' ? 1.5 : 2);
     if (lock && !ev.locked) {
       ev.locked = true;
-      if (!this.warm) for (const be of ev.books) if (!be.gone) this.suspendRows(be);
+      if (!this.warm) for (const be of ev.books) if (!be.gone && lockedOut(be)) this.suspendRows(be);
     } else if (!lock && ev.locked) {
+      if (!this.warm) for (const be of ev.books) if (!be.gone && lockedOut(be)) this.suspendBook(be, t);
       ev.locked = false;
-      if (!this.warm) for (const be of ev.books) if (!be.gone) this.suspendBook(be, t);
     }
   }
 
