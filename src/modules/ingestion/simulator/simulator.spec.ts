@@ -326,7 +326,7 @@ describe('MarketSimulator end-of-game lock', () => {
     };
     take(s.start(START));
     const events = (s as unknown as { events: Map<number, { locked: boolean; status: string; league: { id: string }; home: string; away: string }> }).events;
-    let locked: { league: { id: string }; home: string; away: string } | undefined;
+    let locked: { locked: boolean; league: { id: string }; home: string; away: string } | undefined;
     let lockSeenAt = 0;
     for (let t = START + 5_000; t < START + 8 * 3600_000 && !locked; t += 5_000) {
       take(s.poll(t));
@@ -340,7 +340,7 @@ describe('MarketSimulator end-of-game lock', () => {
     // books reopen after their own short suspensions.
     let retailOpen = 0;
     let sharpOpen = 0;
-    for (let t = lockSeenAt + 2_000; t <= lockSeenAt + 60_000 && (locked as { locked: boolean }).locked; t += 2_000) {
+    for (let t = lockSeenAt + 2_000; t <= lockSeenAt + 60_000 && locked!.locked; t += 2_000) {
       take(s.poll(t));
       for (const [k, active] of state.get(key)!) {
         if (!active) continue;
