@@ -6,6 +6,7 @@ import { BoardService } from '../../src/modules/board/board.service.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { buildMarket, H } from '../factories/market.js';
 import { SseRecorder } from '../support/sse.js';
+import { until } from '../support/tcp-proxy.js';
 import { isolationEnv, KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
 
 /** Two instances on one PostgreSQL schema and one Redis: what one ingests and detects reaches the other's streams. */
@@ -107,5 +108,41 @@ describe('two instances share events through Redis', () => {
     await B.resync();
     expect(B.board.rows.has(x.id)).toBe(false);
     expect(B['tombstones'].has(x.id)).toBe(false);
+  });
+});
+
+describe('a replica waiting for a lagging store', () => {
+  it('retries its catch-up ever more slowly, and starts afresh once the store has caught up', async () => {
+    const NOW = Date.parse('2026-11-22T12:00:00Z');
+    const shared = { ...isolationEnv(), PERSIST_INTERVAL_MS: '100' };
+    const a = await startTestApp({ clock: new ManualClock(NOW), config: testConfig(shared) });
+    const b = await startTestApp({ clock: new ManualClock(NOW), config: testConfig({ ...shared, ROLE: 'api' }) });
+    try {
+      a.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket([{ league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: NOW + 6 * H }], ['draftkings'], NOW) });
+      await a.app.get(BoardService).writer.flush({ force: true });
+      const B = b.app.get(BoardService);
+      const through = await B['repo'].persistedThrough();
+      let calls = 0;
+      const resync = B.resync.bind(B);
+      B.resync = () => {
+        calls++;
+        return resync();
+      };
+      // A change set the store will not hold for an hour: retries after 0.7, 1.4, 2.8, 5.6 s... (0.7 s apart
+      // each without the back-off: eight in six seconds).
+      B['catchUpThrough'](through + 3600_000);
+      await new Promise((r) => setTimeout(r, 6000));
+      expect(calls).toBeGreaterThanOrEqual(2);
+      expect(calls).toBeLessThanOrEqual(4);
+      // Once a resync finds the store complete, the next catch-up waits the shortest time again.
+      B['needThrough'] = 0;
+      await until(() => B['catchUpRetries'] === 0, 15_000);
+      const before = calls;
+      B['catchUpThrough'](through);
+      await until(() => calls > before, 2_000);
+    } finally {
+      await b.close({ keepStore: true });
+      await a.close();
+    }
   });
 });

@@ -159,18 +159,27 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   }
   private outageTimer?: NodeJS.Timeout;
 
-  /** Resyncs after the active worker's next writes, again and again until the store covers `at`. */
+  /**
+   * Resyncs after the active worker's next writes, again until the store covers `at`. Each retry waits twice
+   * as long as the one before (up to a minute): a worker whose writes lag under load is not made slower still
+   * by replicas reading the whole store every few seconds.
+   */
   private catchUpThrough(at: number): void {
     this.needThrough = Math.max(this.needThrough, at);
     if (this.resyncTimer || this.leadership.isLeader) return;
+    const delay = Math.min(60_000, (this.config.persistIntervalMs * 2 + 500) * 2 ** this.catchUpRetries);
     this.resyncTimer = setTimeout(() => {
       void this.resync().then(({ through }) => {
         this.resyncTimer = undefined;
-        if (through < this.needThrough) this.catchUpThrough(this.needThrough);
+        if (through < this.needThrough) {
+          this.catchUpRetries++;
+          this.catchUpThrough(this.needThrough);
+        } else this.catchUpRetries = 0;
       });
-    }, this.config.persistIntervalMs * 2 + 500);
+    }, delay);
     this.resyncTimer.unref();
   }
+  private catchUpRetries = 0;
 
   /**
    * Brings a replica up to date with the store: prices newer in the store than on the board are applied; a
