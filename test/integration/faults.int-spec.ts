@@ -119,7 +119,7 @@ describe('a replica cut off from Redis', () => {
     const worker = await startTestApp({ clock: new SystemClock(), config: testConfig({ ...common, ROLE: 'worker' }) });
     const replica = await startTestApp({ clock: new SystemClock(), config: testConfig({ ...common, ROLE: 'api', REDIS_URL: viaProxy(REDIS, proxy) }) });
     const replicaUp = Date.now();
-    const { BoardService } = await import('../../src/modules/board/board.service.js');
+    const { BoardService, FIRST_RESYNC_MS } = await import('../../src/modules/board/board.service.js');
     const W = worker.app.get(BoardService);
     const R = replica.app.get(BoardService);
     const same = () => W.board.size === R.board.size && [...W.board.rows.values()].every((r) => R.board.rows.get(r.id)?.american === r.american);
@@ -129,8 +129,9 @@ describe('a replica cut off from Redis', () => {
       const first = buildMarket([nba], ['draftkings', 'fanduel', 'betmgm'], t0);
       worker.app.get(IngestionService).ingest({ source: 'test', quotes: first });
       await until(same, 10_000);
-      // Past the replica's start-up resyncs (the one 10 s after start would otherwise hide a broken reconnect path).
-      await new Promise((r) => setTimeout(r, Math.max(1500, replicaUp + 10_500 - Date.now())));
+      // Past the replica's start-up resyncs (the one FIRST_RESYNC_MS after start would otherwise hide a broken
+      // reconnect path).
+      await new Promise((r) => setTimeout(r, Math.max(1500, replicaUp + FIRST_RESYNC_MS + 500 - Date.now())));
 
       proxy.cut();
       await until(async () => (await replica.call('/health')).json.checks.redis.status === 'degraded', 10_000);

@@ -19,6 +19,9 @@ import { BoardRepository } from './board.repository.js';
 import { DelayedBoard } from './delayed-board.js';
 import { OddsBoard } from './odds-board.js';
 
+/** A replica resyncs once this long after start: the active worker may still have been writing when it loaded. */
+export const FIRST_RESYNC_MS = 10_000;
+
 export const ODDS_TOPIC = 'odds';
 
 /**
@@ -89,7 +92,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     // Replicas catch up with the store now and then (anything a bus outage made them miss).
     this.scheduler.addInterval('board:resync', setInterval(() => void (!this.leadership.isLeader && this.resync()), 60_000));
     // ... and once soon after start: the active worker may still have been writing when this one loaded.
-    this.scheduler.addTimeout('board:first-resync', setTimeout(() => void (!this.leadership.isLeader && this.resync()), 10_000));
+    this.scheduler.addTimeout('board:first-resync', setTimeout(() => void (!this.leadership.isLeader && this.resync()), FIRST_RESYNC_MS));
   }
 
   /** Writes what is buffered now; true when it reached the database within the time limit. */
@@ -154,10 +157,15 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     if (this.leadership.isLeader) return;
     void this.resync();
     clearTimeout(this.outageTimer);
-    this.outageTimer = setTimeout(() => void (!this.leadership.isLeader && this.resync()), this.config.persistIntervalMs * 2 + 500);
+    this.outageTimer = setTimeout(() => void (!this.leadership.isLeader && this.resync()), this.writeCycleMs);
     this.outageTimer.unref();
   }
   private outageTimer?: NodeJS.Timeout;
+
+  /** Long enough for the active worker to have written what it published before now (two flushes and some). */
+  private get writeCycleMs(): number {
+    return this.config.persistIntervalMs * 2 + 500;
+  }
 
   /**
    * Resyncs after the active worker's next writes, again until the store covers `at`. Each retry waits twice
@@ -167,7 +175,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   private catchUpThrough(at: number): void {
     this.needThrough = Math.max(this.needThrough, at);
     if (this.resyncTimer || this.leadership.isLeader) return;
-    const delay = Math.min(60_000, (this.config.persistIntervalMs * 2 + 500) * 2 ** this.catchUpRetries);
+    const delay = Math.min(60_000, this.writeCycleMs * 2 ** this.catchUpRetries);
     this.resyncTimer = setTimeout(() => {
       void this.resync().then(({ through }) => {
         this.resyncTimer = undefined;
