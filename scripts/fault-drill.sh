@@ -8,13 +8,12 @@
 set -u
 cd "$(dirname "$0")/.."
 
-S=drill_$(date +%s)
-common="DATABASE_URL=postgres://postgres@127.0.0.1:5432/test DATABASE_SCHEMA=$S REDIS_URL=redis://127.0.0.1:6379 REDIS_PREFIX=$S: API_KEYS=enterprise:sk_drill_ent_0001 ENTERPRISE_REQUESTS_PER_MINUTE=1000000 SIMULATOR_EVENTS=120 LOG_LEVEL=warn"
-start() { env $common ROLE=$1 PORT=$2 DATA_DIR=/tmp/drill-$2 node dist/src/main.js > /tmp/drill-$2.log 2>&1 & echo $!; }
+NAME=drill EXTRA_ENV="API_KEYS=enterprise:sk_drill_ent_0001 ENTERPRISE_REQUESTS_PER_MINUTE=1000000 SIMULATOR_EVENTS=120"
+. scripts/instances.sh
 W1=$(start worker 4301); sleep 1; W2=$(start worker 4302)
-for p in 4301 4302; do for i in $(seq 1 60); do curl -sf localhost:$p/api/v1/health >/dev/null && break; sleep 1; done; done
+wait_healthy 4301 4302
 A1=$(start api 4303); A2=$(start api 4304)
-for p in 4303 4304; do for i in $(seq 1 60); do curl -sf localhost:$p/api/v1/health >/dev/null && break; sleep 1; done; done
+wait_healthy 4303 4304
 H="X-API-Key: sk_drill_ent_0001"
 rows() { curl -s localhost:$1/metrics | grep '^board_rows ' | awk '{print $2}'; }
 health() { curl -s -o /tmp/h.json -w "%{http_code}" localhost:$1/api/v1/health; echo " $(node -e 'const j=require("/tmp/h.json");console.log(j.status, JSON.stringify(Object.fromEntries(Object.entries(j.checks||{}).map(([k,v])=>[k,v.status]))))')"; }
@@ -36,6 +35,6 @@ sleep 10; state
 wait %1 %2 2>/dev/null
 echo "== load results"; grep -E "Req/Sec|Latency|requests in|non 2xx|errors" /tmp/drill-ac1.log /tmp/drill-ac2.log
 sleep 5; echo "== final (market still moving)"; state
-echo "  db rows: $(psql -h 127.0.0.1 -U postgres -d test -tAc "select count(*) from \"$S\".odds")"
+echo "  db rows: $(psql -h 127.0.0.1 -U postgres -d test -tAc "select count(*) from \"$SCHEMA\".odds")"
 kill $W1 $W2 $A1 $A2 2>/dev/null; sleep 5
-psql -h 127.0.0.1 -U postgres -d test -qc "drop schema \"$S\" cascade" 2>&1 | tail -1
+drop_schema

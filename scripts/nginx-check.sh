@@ -19,12 +19,11 @@ http {
 }
 NG
 nginx -t -c /tmp/ngx/nginx.conf || exit 1
-S=ngx_$(date +%s)
-common="DATABASE_URL=postgres://postgres@127.0.0.1:5432/test DATABASE_SCHEMA=$S REDIS_URL=redis://127.0.0.1:6379 REDIS_PREFIX=$S: API_KEYS=pro:sk_ngx_pro_0001 SIMULATOR_EVENTS=60 LOG_LEVEL=warn TRUST_PROXY=1"
-start() { env $common ROLE=$1 PORT=$2 DATA_DIR=/tmp/ngx-$2 node dist/src/main.js > /tmp/ngx-$2.log 2>&1 & echo $!; }
-W=$(start worker 4402); for i in $(seq 1 60); do curl -sf localhost:4402/api/v1/health >/dev/null && break; sleep 1; done
+NAME=ngx EXTRA_ENV="API_KEYS=pro:sk_ngx_pro_0001 SIMULATOR_EVENTS=60 TRUST_PROXY=1"
+. scripts/instances.sh
+W=$(start worker 4402); wait_healthy 4402
 A1=$(start api 4403); A2=$(start api 4404)
-for p in 4403 4404; do for i in $(seq 1 60); do curl -sf localhost:$p/api/v1/health >/dev/null && break; sleep 1; done; done
+wait_healthy 4403 4404
 nginx -c /tmp/ngx/nginx.conf
 B=http://127.0.0.1:8080
 echo "health via proxy: $(curl -s -o /dev/null -w '%{http_code}' $B/api/v1/health)"
@@ -48,4 +47,4 @@ echo "requests per api instance:"
 for p in 4403 4404; do echo "  $p $(curl -s localhost:$p/metrics | grep '^http_requests_total\|^http_request_duration_seconds_count' | awk '{s+=$2} END {print s}')"; done
 nginx -s stop -c /tmp/ngx/nginx.conf
 kill $W $A1 $A2; sleep 4
-psql -h 127.0.0.1 -U postgres -d test -qc "drop schema \"$S\" cascade" 2>&1 | tail -1
+drop_schema
