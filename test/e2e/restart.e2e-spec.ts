@@ -23,11 +23,14 @@ describe('restarting on the same store', () => {
 
   const game = { league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: NOW + 6 * H };
   const leg: Quote = { book: 'draftkings', league: 'nba', homeTeam: game.home, awayTeam: game.away, startTime: game.start, marketType: 'moneyline', selection: game.home, selectionType: 'home', line: null, price: { american: 115 } };
+  // DraftKings' own Lakers price moves too (+100 -> -116): a book whose own two prices cross (+115 / +100) is a data
+  // error left out of detection.
+  const otherSide: Quote = { ...leg, selection: game.away, selectionType: 'away', price: { american: -116 } };
   const arbs = async () => (await t!.call('/opportunities/arbitrage?min_profit=0', { key: KEYS.sharp })).json.data as Array<{ id: string; legs: Array<{ sportsbook: string }> }>;
 
   it('an arbitrage stored before the restart is found again after it, and goes when its leg is withdrawn', async () => {
     t = await startTestApp({ clock: new ManualClock(NOW), config });
-    t.app.get(IngestionService).ingest({ source: 'test', quotes: [...buildMarket([game], ['draftkings', 'fanduel', 'pinnacle'], NOW), leg] }, NOW);
+    t.app.get(IngestionService).ingest({ source: 'test', quotes: [...buildMarket([game], ['draftkings', 'fanduel', 'pinnacle'], NOW), leg, otherSide] }, NOW);
     const before = await arbs();
     expect(before.some((a) => a.legs.some((l) => l.sportsbook === 'draftkings'))).toBe(true);
     await t.app.get(BoardService).writer.flush();

@@ -70,7 +70,10 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
     expect(oddsChunks.every((e) => e.data.count <= 1000)).toBe(true);
     expect(complete.data.status).toBe('ready');
     // An arbitrage appears: DraftKings Celtics +115 (2.15) against the best Lakers price, BetMGM... +109 (2.09):
-    // 1/2.15 + 1/2.09 = 0.9436, a 5.98 % arbitrage.
+    // 1/2.15 + 1/2.09 = 0.9436, a 5.98 % arbitrage. DraftKings first moves its Lakers price to -116, so that its own
+    // market stays sound (+115 with its +100 would sum to 96.5%: a book crossing itself is left out of detection).
+    ingest([celtics('draftkings', -116, 'away')]);
+    await s.next('odds:update');
     ingest([celtics('draftkings', 115)]);
     const upd = await s.next('odds:update');
     expect(upd.data).toMatchObject({ book: 'draftkings', count: 1, partial: false });
@@ -78,7 +81,7 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
     const arb = await s.seen('arb:detected');
     expect(arb.data[0].legs.map((l: any) => l.sportsbook)).toContain('draftkings');
     // It goes away when the price does.
-    ingest([celtics('draftkings', -200)]);
+    ingest([celtics('draftkings', -200), celtics('draftkings', 100, 'away')]);
     const gone = await s.next('arb:expired');
     expect(gone.data.expired).toContain(arb.data[0].id);
     expect(Date.parse(gone.data.timestamp)).toBe(clock.now());
@@ -308,7 +311,7 @@ describe('an instance nobody streams from', () => {
     clock.advance(REPLAY_MS + 1000);
     ingest([celtics('fanduel', -134)]);
     const seenElsewhere = `${hub.currentSeq()}-0`;
-    ingest([celtics('draftkings', 115)]);
+    ingest([celtics('draftkings', 115), celtics('draftkings', -116, 'away')]);
     const stale = sse('/stream?channel=all', { lastEventId: lastId });
     expect((await stale.seen('connected')).data).toMatchObject({ reconnected: true, resumed: false });
     const back = sse('/stream?channel=all', { lastEventId: seenElsewhere });
@@ -317,7 +320,7 @@ describe('an instance nobody streams from', () => {
     const arbs = back.of('snapshot').filter((e) => e.data.kind === 'arbitrage').flatMap((e) => e.data.opportunities);
     expect(arbs.some((a: any) => a.legs.some((l: any) => l.sportsbook === 'draftkings'))).toBe(true);
     // While a client is connected, frames are kept again: a resume from now replays.
-    ingest([celtics('draftkings', -200)]);
+    ingest([celtics('draftkings', -200), celtics('draftkings', 100, 'away')]);
     await back.seen('arb:expired');
     const id2 = back.events[back.events.length - 1]!.id;
     ingest([celtics('betmgm', -137)]);

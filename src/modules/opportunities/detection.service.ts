@@ -10,7 +10,8 @@ import { TIERS, type Feature, type TierName, type TierTable } from '../../config
 import type { ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService } from '../board/board.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { detectArbitrage, detectEv, detectLowHold, detectMiddles, impliedTotalAllBooks, LOW_HOLD_MAX, type DetectContext } from './detect/detectors.js';
+import { detectArbitrage, detectEv, detectLowHold, detectMiddles, groupInfo, impliedTotalAllBooks, LOW_HOLD_MAX, type DetectContext } from './detect/detectors.js';
+import type { MarketCheck } from './detect/guards.js';
 import type { BookFilter } from './detect/market-groups.js';
 import type { ArbitrageRecord, EvRecord, LowHoldRecord, MiddleRecord, OpportunityKind, OpportunityRecord } from './detect/records.js';
 import { OpportunityRegistry, type LifecycleDiff, type Tracked } from './detect/registry.js';
@@ -77,6 +78,8 @@ export interface DetectionStats {
   /** Opportunities the periodic re-scan found different from the incremental state (should stay 0). */
   rescanMismatches: number;
   lastRescanMismatches: number;
+  /** Venue markets (one book in one market group) currently flagged by the guards and kept out of detection. */
+  flaggedMarkets: number;
 }
 
 const SCOPE_FEATURES: Record<Exclude<OpportunityKind, 'ev'>, Feature> = { arbitrage: 'arbitrage', low_hold: 'low_hold', middles: 'middles' };
@@ -96,13 +99,17 @@ export class DetectionService implements OnApplicationBootstrap {
   readonly lowHold = new Map<string, OpportunityRegistry<LowHoldRecord>>();
   readonly middles = new Map<string, OpportunityRegistry<MiddleRecord>>();
   readonly scopes: Record<Exclude<OpportunityKind, 'ev'>, DetectionScope[]>;
-  readonly stats: DetectionStats = { incrementalRuns: 0, groupsEvaluated: 0, laddersEvaluated: 0, lastIncrementalMs: 0, lastRescanAt: null, lastRescanMs: null, rescanMismatches: 0, lastRescanMismatches: 0 };
+  readonly stats: DetectionStats = { incrementalRuns: 0, groupsEvaluated: 0, laddersEvaluated: 0, lastIncrementalMs: 0, lastRescanAt: null, lastRescanMs: null, rescanMismatches: 0, lastRescanMismatches: 0, flaggedMarkets: 0 };
   private readonly rowSource = new Map<string, { group: string; ladder: string; event: string }>();
   private readonly eventSources = new Map<string, Set<string>>();
   /** The groups (with their row counts) of each ladder on the board: what a touched ladder re-evaluates. */
   private readonly ladderGroups = new Map<string, Map<string, number>>();
   /** The line ladders (spreads, totals; no props) of each `event|period`: what a moved game total re-prices. */
   private readonly lineLadders = new Map<string, Set<string>>();
+  /** The market groups holding a flagged venue market, with the flags (kept current as groups are evaluated). */
+  private readonly flagged = new Map<string, MarketCheck[]>();
+  /** The ladders of those groups (middles are found per ladder), with their flagged groups. */
+  private readonly flaggedLadderGroups = new Map<string, Set<string>>();
   private running = false;
   /** Sequence of the last change set evaluated: opportunity events carry the sequence of their cause. */
   private lastSeq = 0;
@@ -151,8 +158,49 @@ export class DetectionService implements OnApplicationBootstrap {
     return hit?.key ?? 'all';
   }
 
-  ctx(now = this.clock.now()): DetectContext {
-    return { board: this.boards.board, catalog: this.catalog, now, memo: new Map() };
+  ctx(now = this.clock.now(), opts: { includeFlagged?: boolean } = {}): DetectContext {
+    return { board: this.boards.board, catalog: this.catalog, now, memo: new Map(), includeFlagged: opts.includeFlagged ?? false };
+  }
+
+  /** The flag of one venue's market in a group, if the guards flagged it (for odds rows and diagnostics). */
+  marketFlag(groupKey: string, book: string): MarketCheck | undefined {
+    return this.flagged.get(groupKey)?.find((f) => f.book === book);
+  }
+
+  /** A live opportunity of a kind in any scope, by id. */
+  known(kind: OpportunityKind, id: string): OpportunityRecord | undefined {
+    if (kind === 'ev') return this.ev.get(id);
+    const regs = kind === 'arbitrage' ? this.arbitrage : kind === 'low_hold' ? this.lowHold : this.middles;
+    for (const reg of regs.values() as IterableIterator<OpportunityRegistry<OpportunityRecord>>) {
+      const r = reg.get(id);
+      if (r) return r;
+    }
+    return undefined;
+  }
+
+  /** The market groups (or, for middles, ladders) holding a flagged venue market right now. */
+  flaggedSources(kind: OpportunityKind): ReadonlySet<string> {
+    return new Set(kind === 'middles' ? this.flaggedLadderGroups.keys() : this.flagged.keys());
+  }
+
+  /** Remembers whether a group just evaluated holds flagged venue markets. */
+  private noteFlags(ctx: DetectContext, group: string): void {
+    const flags = [...(groupInfo(ctx, group)?.flags.values() ?? [])];
+    const had = this.flagged.get(group);
+    if (!flags.length && !had) return;
+    const ladder = group.slice(0, group.lastIndexOf('|'));
+    this.stats.flaggedMarkets += flags.length - (had?.length ?? 0);
+    if (flags.length) {
+      this.flagged.set(group, flags);
+      let set = this.flaggedLadderGroups.get(ladder);
+      if (!set) this.flaggedLadderGroups.set(ladder, (set = new Set()));
+      set.add(group);
+    } else {
+      this.flagged.delete(group);
+      const set = this.flaggedLadderGroups.get(ladder);
+      set?.delete(group);
+      if (set && !set.size) this.flaggedLadderGroups.delete(ladder);
+    }
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -262,6 +310,7 @@ export class DetectionService implements OnApplicationBootstrap {
     const diffs = this.newDiffs();
     for (const g of groups) {
       this.stats.groupsEvaluated++;
+      this.noteFlags(ctx, g);
       this.ev.replaceSource(g, detectEv(ctx, g), diffs.ev.get('all'));
       // What all books together cannot offer, no narrower scope can: most groups stop here.
       const implied = impliedTotalAllBooks(ctx, g);
@@ -348,6 +397,7 @@ export class DetectionService implements OnApplicationBootstrap {
     const board = this.boards.board;
     const groups = new Set(board.keys('group'));
     for (const r of [this.ev, ...this.arbitrage.values(), ...this.lowHold.values()]) for (const s of r.sources()) groups.add(s);
+    for (const g of this.flagged.keys()) groups.add(g);
     const ladders = new Set(board.keys('ladder'));
     for (const r of this.middles.values()) for (const s of r.sources()) ladders.add(s);
     return { groups: [...groups], ladders: [...ladders] };
@@ -364,6 +414,7 @@ export class DetectionService implements OnApplicationBootstrap {
       reg.replaceSource(source, found, diff);
     };
     for (const g of groups) {
+      this.noteFlags(ctx, g);
       check(this.ev, g, detectEv(ctx, g), diffs.ev.get('all')!);
       for (const s of this.scopes.arbitrage) {
         const a = detectArbitrage(ctx, g, s.filter);

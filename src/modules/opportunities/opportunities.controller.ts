@@ -6,7 +6,7 @@ import { ArbitrageQuery, EvQuery, LowHoldQuery, MiddlesQuery, MiddlesSummaryQuer
 import { OpportunitiesService } from './opportunities.service.js';
 
 const SCOPE_NOTE =
-  'Opportunities are found continuously in each tier\'s default book set (hobby: 5 books, pro: 15, sharp and enterprise: all); `sportsbook` narrows to opportunities among the named books (tier book rules apply: a book above the tier or more books than the tier allows is 403 tier_restricted). Suspended prices never enter an opportunity; every leg is a complementary outcome of the same market (same event, period, line and settlement).';
+  'Opportunities are found continuously in each tier\'s default book set (hobby: 5 books, pro: 15, sharp and enterprise: all); `sportsbook` narrows to opportunities among the named books (tier book rules apply: a book above the tier or more books than the tier allows is 403 tier_restricted). Suspended prices never enter an opportunity; every leg is a complementary outcome of the same market (same event, period, line and settlement). A venue whose own market crosses itself or holds far over its usual hold is left out (`include_flagged=true` lists what it would add, with VENUE_SELF_ARBITRAGE or VENUE_EXCESS_HOLD); a price far from the other books\' consensus adds PRICE_OFF_CONSENSUS (thresholds in the README, Opportunities).';
 
 @ApiTags('Opportunities')
 @Controller('opportunities')
@@ -28,7 +28,7 @@ export class OpportunitiesController {
   @ApiProduces('application/json', 'text/csv')
   @ApiOperation({
     summary: 'Arbitrages (hobby and up, with the account\'s arbitrage flag on)',
-    description: `implied_total = sum of the legs' implied probabilities in percent (below 100 is an arbitrage); profit_percent = 100 / implied_total x 100 - 100; stake_percent of a leg = its implied probability / implied_total x 100 (three-way too). Above 10% profit is filtered out as a data error. format=csv answers a file arbitrage_<YYYY-MM-DD>.csv (three-way legs 2 and 3 share the "2" columns, joined by " / "). ${SCOPE_NOTE}`,
+    description: `implied_total = sum of the legs' implied probabilities in percent (below 100 is an arbitrage); profit_percent = 100 / implied_total x 100 - 100; stake_percent of a leg = its implied probability / implied_total x 100 (three-way too). Above 10% profit is filtered out as a data error. format=csv answers a file arbitrage_<YYYY-MM-DD>.csv (three-way legs 2 and 3 share the "2" columns, joined by " / "; text cells starting with =, +, -, @, tab or CR are prefixed with a single quote, numbers never are). ${SCOPE_NOTE}`,
   })
   async arbitrage(@Query() q: ArbitrageQuery, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     if (q.format === 'csv') {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { stringify } from 'csv-stringify/sync';
 import type { Account } from '../../common/auth/account.js';
 import { AccessPolicy, type BookScope } from '../../common/auth/access-policy.js';
 import { badRequest, notFound, tierRestricted } from '../../common/http/api-error.js';
@@ -12,9 +13,9 @@ import { BoardService } from '../board/board.service.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import { EventsService } from '../events/events.service.js';
 import { OddsService } from '../odds/odds.service.js';
-import { detectArbitrage, detectLowHold, detectMiddles } from './detect/detectors.js';
+import { detectArbitrage, detectEv, detectLowHold, detectMiddles, type DetectContext } from './detect/detectors.js';
 import { ageSeconds } from './detect/market-groups.js';
-import type { ArbitrageRecord, EvRecord, LowHoldRecord, MiddleRecord, OpportunityKind } from './detect/records.js';
+import type { ArbitrageRecord, EvRecord, LowHoldRecord, MiddleRecord, OpportunityKind, OpportunityRecord } from './detect/records.js';
 import { DetectionService } from './detection.service.js';
 import type { ArbitrageQuery, EvQuery, LowHoldQuery, MiddlesQuery, MiddlesSummaryQuery, OpportunityFilters } from './dto/opportunities.query.js';
 import { OpportunityPresenter, type Json } from './presenter.js';
@@ -131,6 +132,27 @@ export class OpportunitiesService {
     return out;
   }
 
+  /**
+   * With include_flagged, the opportunities of the sources holding a flagged venue market are found again
+   * with flagged markets let in (each then carries its VENUE_* warning); without, the list is unchanged.
+   */
+  private withFlagged<R extends OpportunityRecord>(kind: OpportunityKind, base: R[], c: Common, include: boolean | undefined, detect: (ctx: DetectContext, source: string) => Array<R | null>): R[] {
+    if (!include) return base;
+    const sources = this.detection.flaggedSources(kind);
+    if (!sources.size) return base;
+    const ctx = this.detection.ctx(c.now, { includeFlagged: true });
+    const out = base.filter((r) => !sources.has(r.source));
+    for (const source of sources) {
+      for (const r of detect(ctx, source)) {
+        if (!r) continue;
+        const known = this.detection.known(kind, r.id);
+        if (known) r.detectedAt = known.detectedAt;
+        out.push(r);
+      }
+    }
+    return out;
+  }
+
   private sportOrder(a: { sport: string }, b: { sport: string }): number {
     return a.sport < b.sport ? -1 : a.sport > b.sport ? 1 : 0;
   }
@@ -140,7 +162,8 @@ export class OpportunitiesService {
     const method = (q.devig_method ?? 'power') as DevigMethod;
     const minEv = q.min_ev ?? 0;
     const matches: Array<{ r: EvRecord; ev: number; kelly: number }> = [];
-    for (const r of this.detection.ev.values()) {
+    const records = this.withFlagged('ev', [...this.detection.ev.values()], c, q.include_flagged, (ctx, g) => detectEv(ctx, g));
+    for (const r of records) {
       if (!this.rowOk(c, r.row, q) || !c.eventOk(c.board.events.get(r.eventId))) continue;
       const ev = (r.fair[method] * r.row.decimal - 1) * 100;
       if (ev <= 0 || ev < minEv || (q.max_ev !== undefined && ev > q.max_ev)) continue;
@@ -182,7 +205,8 @@ export class OpportunitiesService {
   arbitrage(account: Account | undefined, q: ArbitrageQuery) {
     const c = this.common(account, q);
     const minProfit = q.min_profit ?? 0.5;
-    let found = this.scoped<ArbitrageRecord>('arbitrage', account, c).filter((a) => {
+    const records = this.withFlagged('arbitrage', this.scoped<ArbitrageRecord>('arbitrage', account, c), c, q.include_flagged, (ctx, g) => [detectArbitrage(ctx, g, c.books.has)]);
+    let found = records.filter((a) => {
       if (a.profitPercent < minProfit) return false;
       if (!a.legs.every((l) => this.rowOk(c, l.row, q))) return false;
       if (!c.eventOk(c.board.events.get(a.eventId))) return false;
@@ -233,31 +257,24 @@ export class OpportunitiesService {
   arbitrageCsv(account: Account | undefined, q: ArbitrageQuery): { filename: string; body: string } {
     const { all, c } = this.arbitrage(account, { ...q, offset: 0, limit: 200 });
     const rows = all.slice(q.offset, q.offset + q.limit).map((a) => this.presenter.arbitrage(c.board, a, c.now));
-    const header = ['event', 'sport', 'market', 'line', 'profit%', 'implied_total', 'book1', 'selection1', 'odds1', 'stake1%', 'book2', 'selection2', 'odds2', 'stake2%', 'is_live', 'is_alternate_line', 'possibly_stale', 'warnings', 'detected_at'];
-    const esc = (v: unknown) => {
-      const s = v === null || v === undefined ? '' : String(v);
-      return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-    };
-    const lines = [header.join(',')];
+    const records: unknown[][] = [ARBITRAGE_CSV_HEADER];
     for (const a of rows) {
       const legs = a.legs as Array<Record<string, unknown>>;
       const rest = legs.slice(1);
-      // Three-way arbitrages keep the spec's columns: the second and third legs share the "2" columns, joined by " / ".
-      const join = (k: string) => rest.map((l) => l[k]).join(' / ');
-      lines.push(
-        [a.event_name, a.sport, a.market_type, a.line, a.profit_percent, a.implied_total, legs[0]!.sportsbook, legs[0]!.selection, legs[0]!.odds_american, legs[0]!.stake_percent, join('sportsbook'), join('selection'), join('odds_american'), join('stake_percent'), a.is_live, a.is_alternate_line, a.possibly_stale, (a.warnings as string[]).join(';'), a.detected_at]
-          .map(esc)
-          .join(','),
-      );
+      // Three-way arbitrages keep the spec's columns: the second and third legs share the "2" columns, joined by
+      // " / " (a single leg keeps its number: the cell stays numeric).
+      const join = (k: string) => (rest.length === 1 ? rest[0]![k] : rest.map((l) => l[k]).join(' / '));
+      records.push([a.event_name, a.sport, a.market_type, a.line, a.profit_percent, a.implied_total, legs[0]!.sportsbook, legs[0]!.selection, legs[0]!.odds_american, legs[0]!.stake_percent, join('sportsbook'), join('selection'), join('odds_american'), join('stake_percent'), a.is_live, a.is_alternate_line, a.possibly_stale, (a.warnings as string[]).join(';'), a.detected_at]);
     }
     const date = new Date(this.clock.now()).toISOString().slice(0, 10);
-    return { filename: `arbitrage_${date}.csv`, body: lines.join('\r\n') + '\r\n' };
+    return { filename: `arbitrage_${date}.csv`, body: toCsv(records) };
   }
 
   private middlesFiltered(account: Account | undefined, q: MiddlesQuery): { c: Common; found: MiddleRecord[] } {
     const c = this.common(account, q);
     const minSize = q.min_size ?? 0.5;
-    const found = this.scoped<MiddleRecord>('middles', account, c).filter((m) => {
+    const records = this.withFlagged('middles', this.scoped<MiddleRecord>('middles', account, c), c, q.include_flagged, (ctx, l) => detectMiddles(ctx, l, c.books.has));
+    const found = records.filter((m) => {
       if (m.analysis.middleSize < minSize) return false;
       if (!this.rowOk(c, m.side1.row, q) || !this.rowOk(c, m.side2.row, q)) return false;
       if (!c.eventOk(c.board.events.get(m.eventId))) return false;
@@ -325,7 +342,8 @@ export class OpportunitiesService {
   lowHold(account: Account | undefined, q: LowHoldQuery) {
     const c = this.common(account, q);
     const maxHold = q.max_hold ?? 5;
-    const found = this.scoped<LowHoldRecord>('low_hold', account, c).filter((h) => {
+    const records = this.withFlagged('low_hold', this.scoped<LowHoldRecord>('low_hold', account, c), c, q.include_flagged, (ctx, g) => [detectLowHold(ctx, g, c.books.has)]);
+    const found = records.filter((h) => {
       if (h.holdPercent > maxHold) return false;
       if (!h.sides.every((s) => this.rowOk(c, s.row, q))) return false;
       if (!c.eventOk(c.board.events.get(h.eventId))) return false;
@@ -362,8 +380,21 @@ export class OpportunitiesService {
       live: q.live ?? null,
       date_range: q.date_range ?? null,
       max_odds_age: q.max_odds_age ?? null,
+      include_flagged: q.include_flagged ?? false,
     };
   }
+}
+
+export const ARBITRAGE_CSV_HEADER = ['event', 'sport', 'market', 'line', 'profit%', 'implied_total', 'book1', 'selection1', 'odds1', 'stake1%', 'book2', 'selection2', 'odds2', 'stake2%', 'is_live', 'is_alternate_line', 'possibly_stale', 'warnings', 'detected_at'];
+
+/**
+ * CSV text (RFC 4180, CRLF) safe to open in a spreadsheet: a text cell beginning with =, +, -, @, tab or CR
+ * (or their full-width forms) is prefixed with a single quote so it is never run as a formula (OWASP CSV
+ * injection); numbers (odds -110, lines -3.5) are written as numbers and never prefixed. Booleans are
+ * true/false, null and undefined are empty cells.
+ */
+export function toCsv(records: readonly unknown[][]): string {
+  return stringify(records as unknown[][], { escape_formulas: true, record_delimiter: '\r\n', cast: { boolean: (v) => String(v) } });
 }
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;

@@ -5,7 +5,7 @@ import { evConfidenceScore, fairAmerican, kellyFraction, roundTo, type DevigMeth
 import type { OddsBoard } from '../board/odds-board.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import { ageSeconds, isPlayerProp } from './detect/market-groups.js';
-import type { ArbitrageRecord, EvRecord, LowHoldRecord, MiddleRecord, MiddleSideRecord } from './detect/records.js';
+import type { ArbitrageRecord, EvRecord, Guards, LowHoldRecord, MiddleRecord, MiddleSideRecord } from './detect/records.js';
 
 /**
  * Staleness thresholds (seconds since a price was last confirmed). Pre-game prices move slowly, live ones
@@ -13,11 +13,38 @@ import type { ArbitrageRecord, EvRecord, LowHoldRecord, MiddleRecord, MiddleSide
  */
 export const STALE = { pregame: 60, pregameVery: 300, live: 10, liveVery: 30, middle: 30 } as const;
 
+/** Thresholds of the other warnings (README "Opportunities" lists every warning with its threshold). */
+export const WARN = {
+  /** Arbitrage LOW_IMPLIED_TOTAL: implied_total below this percent (a profit above 5.26%). */
+  arbLowImpliedTotal: 95,
+  /** Arbitrage LIVE_HIGH_PROFIT_SUSPICIOUS: a live arbitrage above this profit percent. */
+  liveSuspiciousProfit: 2,
+  /** +EV LOW_IMPLIED_TOTAL: the devigged sharp market holds less than this percent (a thin or stale sharp line). */
+  evLowSharpHold: 1,
+  /** Middle HIGH_PROBABILITY: middle probability above this. */
+  middleHighProbability: 0.15,
+  /** Middle LARGE_GAP: middle size above this many points. */
+  middleLargeGap: 3,
+} as const;
+
 const iso = (ms: number) => new Date(ms).toISOString();
 const r4 = (x: number) => roundTo(x, 4);
 const r2 = (x: number) => roundTo(x, 2);
 
 export type Json = Record<string, unknown>;
+
+/**
+ * The warnings of the plausibility guards (detect/guards.ts), on every kind of opportunity:
+ * VENUE_SELF_ARBITRAGE / VENUE_EXCESS_HOLD when it uses a flagged venue market (only listed with
+ * include_flagged=true), PRICE_OFF_CONSENSUS when one of its prices is far from the other books' consensus.
+ */
+export function guardWarnings(g: Guards): string[] {
+  const out: string[] = [];
+  if (g.flagged.some((f) => f.flag === 'self_arbitrage')) out.push('VENUE_SELF_ARBITRAGE');
+  if (g.flagged.some((f) => f.flag === 'excess_hold')) out.push('VENUE_EXCESS_HOLD');
+  if (g.offConsensus.length) out.push('PRICE_OFF_CONSENSUS');
+  return out;
+}
 
 /** Turns opportunity records into the REST (and stream) objects of spec part 2, with ages as of now. */
 @Injectable()
@@ -66,10 +93,11 @@ export class OpportunityPresenter {
     const st = this.staleness(board, a.legs.map((l) => l.row), live, now);
     const warnings: string[] = [];
     if (live) warnings.push('LIVE_GAME');
-    if (live && a.profitPercent > 2) warnings.push('LIVE_HIGH_PROFIT_SUSPICIOUS');
-    if (a.impliedTotal < 95) warnings.push('LOW_IMPLIED_TOTAL');
+    if (live && a.profitPercent > WARN.liveSuspiciousProfit) warnings.push('LIVE_HIGH_PROFIT_SUSPICIOUS');
+    if (a.impliedTotal < WARN.arbLowImpliedTotal) warnings.push('LOW_IMPLIED_TOTAL');
     if (st.stale) warnings.push('POTENTIALLY_STALE_ODDS');
     if (st.very) warnings.push('VERY_STALE_ODDS');
+    warnings.push(...guardWarnings(a.guards));
     return {
       id: a.id,
       ...this.common(board, e, first),
@@ -112,7 +140,8 @@ export class OpportunityPresenter {
     const warnings: string[] = [];
     if (st.stale) warnings.push(live ? 'LIVE_STALE_ODDS' : 'POTENTIALLY_STALE_ODDS');
     if (r.sharpRefCount <= 1) warnings.push('SINGLE_SHARP_REF');
-    if (r.sharpHoldPercent < 0) warnings.push('LOW_IMPLIED_TOTAL');
+    if (r.sharpHoldPercent < WARN.evLowSharpHold) warnings.push('LOW_IMPLIED_TOTAL');
+    warnings.push(...guardWarnings(r.guards));
     return {
       id: r.id,
       game_id: r.eventId,
@@ -177,11 +206,12 @@ export class OpportunityPresenter {
     const live = m.side1.row.isLive || m.side2.row.isLive;
     const age = Math.max(ageSeconds(board, m.side1.row, now), ageSeconds(board, m.side2.row, now));
     const warnings: string[] = [];
-    if (a.middleProbability > 0.15) warnings.push('HIGH_PROBABILITY');
-    if (a.middleSize > 3) warnings.push('LARGE_GAP');
+    if (a.middleProbability > WARN.middleHighProbability) warnings.push('HIGH_PROBABILITY');
+    if (a.middleSize > WARN.middleLargeGap) warnings.push('LARGE_GAP');
     if (age > STALE.middle) warnings.push('STALE_ODDS');
     if (live) warnings.push('LIVE_GAME');
     if (a.isGuaranteedProfit) warnings.push('GUARANTEED_PROFIT');
+    warnings.push(...guardWarnings(m.guards));
     return {
       id: m.id,
       ...this.common(board, e, m.side1.row),
@@ -237,6 +267,7 @@ export class OpportunityPresenter {
       confidence,
       odds_age_seconds: st.oldest,
       possibly_stale: st.stale,
+      warnings: guardWarnings(h.guards),
       detected_at: iso(h.detectedAt),
       ...(e ? this.refs.forEvent(e, first.marketType) : {}),
     };

@@ -17,8 +17,9 @@ import {
   type Pmf,
 } from '../../../math/index.js';
 import type { OddsBoard } from '../../board/odds-board.js';
+import { checkMarkets, consensusGap, pricesByBook, type ConsensusGap, type MarketCheck } from './guards.js';
 import { ageSeconds, bestPerOutcome, isHandicap, outcomesOf, type BookFilter } from './market-groups.js';
-import type { ArbitrageRecord, EvRecord, LowHoldRecord, MiddleRecord, MiddleSideRecord } from './records.js';
+import type { ArbitrageRecord, EvRecord, Guards, LowHoldRecord, MiddleRecord, MiddleSideRecord } from './records.js';
 
 /** Opportunities above this profit are data errors, not arbitrages (spec rule 1). */
 export const ARB_PROFIT_CAP = 10;
@@ -42,12 +43,21 @@ export interface DetectContext {
   now: number;
   /** Group lookups shared by the detectors during one evaluation (a group is read once, not once per detector). */
   memo?: Map<string, GroupInfo | null>;
+  /**
+   * Let flagged venue markets (guards.ts: a self-arbitrage or an excessive hold) into detection, their
+   * opportunities carrying the flag. Off (the default lists): a flagged market's prices are not used at all.
+   */
+  includeFlagged?: boolean;
 }
 
 export interface GroupInfo {
   rows: OddsRow[];
   first: OddsRow;
   outcomes: readonly string[];
+  /** Each book's best active price per outcome. */
+  byBook: Map<string, Map<string, OddsRow>>;
+  /** The venues whose own market in this group is flagged, by book. */
+  flags: Map<string, MarketCheck>;
 }
 
 /** The rows and outcome set of a market group, or null when the group is empty or not a closed market. */
@@ -65,7 +75,31 @@ function readGroup(ctx: DetectContext, groupKey: string): GroupInfo | null {
   if (first.groupLine !== null && isQuarterLine(first.groupLine) && first.marketType !== 'asian_handicap') return null;
   const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
   if (!outcomes) return null;
-  return { rows, first, outcomes };
+  const byBook = pricesByBook(rows, outcomes);
+  return { rows, first, outcomes, byBook, flags: checkMarkets(byBook, outcomes, (id) => ctx.catalog.book(id)) };
+}
+
+/** The books of a group detection may use: those in scope and, unless flagged markets are let in, not flagged. */
+function usable(ctx: DetectContext, g: GroupInfo, inScope: BookFilter): BookFilter {
+  return ctx.includeFlagged || !g.flags.size ? inScope : (b) => inScope(b) && !g.flags.has(b);
+}
+
+/** The guards' findings on prices of one group: flagged venues among them, and prices far from the consensus. */
+function guardsOf(g: GroupInfo, rows: readonly OddsRow[]): Guards {
+  const flagged: MarketCheck[] = [];
+  const offConsensus: ConsensusGap[] = [];
+  for (const r of rows) {
+    const f = g.flags.get(r.sportsbook);
+    if (f && !flagged.includes(f)) flagged.push(f);
+    const gap = consensusGap(r, g.byBook, (b) => g.flags.has(b));
+    if (gap) offConsensus.push(gap);
+  }
+  return { flagged, offConsensus };
+}
+
+/** The flag of a row's own venue market, when its group is a closed market and the venue's market is flagged. */
+function flagOf(ctx: DetectContext, r: OddsRow): MarketCheck | undefined {
+  return groupInfo(ctx, r.groupKey)?.flags.get(r.sportsbook);
 }
 
 function isAlternate(board: OddsBoard, r: OddsRow): boolean {
@@ -94,7 +128,7 @@ export function impliedTotalAllBooks(ctx: DetectContext, groupKey: string): numb
 export function detectArbitrage(ctx: DetectContext, groupKey: string, inScope: BookFilter): ArbitrageRecord | null {
   const g = groupInfo(ctx, groupKey);
   if (!g) return null;
-  const best = bestPerOutcome(g.rows, g.outcomes, inScope);
+  const best = bestPerOutcome(g.rows, g.outcomes, usable(ctx, g, inScope));
   if (!best) return null;
   const a = analyzeArbitrage(best.legs.map((l) => l.decimal));
   if (!a.isArbitrage || a.profitPercent <= 0 || a.profitPercent > ARB_PROFIT_CAP) return null;
@@ -111,6 +145,7 @@ export function detectArbitrage(ctx: DetectContext, groupKey: string, inScope: B
     impliedTotal: a.impliedTotal,
     profitPercent: a.profitPercent,
     isAlternateLine: isAlternate(ctx.board, g.first),
+    guards: guardsOf(g, best.legs),
   };
 }
 
@@ -118,7 +153,7 @@ export function detectArbitrage(ctx: DetectContext, groupKey: string, inScope: B
 export function detectLowHold(ctx: DetectContext, groupKey: string, inScope: BookFilter): LowHoldRecord | null {
   const g = groupInfo(ctx, groupKey);
   if (!g) return null;
-  const best = bestPerOutcome(g.rows, g.outcomes, inScope);
+  const best = bestPerOutcome(g.rows, g.outcomes, usable(ctx, g, inScope));
   if (!best) return null;
   const implied = best.legs.map((l) => 1 / l.decimal);
   const sum = implied.reduce((s, p) => s + p, 0);
@@ -137,12 +172,15 @@ export function detectLowHold(ctx: DetectContext, groupKey: string, inScope: Boo
     holdPercent: hold,
     allBooks: [...best.books].sort(),
     isAlternateLine: isAlternate(ctx.board, g.first),
+    guards: guardsOf(g, best.legs),
   };
 }
 
 /**
  * +EV prices of a group: the sharp reference book's complete market is devigged (every method), and every
  * other book's active price above the fair value by any method is an opportunity (one per book and side).
+ * A flagged sharp market is never devigged (the next sharp book that quotes the whole market is used), and
+ * flagged venues' prices are candidates only when flagged markets are let in.
  */
 export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: string): EvRecord[] {
   const g = groupInfo(ctx, groupKey);
@@ -150,13 +188,14 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
   let ref: { book: string; legs: OddsRow[] } | null = null;
   let sharpRefCount = 0;
   for (const book of SHARP_REFERENCE_BOOKS) {
+    if (g.flags.has(book)) continue;
     const best = bestPerOutcome(g.rows, g.outcomes, (b) => b === book);
     if (!best) continue;
     sharpRefCount++;
     if (!ref && !sharpBook) ref = { book, legs: best.legs };
   }
   if (sharpBook) {
-    const best = bestPerOutcome(g.rows, g.outcomes, (b) => b === sharpBook);
+    const best = g.flags.has(sharpBook) ? null : bestPerOutcome(g.rows, g.outcomes, (b) => b === sharpBook);
     ref = best ? { book: sharpBook, legs: best.legs } : null;
   }
   if (!ref) return [];
@@ -167,9 +206,11 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
   for (const m of DEVIG_METHODS) fairBy[m] = devig(implied, m);
   const width = ref.legs.length === 2 ? marketWidth(ref.legs[0]!.american, ref.legs[1]!.american) : null;
   const isMain = !isAlternate(ctx.board, g.first);
+  const refGuards = guardsOf(g, ref.legs);
+  const inScope = usable(ctx, g, () => true);
   const out: EvRecord[] = [];
   g.outcomes.forEach((outcome, i) => {
-    const quoting = g.rows.filter((r) => r.isActive && r.selectionType === outcome);
+    const quoting = g.rows.filter((r) => r.isActive && r.selectionType === outcome && inScope(r.sportsbook));
     const bookCount = new Set(quoting.map((r) => r.sportsbook)).size;
     for (const r of quoting) {
       if (r.sportsbook === ref.book) continue;
@@ -180,6 +221,7 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
         bestEv = Math.max(bestEv, fair[m] * r.decimal - 1);
       }
       if (bestEv <= 0) continue;
+      const own = guardsOf(g, [r]);
       out.push({
         kind: 'ev',
         id: shortHash(['ev', groupKey, outcome, r.sportsbook]),
@@ -198,6 +240,7 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
         sharpHoldPercent: (sum - 1) * 100,
         marketWidth: width,
         isMainLine: isMain,
+        guards: { flagged: own.flagged, offConsensus: [...own.offConsensus, ...refGuards.offConsensus] },
       });
     }
   });
@@ -302,7 +345,7 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
   const rows: OddsRow[] = [];
   for (const id of ids) {
     const r = ctx.board.rows.get(id);
-    if (r && r.isActive && inScope(r.sportsbook)) rows.push(r);
+    if (r && r.isActive && inScope(r.sportsbook) && (ctx.includeFlagged || !flagOf(ctx, r))) rows.push(r);
   }
   const first = rows[0];
   if (!first || first.marketType === 'asian_handicap') return [];
@@ -364,6 +407,15 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
       const side1: MiddleSideRecord = { row: a, kind: 'above', threshold: ta, winProbability: 1 - pmf.cdf(ta) };
       const side2: MiddleSideRecord = { row: b, kind: 'below', threshold: tb, winProbability: pmf.cdf(Math.ceil(tb) - 1) };
       const age = Math.max(ageSeconds(ctx.board, a, ctx.now), ageSeconds(ctx.board, b, ctx.now));
+      const ga = groupInfo(ctx, a.groupKey);
+      const gb = groupInfo(ctx, b.groupKey);
+      const guards: Guards = { flagged: [], offConsensus: [] };
+      for (const [gi, row] of [[ga, a], [gb, b]] as const) {
+        if (!gi) continue;
+        const found = guardsOf(gi, [row]);
+        guards.flagged.push(...found.flagged);
+        guards.offConsensus.push(...found.offConsensus);
+      }
       out.push({
         kind: 'middles',
         id: middleId(ladderKey, a, b),
@@ -385,6 +437,7 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
           oddsAgeSeconds: age,
           isLive: a.isLive || b.isLive,
         }),
+        guards,
       });
     }
   }

@@ -1,5 +1,6 @@
 import type { DevigMethod, MiddleAnalysis } from '../../../math/index.js';
 import type { OddsRow } from '../../../domain/odds-row.js';
+import type { ConsensusGap, MarketCheck } from './guards.js';
 
 export type OpportunityKind = 'ev' | 'arbitrage' | 'middles' | 'low_hold';
 
@@ -12,6 +13,15 @@ interface Base {
   detectedAt: number;
   /** Last time the detector confirmed it. */
   updatedAt: number;
+  /** What the plausibility guards (guards.ts) found on the prices it uses. */
+  guards: Guards;
+}
+
+export interface Guards {
+  /** Venue markets it uses that are flagged: only when flagged markets were let in (`include_flagged`). */
+  flagged: MarketCheck[];
+  /** Prices it uses that are far from the other books' consensus on the same outcome. */
+  offConsensus: ConsensusGap[];
 }
 
 export interface ArbitrageRecord extends Base {

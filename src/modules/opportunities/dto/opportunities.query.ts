@@ -58,6 +58,15 @@ export class OpportunityFilters extends PageQuery({ defaultLimit: 50, maxLimit: 
   @ApiPropertyOptional({ enum: DATE_RANGES, description: 'Start date window in US Eastern time: today, tomorrow, or the next 7 days' })
   @IsOptional() @StringParam() @IsIn(DATE_RANGES, { message: `date_range must be one of ${DATE_RANGES.join(', ')}` })
   date_range?: string;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description:
+      'true: also list opportunities built on flagged venue markets (a venue whose own sides cross below 100% or hold far more than usual), with a VENUE_SELF_ARBITRAGE or VENUE_EXCESS_HOLD warning. Default false: a flagged market\'s prices are left out of detection.',
+  })
+  @IsOptional() @BooleanParam() @IsBoolean({ message: 'include_flagged must be true or false' })
+  include_flagged?: boolean;
 }
 
 class OddsBounds extends OpportunityFilters {
