@@ -80,6 +80,7 @@ describe('the validation pipe compares keys with the DTO\'s own declared propert
   it('refuses a single-valued parameter given twice, and takes repeated list parameters', async () => {
     expect(await refusal({ limit: ['1', '500'] }, meta)).toBe('Invalid parameter "limit": given 2 times; it takes one value');
     expect(await refusal({ team: ['a', 'b', 'c'] }, meta)).toBe('Invalid parameter "team": given 3 times; it takes one value');
+    expect(await refusal({ limit: ['1', '2'], limt: '3' }, meta)).toBe('Unknown parameter "limt"');
     await expect(createValidationPipe().transform({ sportsbook: ['draftkings', 'fanduel,betmgm'] }, meta)).resolves.toMatchObject({ sportsbook: ['draftkings', 'fanduel', 'betmgm'] });
   });
 

@@ -45,11 +45,13 @@ export function assertDeclaredKeys(value: unknown, metadata: ArgumentMetadata): 
     throw new ApiError('invalid_request', `The request body must be a JSON object, got ${got}`);
   }
   if (value === null || typeof value !== 'object') return;
-  for (const key of Object.keys(value)) {
-    const d = declared.get(key);
-    if (!d) throw new ApiError('invalid_request', `Unknown parameter "${shown(key)}"`, { parameter: shown(key) });
+  const keys = Object.keys(value);
+  // An unknown key first: it is the likelier mistake (a typo), and the one that matters most.
+  for (const key of keys) if (!declared.has(key)) throw new ApiError('invalid_request', `Unknown parameter "${shown(key)}"`, { parameter: shown(key) });
+  if (metadata.type !== 'query') return;
+  for (const key of keys) {
     const v = (value as Record<string, unknown>)[key];
-    if (metadata.type === 'query' && !d.list && Array.isArray(v) && v.length > 1) {
+    if (!declared.get(key)!.list && Array.isArray(v) && v.length > 1) {
       throw new ApiError('invalid_request', `Invalid parameter "${key}": given ${v.length} times; it takes one value`, { parameter: key });
     }
   }
