@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -7,6 +8,9 @@ import helmet from '@fastify/helmet';
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule, type AppModuleOptions } from './app.module.js';
+import { ApiError } from './common/http/api-error.js';
+import { MAX_OBJECT_KEYS, parseJsonBody, type JsonLimits } from './common/http/body-limits.js';
+import { clientErrorHandler } from './common/http/client-error.js';
 import { ApiExceptionFilter, errorBody } from './common/http/exception.filter.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { createValidationPipe } from './common/http/validation.js';
@@ -14,10 +18,14 @@ import { JsonLogger, redact } from './common/logging/json-logger.js';
 import type { AppConfig } from './config/env.js';
 import { ApiKeysService } from './modules/accounts/api-keys.service.js';
 import { MetricsService } from './modules/metrics/metrics.service.js';
-import { setupOpenApi } from './openapi.js';
+import { docsAssetAllowed, setupOpenApi } from './openapi.js';
 
 export const API_PREFIX = 'api/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The operator routes (X-Admin-Token): bulk imports post thousands of quotes, so the key count does not apply. */
+const OPERATOR_ROUTES = `/${API_PREFIX}/admin/`;
+const CORS_HEADERS = ['X-API-Key', 'Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'Cache-Control'];
+const CORS_EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Data-Delay', 'X-Tier', 'X-Request-Id', 'Retry-After'];
 
 export function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
   const incoming = req.headers['x-request-id'];
@@ -27,7 +35,8 @@ export function requestId(req: { headers: Record<string, string | string[] | und
 
 /**
  * Builds the whole application (used by main.ts and by the end-to-end tests): Fastify, the /api/v1 prefix,
- * request ids, validation, the error filter, OpenAPI at /docs.
+ * request ids, bounded JSON bodies, validation, the error filter (for every error, the HTTP parser's included),
+ * CORS when configured, OpenAPI at /docs.
  */
 export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
   const routes = new RouteIndex();
@@ -38,6 +47,9 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestId(req),
     logger: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Requests Node's HTTP parser refuses (headers over the size limit, Content-Length with Transfer-Encoding,
+    // invalid characters) get the API's error body and a closed connection.
+    clientErrorHandler: clientErrorHandler(config.docsUrl, maxHeaderSize),
     // Errors Fastify raises before any route runs (malformed URL, a path segment too long) get the API's body too.
     frameworkErrors: (error: { code?: string }, _req: unknown, reply: FastifyReply) => {
       const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long (at most 500 characters)' : 'Malformed URL';
@@ -45,7 +57,21 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     },
   });
   const fastify = adapter.getInstance();
-  fastify.addHook('onRoute', (r) => routes.add(r.method, r.url));
+  fastify.addHook('onRoute', (r) => {
+    routes.add(r.method, r.url);
+    // The Swagger UI's static files: only those the page loads, not the rest of swagger-ui-dist.
+    if (r.url === '/docs/*') {
+      const own = r.onRequest ? (Array.isArray(r.onRequest) ? r.onRequest : [r.onRequest]) : [];
+      r.onRequest = [
+        async (req: FastifyRequest, reply: FastifyReply) => {
+          if (!docsAssetAllowed(req.url)) {
+            return reply.code(404).header('Content-Type', 'application/json; charset=utf-8').send(errorBody('not_found', 'Not found', config.docsUrl));
+          }
+        },
+        ...own,
+      ];
+    }
+  });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('X-Request-Id', req.id);
     done();
@@ -72,13 +98,40 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     logger: new JsonLogger(config.logLevel),
     abortOnError: false,
   });
+  const jsonLimits: JsonLimits = { maxDepth: config.bodyMaxDepth, maxKeys: config.bodyMaxKeys, maxObjectKeys: MAX_OBJECT_KEYS };
+  const operatorLimits: JsonLimits = { ...jsonLimits, maxKeys: Number.POSITIVE_INFINITY };
+  // JSON bodies are measured on the raw text (depth, keys) before they are parsed, transformed or validated.
+  app.useBodyParser('application/json', { bodyLimit: config.bodyLimitBytes }, (req, body, done) => {
+    try {
+      done(null, parseJsonBody(body.toString('utf8'), req.routeOptions?.url?.startsWith(OPERATOR_ROUTES) ? operatorLimits : jsonLimits));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+  // Request bodies are JSON only: forms and plain text are 415 unsupported_media_type.
+  app.useBodyParser('application/x-www-form-urlencoded', { bodyLimit: config.bodyLimitBytes }, (_req, _body, done) => {
+    done(new ApiError('unsupported_media_type', 'Unsupported Content-Type; request bodies must be application/json'), undefined);
+  });
+  fastify.removeContentTypeParser('text/plain');
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   metrics = app.get(MetricsService);
   await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
   app.setGlobalPrefix(API_PREFIX, { exclude: ['metrics'] });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(config.docsUrl, routes));
-  if (config.corsOrigins !== false) app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Data-Delay', 'X-Request-Id', 'Retry-After'] });
+  // CORS only when CORS_ORIGINS names origins (or '*'): exact origins, never reflected; no credentials; the
+  // admin token is not among the allowed headers, so no browser page can send it.
+  if (config.corsOrigins !== false) {
+    app.enableCors({
+      origin: config.corsOrigins,
+      credentials: false,
+      methods: ['GET', 'HEAD', 'POST'],
+      allowedHeaders: CORS_HEADERS,
+      exposedHeaders: CORS_EXPOSED,
+      maxAge: 600,
+      strictPreflight: false,
+    });
+  }
   setupOpenApi(app, config);
   await app.init();
   await app.get(ApiKeysService).bootstrap();

@@ -4,6 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { ApiKeyGuard, FeatureGuard } from './common/auth/api-key.guard.js';
+import { AuthModule } from './common/auth/auth.module.js';
 import { CommonModule, RATE_LIMIT_STORE } from './common/common.module.js';
 import { TierThrottlerGuard } from './common/rate-limit/tier-throttler.guard.js';
 import { Clock } from './common/time/clock.js';
@@ -26,7 +27,7 @@ import { SplitsModule } from './modules/splits/splits.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature. */
 @Module({
-  imports: [AccountsModule],
+  imports: [AuthModule],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: TierThrottlerGuard },

@@ -35,10 +35,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ PROVIDERS: 'none' }).providers).toEqual([]);
   });
 
-  it('reads CORS origins', () => {
-    expect(loadConfig({ CORS_ORIGINS: 'https://a.example,https://b.example' }).corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+  it('reads CORS origins: off unless configured, * or exact origins, never "reflect any"', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example,http://localhost:5173/' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:5173']);
     expect(loadConfig({ CORS_ORIGINS: 'false' }).corsOrigins).toBe(false);
-    expect(loadConfig({}).corsOrigins).toBe(true);
+    expect(loadConfig({}).corsOrigins).toBe(false);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
+    expect(() => loadConfig({ CORS_ORIGINS: 'true' })).toThrow('reflect any origin');
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/app' })).toThrow('not an origin');
+    expect(() => loadConfig({ CORS_ORIGINS: 'a.example' })).toThrow('not an origin');
+  });
+
+  it('reads the body, failed-login and metrics limits', () => {
+    const d = loadConfig({});
+    expect([d.bodyMaxDepth, d.bodyMaxKeys, d.authFailuresPerMinute, d.metricsAllowLocal]).toEqual([32, 1000, 30, true]);
+    const c = loadConfig({ BODY_MAX_DEPTH: '8', BODY_MAX_KEYS: '50', AUTH_FAILURES_PER_MINUTE: '5', METRICS_ALLOW_LOCAL: 'false' });
+    expect([c.bodyMaxDepth, c.bodyMaxKeys, c.authFailuresPerMinute, c.metricsAllowLocal]).toEqual([8, 50, 5, false]);
+    expect(() => loadConfig({ AUTH_FAILURES_PER_MINUTE: '0' })).toThrow('AUTH_FAILURES_PER_MINUTE');
+    expect(() => loadConfig({ BODY_MAX_DEPTH: '1' })).toThrow('BODY_MAX_DEPTH');
   });
 
   it('believes X-Forwarded-For only when TRUST_PROXY says so', () => {

@@ -35,8 +35,16 @@ export interface AppConfig {
     minRemaining: number;
   };
   enterpriseRequestsPerMinute?: number;
-  corsOrigins: string[] | true | false;
+  /** Browser origins allowed to call the API: none (false, the default), any without credentials ('*'), or a list. */
+  corsOrigins: string[] | '*' | false;
   bodyLimitBytes: number;
+  /** JSON bodies: levels of nested objects/arrays, and keys plus array items in all (operator routes are exempt from the count). */
+  bodyMaxDepth: number;
+  bodyMaxKeys: number;
+  /** Failed authentications (wrong API key or admin token) one client address may make per minute before it is locked out for the rest of the minute. */
+  authFailuresPerMinute: number;
+  /** /metrics without the admin token for requests from a loopback peer that carry no forwarding header. */
+  metricsAllowLocal: boolean;
   /** Whom to believe about the client address (X-Forwarded-For): false, true, a hop count or addresses/CIDRs. */
   trustProxy: boolean | number | string[];
   endedEventGraceSeconds: number;
@@ -107,6 +115,26 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   return raw;
 }
 
+/** CORS_ORIGINS: unset/false (no CORS), '*' (any origin, never with credentials) or exact origins, comma-separated. */
+function corsOrigins(env: NodeJS.ProcessEnv): string[] | '*' | false {
+  const raw = env.CORS_ORIGINS?.trim();
+  if (!raw || raw === 'false') return false;
+  if (raw === '*') return '*';
+  if (raw === 'true') throw new ConfigError('CORS_ORIGINS=true is not supported (it would reflect any origin): list the origins, or use * for any origin without credentials');
+  return raw.split(',').map((s) => s.trim()).filter(Boolean).map((o) => {
+    let u: URL;
+    try {
+      u = new URL(o);
+    } catch {
+      throw new ConfigError(`CORS_ORIGINS: "${o}" is not an origin such as https://app.example.com`);
+    }
+    if (!['http:', 'https:'].includes(u.protocol) || u.origin !== o.replace(/\/$/, '').toLowerCase()) {
+      throw new ConfigError(`CORS_ORIGINS: "${o}" is not an origin (scheme://host[:port], no path), such as https://app.example.com`);
+    }
+    return u.origin;
+  });
+}
+
 function ident(env: NodeJS.ProcessEnv, name: string, def: string): string {
   const raw = env[name]?.trim();
   if (!raw) return def;
@@ -146,7 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
   for (const p of providers) {
     if (!knownProviders.includes(p)) throw new ConfigError(`PROVIDERS: unknown provider "${p}" (known: ${knownProviders.join(', ')})`);
   }
-  const cors = env.CORS_ORIGINS?.trim();
   const enterpriseRpm = env.ENTERPRISE_REQUESTS_PER_MINUTE
     ? int(env, 'ENTERPRISE_REQUESTS_PER_MINUTE', 10000, 1, 1_000_000)
     : undefined;
@@ -184,8 +211,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       minRemaining: int(env, 'ODDS_API_MIN_REMAINING', 20, 0, 1_000_000),
     },
     enterpriseRequestsPerMinute: enterpriseRpm,
-    corsOrigins: cors === undefined || cors === '' ? true : cors === 'false' ? false : cors === '*' ? true : cors.split(',').map((s) => s.trim()),
+    corsOrigins: corsOrigins(env),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
+    bodyMaxDepth: int(env, 'BODY_MAX_DEPTH', 32, 2, 1000),
+    bodyMaxKeys: int(env, 'BODY_MAX_KEYS', 1000, 10, 1_000_000),
+    authFailuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
+    metricsAllowLocal: bool(env, 'METRICS_ALLOW_LOCAL', true),
     trustProxy: trustProxy(env),
     endedEventGraceSeconds: int(env, 'ENDED_EVENT_GRACE_SECONDS', 3600, 0, 7 * 86_400),
     historyRetentionHours: int(env, 'ODDS_HISTORY_RETENTION_HOURS', 24, 1, 24 * 365),

@@ -6,8 +6,10 @@ import { buildMarket, H } from '../factories/market.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
- * Fuzzing every endpoint's parameters and bodies: whatever arrives, the answer is never a 5xx, and every 4xx
- * carries the error body {error: {code, message, docs}}.
+ * Fuzzing every endpoint's parameters and bodies: whatever arrives, the answer is never a 5xx, every 4xx
+ * carries the error body {error: {code, message, docs}}, and a parameter no endpoint declares (prototype names
+ * included) is refused with 400. The key's budget and the failed-login limit are raised so that no 429 can
+ * stand in for the validation under test: a 429 here is a failure.
  */
 const ENDPOINTS: Array<{ path: string; params: string[] }> = [
   { path: '/sports', params: ['include_empty'] },
@@ -38,8 +40,13 @@ const value = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 20 }),
 );
 
+/** Parameter names no endpoint declares: Object.prototype's own names, and a typo. */
+const UNDECLARED = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'limt'];
+
 function query(params: string[]) {
-  return fc.array(fc.tuple(fc.oneof(fc.constantFrom(...(params.length ? params : ['x'])), fc.string({ maxLength: 12 })), value), { maxLength: 6 }).map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
+  return fc
+    .array(fc.tuple(fc.oneof(fc.constantFrom(...(params.length ? params : ['x'])), fc.string({ maxLength: 12 }), fc.constantFrom(...UNDECLARED)), value), { maxLength: 6 })
+    .map((pairs) => ({ qs: pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'), undeclared: pairs.map(([k]) => k).filter((k) => UNDECLARED.includes(k)) }));
 }
 
 describe('fuzzing every endpoint', () => {
@@ -48,7 +55,7 @@ describe('fuzzing every endpoint', () => {
 
   beforeAll(async () => {
     const now = Date.parse('2026-11-22T12:00:00Z');
-    t = await startTestApp({ clock: new ManualClock(now) });
+    t = await startTestApp({ clock: new ManualClock(now), env: { ENTERPRISE_REQUESTS_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000' } });
     t.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket([{ league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: now + 5 * H }], ['draftkings', 'fanduel', 'pinnacle'], now) }, now, { backfill: true });
   });
   afterAll(async () => {
@@ -57,6 +64,7 @@ describe('fuzzing every endpoint', () => {
 
   async function check(label: string, res: { status: number; json: any; text: string }) {
     if (res.status >= 500) failures.push(`${label} -> ${res.status} ${res.text.slice(0, 200)}`);
+    else if (res.status === 429) failures.push(`${label} -> 429: a rate limit answered instead of validation`);
     else if (res.status >= 400) {
       const e = res.json?.error;
       if (!e || typeof e.code !== 'string' || typeof e.message !== 'string' || typeof e.docs !== 'string') failures.push(`${label} -> ${res.status} without the error body: ${res.text.slice(0, 200)}`);
@@ -66,9 +74,13 @@ describe('fuzzing every endpoint', () => {
 
   it.each(ENDPOINTS)('GET $path with random parameters', async ({ path, params }) => {
     await fc.assert(
-      fc.asyncProperty(query(params), fc.constantFrom('header', 'query'), async (qs, via) => {
+      fc.asyncProperty(query(params), fc.constantFrom('header', 'query'), async ({ qs, undeclared }, via) => {
         const res = await t.call(`${path}${qs ? `?${qs}` : ''}`, { key: KEYS.enterprise, via: via as 'header' | 'query' });
         await check(`GET ${path}?${qs}`, res);
+        // Every endpoint with parameters refuses one it does not declare (/account takes none and reads none).
+        if (undeclared.length && params.length && (res.status !== 400 || !/^Unknown parameter "/.test(res.json?.error?.message ?? ''))) {
+          failures.push(`GET ${path}?${qs} -> ${res.status} although it names undeclared parameter(s) ${undeclared.join(', ')}: ${res.text.slice(0, 120)}`);
+        }
       }),
       { numRuns: 60 },
     );

@@ -1,43 +1,30 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdminToken } from '../admin/admin-token.js';
-import { ApiKeysService } from '../../modules/accounts/api-keys.service.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
 import { ApiError } from '../http/api-error.js';
 import { AccessPolicy } from './access-policy.js';
+import { Authenticator, isDirectLocal } from './authenticator.js';
 import { ACCESS_KEY, type AccessRule } from './decorators.js';
 
-/** The key sent with a request: X-API-Key, then Authorization: Bearer, then ?api_key= (spec part 5). */
-export function extractKey(req: Pick<FastifyRequest, 'headers' | 'query'>): string | undefined {
-  const header = req.headers['x-api-key'];
-  const h = Array.isArray(header) ? header[0] : header;
-  if (h && h.trim()) return h.trim();
-  const auth = req.headers.authorization;
-  if (auth) {
-    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
-    if (m?.[1]) return m[1].trim();
-  }
-  const q = (req.query as Record<string, unknown> | undefined)?.api_key;
-  const qv = Array.isArray(q) ? q[0] : q;
-  if (typeof qv === 'string' && qv.trim()) return qv.trim();
-  return undefined;
-}
+export { extractKey } from './authenticator.js';
 
 export function accessRule(reflector: Reflector, ctx: ExecutionContext): AccessRule {
   return reflector.getAllAndOverride<AccessRule>(ACCESS_KEY, [ctx.getHandler(), ctx.getClass()]) ?? { kind: 'key' };
 }
 
 /**
- * First global guard: resolves the key into an account. Routes are closed unless marked @Public or
- * @OptionalKey. Sets X-Data-Delay for authenticated callers.
+ * First global guard: checks the credentials a route needs (through the Authenticator). Routes are closed
+ * unless marked @Public or @OptionalKey. Sets X-Data-Delay and X-Tier for authenticated callers.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly keys: ApiKeysService,
+    private readonly auth: Authenticator,
     private readonly policy: AccessPolicy,
-    private readonly admin: AdminToken,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -45,17 +32,12 @@ export class ApiKeyGuard implements CanActivate {
     if (rule.kind === 'public') return true;
     const req = ctx.switchToHttp().getRequest<FastifyRequest>();
     if (rule.kind === 'admin') {
-      const token = req.headers['x-admin-token'];
-      if (!this.admin.matches(Array.isArray(token) ? token[0] : token)) throw new ApiError('unauthorized', 'Missing or wrong X-Admin-Token');
+      if (rule.local && this.config.metricsAllowLocal && isDirectLocal(req.socket.remoteAddress, req.headers)) return true;
+      await this.auth.authenticateAdmin(req);
       return true;
     }
-    const key = extractKey(req);
-    if (!key) {
-      if (rule.kind === 'optional-key') return true;
-      throw new ApiError('unauthorized', 'Missing API key: send it in the X-API-Key header, as Authorization: Bearer <key>, or as ?api_key=');
-    }
-    const account = key.length <= 200 ? await this.keys.authenticate(key) : null;
-    if (!account) throw new ApiError('unauthorized', 'Invalid or revoked API key');
+    const account = rule.kind === 'optional-key' ? await this.auth.authenticate(req, { optional: true }) : await this.auth.authenticate(req);
+    if (!account) return true;
     req.account = account;
     const reply = ctx.switchToHttp().getResponse<FastifyReply>();
     void reply.header('X-Data-Delay', String(this.policy.delaySeconds(account)));

@@ -7,7 +7,7 @@ export const ACCESS_KEY = 'odds:access';
 export type AccessRule =
   | { kind: 'public' }
   | { kind: 'optional-key' }
-  | { kind: 'admin' }
+  | { kind: 'admin'; local?: boolean }
   | { kind: 'key'; feature?: Feature };
 
 /** The three ways to send a key, as OpenAPI security requirements (any one of them). */
@@ -18,7 +18,7 @@ const KEY_RESPONSES = [
   ApiTooManyRequestsResponse({ description: 'Rate limit exceeded (`rate_limited`), with Retry-After' }),
 ];
 
-/** No key needed and no rate limit (health, docs, metrics). */
+/** No key needed and no rate limit (health, docs). */
 export const Public = () => SetMetadata(ACCESS_KEY, { kind: 'public' } satisfies AccessRule);
 
 /** The local operator channel: X-Admin-Token (from DATA_DIR/server.json or ADMIN_TOKEN); not rate limited. */
@@ -27,6 +27,19 @@ export const AdminOnly = () =>
     SetMetadata(ACCESS_KEY, { kind: 'admin' } satisfies AccessRule),
     ApiHeader({ name: 'X-Admin-Token', required: true, description: 'Operator token (DATA_DIR/server.json or ADMIN_TOKEN)' }),
     ApiUnauthorizedResponse({ description: 'Missing or wrong admin token (`unauthorized`)' }),
+    ApiTooManyRequestsResponse({ description: 'Too many failed authentications from this address (`rate_limited`), with Retry-After' }),
+  );
+
+/**
+ * The admin token, or (METRICS_ALLOW_LOCAL, on by default) a direct request from this machine: socket peer on
+ * a loopback address and no X-Forwarded-For / Forwarded / X-Real-IP header. For /metrics.
+ */
+export const AdminOrLocal = () =>
+  applyDecorators(
+    SetMetadata(ACCESS_KEY, { kind: 'admin', local: true } satisfies AccessRule),
+    ApiHeader({ name: 'X-Admin-Token', required: false, description: 'Operator token; not needed for a direct request from the same machine (METRICS_ALLOW_LOCAL)' }),
+    ApiUnauthorizedResponse({ description: 'Missing or wrong admin token (`unauthorized`)' }),
+    ApiTooManyRequestsResponse({ description: 'Too many failed authentications from this address (`rate_limited`), with Retry-After' }),
   );
 
 /** Works without a key at the keyless per-IP limit; a key, if sent, must be valid. */

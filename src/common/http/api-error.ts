@@ -6,10 +6,12 @@ export type ErrorCode =
   | 'tier_restricted'
   | 'not_found'
   | 'method_not_allowed'
+  | 'request_timeout'
   | 'gone'
   | 'unknown_endpoint'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'header_too_large'
   | 'rate_limited'
   | 'too_many_streams'
   | 'internal_error'
@@ -22,10 +24,12 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   tier_restricted: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   gone: 410,
   unknown_endpoint: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  header_too_large: 431,
   rate_limited: 429,
   too_many_streams: 429,
   internal_error: 500,

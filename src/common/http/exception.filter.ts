@@ -12,20 +12,29 @@ export function errorBody(code: ErrorCode, message: string, docsUrl: string, ext
   return { error: { code, message, docs: `${docsUrl}#error-${code}`, ...extras }, ...top };
 }
 
+/**
+ * Errors that are not ApiErrors (Fastify's, Nest's, a plugin's) by status. A 403 from anything but the access
+ * policy (e.g. a static-file plugin refusing a path) is answered 404: in this API 403 means tier_restricted.
+ */
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request',
   401: 'unauthorized',
-  403: 'tier_restricted',
+  403: 'not_found',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   410: 'gone',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
+  431: 'header_too_large',
   429: 'rate_limited',
   503: 'service_unavailable',
 };
 
-/** Fastify's own client errors (bad JSON, body too large, wrong content type) arrive as plain errors with a statusCode. */
+/**
+ * Fastify's own client errors (body too large, wrong content type, a bad Content-Length) arrive as plain errors
+ * with a statusCode, or wrapped by Nest's adapter in an HttpException whose cause is the Fastify error.
+ */
 function fastifyClientError(err: unknown): ApiError | null {
   if (!err || typeof err !== 'object') return null;
   const e = err as { statusCode?: number; code?: string; message?: string };
@@ -33,9 +42,11 @@ function fastifyClientError(err: unknown): ApiError | null {
   const code = CODE_BY_STATUS[e.statusCode] ?? 'invalid_request';
   const message =
     e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body is too large'
-    : e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'Unsupported Content-Type; send application/json'
+    : e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'Unsupported Content-Type; request bodies must be application/json'
     : e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Body is empty but Content-Type is application/json'
+    : e.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' ? 'Content-Length does not match the body'
     : e.code?.startsWith('FST_ERR_CTP') || /JSON/i.test(e.message ?? '') ? 'Malformed JSON body'
+    : code === 'not_found' ? 'Not found'
     : 'Bad request';
   return new ApiError(code, message);
 }
@@ -54,6 +65,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof ApiError) return exception;
     if (exception instanceof ThrottlerException) return new ApiError('rate_limited', 'Rate limit exceeded; retry after the window resets');
     if (exception instanceof HttpException) {
+      const fromFastify = fastifyClientError(exception.cause);
+      if (fromFastify) return fromFastify;
       const status = exception.getStatus();
       if (status === 404 && req && this.routes) {
         const allowed = this.routes.allowed(req.url);
@@ -61,7 +74,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
           return new ApiError('method_not_allowed', `Method ${req.method} is not allowed on ${req.url.split('?')[0]}; allowed: ${allowed.join(', ')}`);
         }
       }
-      if (status === 404) return new ApiError('not_found', `No such endpoint: ${req?.method ?? ''} ${(req?.url ?? '').split('?')[0]}`.trim());
+      if (status === 404 || status === 403) return new ApiError('not_found', `No such endpoint: ${req?.method ?? ''} ${(req?.url ?? '').split('?')[0]}`.trim());
       const code = CODE_BY_STATUS[status];
       if (code) {
         const resp = exception.getResponse();
@@ -87,6 +100,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (allowed) void reply.header('Allow', allowed.join(', '));
     }
     if (reply.sent) return;
+    if (err.extras.retry_after !== undefined) void reply.header('Retry-After', String(err.extras.retry_after));
     void reply.status(STATUS_OF[err.code]).header('Content-Type', 'application/json; charset=utf-8').send(errorBody(err.code, err.message, this.docsUrl, err.extras));
   }
 }

@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, MaxLength, Max, Min, ValidateBy } from 'class-validator';
+import { foldName } from '../../config/catalog.js';
 
 /**
  * Shared query-parameter parsing. Values arrive as strings (or arrays for repeated keys); these transforms
@@ -51,8 +52,32 @@ export const NumberParam = () =>
     return typeof v === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(v.trim()) ? Number(v) : v;
   });
 
-/** Single string parameter: a repeated key keeps its last value. */
+/** Single string parameter (a repeated key is refused by the validation pipe before this runs). */
 export const StringParam = () => Transform(({ value }) => first(value));
+
+/** True when a search text keeps something to match once folded the way names are (Latin letters and digits). */
+export function searchable(value: unknown): boolean {
+  return typeof value === 'string' && foldName(value) !== '';
+}
+
+/**
+ * A text search parameter (team, q): one string of at most 100 characters that must contain a Latin letter or a
+ * digit. Matching folds accents, case and punctuation away, so a search of punctuation alone ("!!") would match
+ * every name: it is refused with 400 rather than answered with everything unfiltered.
+ */
+export const SearchText = () =>
+  applyDecorators(
+    StringParam(),
+    IsString(),
+    MaxLength(100),
+    ValidateBy({
+      name: 'searchable',
+      validator: {
+        validate: searchable,
+        defaultMessage: (a) => `${a?.property ?? 'the search'} must contain at least one letter (A-Z, accents ignored) or digit; punctuation alone matches nothing`,
+      },
+    }),
+  );
 
 /**
  * Parameters every query accepts: the key (for SSE/EventSource clients) and the SDKs' deep-link `state`,

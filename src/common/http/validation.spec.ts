@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ArgumentMetadata } from '@nestjs/common';
-import { ListOddsQuery } from '../../modules/odds/dto/odds.query.js';
+import { BatchOddsBody, ListOddsQuery } from '../../modules/odds/dto/odds.query.js';
 import { ApiError } from './api-error.js';
-import { CachingValidationPipe, createValidationPipe } from './validation.js';
+import { CachingValidationPipe, createValidationPipe, declaredProperties } from './validation.js';
 
 const meta: ArgumentMetadata = { type: 'query', metatype: ListOddsQuery, data: '' };
 
@@ -40,5 +40,55 @@ describe('the validation pipe remembers validated query strings', () => {
     for (let i = 0; i < CachingValidationPipe.MAX_ENTRIES + 10; i++) await pipe.transform({ limit: String((i % 500) + 1), offset: String(i) }, meta);
     const sizes = [...pipe['memo'].values()].map((m) => m.size);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(CachingValidationPipe.MAX_ENTRIES);
+  });
+});
+
+describe('the validation pipe compares keys with the DTO\'s own declared properties', () => {
+  const body: ArgumentMetadata = { type: 'body', metatype: BatchOddsBody, data: '' };
+  const refusal = async (value: unknown, m: ArgumentMetadata) => {
+    const err = await createValidationPipe().transform(value, m).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    return (err as ApiError).message;
+  };
+
+  it('refuses prototype names and typos as unknown parameters, in a null-prototype query object too', async () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'limt']) {
+      const q = Object.assign(Object.create(null) as object, { [name]: '1' });
+      if (name === '__proto__') Object.defineProperty(q, '__proto__', { value: '1', enumerable: true });
+      expect(await refusal(q, meta)).toBe(`Unknown parameter "${name}"`);
+      expect(await refusal({ event_ids: ['a'], [name]: 1 }, body)).toBe(`Unknown parameter "${name}"`);
+    }
+  });
+
+  it('refuses a body that is not a JSON object before transforming it', async () => {
+    expect(await refusal(undefined, body)).toBe('The request body must be a JSON object, got no body');
+    expect(await refusal(null, body)).toBe('The request body must be a JSON object, got null');
+    expect(await refusal([1], body)).toBe('The request body must be a JSON object, got an array');
+    expect(await refusal('x', body)).toBe('The request body must be a JSON object, got a string');
+    expect(await refusal(5, body)).toBe('The request body must be a JSON object, got a number');
+  });
+
+  it('knows the declared properties of a DTO, inherited ones included', () => {
+    expect([...declaredProperties(BatchOddsBody)!.keys()].sort()).toEqual(['event_ids', 'market', 'sportsbook']);
+    expect(declaredProperties(BatchOddsBody)!.get('event_ids')).toEqual({ list: true });
+    expect(declaredProperties(BatchOddsBody)!.get('market')).toEqual({ list: false });
+    const q = declaredProperties(ListOddsQuery)!;
+    for (const p of ['limit', 'offset', 'api_key', 'state', 'team', 'q', 'sport']) expect(q.has(p)).toBe(true);
+    expect(q.has('constructor')).toBe(false);
+  });
+
+  it('refuses a single-valued parameter given twice, and takes repeated list parameters', async () => {
+    expect(await refusal({ limit: ['1', '500'] }, meta)).toBe('Invalid parameter "limit": given 2 times; it takes one value');
+    expect(await refusal({ team: ['a', 'b', 'c'] }, meta)).toBe('Invalid parameter "team": given 3 times; it takes one value');
+    expect(await refusal({ limit: ['1', '2'], limt: '3' }, meta)).toBe('Unknown parameter "limt"');
+    await expect(createValidationPipe().transform({ sportsbook: ['draftkings', 'fanduel,betmgm'] }, meta)).resolves.toMatchObject({ sportsbook: ['draftkings', 'fanduel', 'betmgm'] });
+  });
+
+  it('refuses a search with nothing to match once folded (punctuation alone)', async () => {
+    for (const v of ['!!', '   ', '---', '', '\u6771\u4eac']) {
+      expect(await refusal({ team: v }, meta)).toMatch(/^Invalid parameter "team": team must contain at least one letter/);
+    }
+    await expect(createValidationPipe().transform({ team: 'St. Louis!' }, meta)).resolves.toMatchObject({ team: 'St. Louis!' });
+    await expect(createValidationPipe().transform({ q: 'Mü' }, meta)).resolves.toMatchObject({ q: 'Mü' });
   });
 });

@@ -1,5 +1,61 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { ApiError } from './api-error.js';
+
+/** A declared property, and whether it takes a list (repeated or comma-separated values). */
+export type Declared = ReadonlyMap<string, { list: boolean }>;
+
+const declaredCache = new WeakMap<Function, Declared | null>();
+
+/**
+ * The properties a DTO class declares (those with a class-validator rule, inherited ones included), as a Map:
+ * membership is an own-property test, so `__proto__`, `constructor` or `toString` are never "declared" the way
+ * class-validator's own whitelist lookup in a plain object takes them to be. A property validated `each` (or as
+ * an array) takes a list. Null for a class with no rules.
+ */
+export function declaredProperties(type: Function): Declared | null {
+  let declared = declaredCache.get(type);
+  if (declared === undefined) {
+    const map = new Map<string, { list: boolean }>();
+    for (const m of getMetadataStorage().getTargetValidationMetadatas(type, '', true, false)) {
+      const list = m.each === true || m.name === 'isArray';
+      map.set(m.propertyName, { list: (map.get(m.propertyName)?.list ?? false) || list });
+    }
+    declared = map.size ? map : null;
+    declaredCache.set(type, declared);
+  }
+  return declared;
+}
+
+const shown = (name: string) => (name.length > 100 ? `${name.slice(0, 100)}...` : name);
+
+/**
+ * Refuses what no DTO may receive, before class-transformer sees it: a body that is not a JSON object, any key
+ * the DTO does not declare (query parameter or body field), and a single-valued query parameter given more than
+ * once (`limit=1&limit=500`: which one a proxy or cache saw is anybody's guess). Checked here, a request with
+ * thousands of unknown keys costs one Map lookup each, not class-transformer's quadratic key handling.
+ */
+export function assertDeclaredKeys(value: unknown, metadata: ArgumentMetadata): void {
+  const type = metadata.metatype;
+  if (!type || (metadata.type !== 'query' && metadata.type !== 'body')) return;
+  const declared = declaredProperties(type);
+  if (!declared) return;
+  if (metadata.type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    const got = value === undefined ? 'no body' : value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    throw new ApiError('invalid_request', `The request body must be a JSON object, got ${got}`);
+  }
+  if (value === null || typeof value !== 'object') return;
+  const keys = Object.keys(value);
+  // An unknown key first: it is the likelier mistake (a typo), and the one that matters most.
+  for (const key of keys) if (!declared.has(key)) throw new ApiError('invalid_request', `Unknown parameter "${shown(key)}"`, { parameter: shown(key) });
+  if (metadata.type !== 'query') return;
+  for (const key of keys) {
+    const v = (value as Record<string, unknown>)[key];
+    if (!declared.get(key)!.list && Array.isArray(v) && v.length > 1) {
+      throw new ApiError('invalid_request', `Invalid parameter "${key}": given ${v.length} times; it takes one value`, { parameter: key });
+    }
+  }
+}
 
 const TYPE_CONSTRAINTS = new Set(['whitelistValidation', 'isInt', 'isNumber', 'isBoolean', 'isString', 'isIn', 'isEnum', 'isArray', 'isDateString', 'isISO8601']);
 
@@ -47,6 +103,7 @@ export class CachingValidationPipe extends ValidationPipe {
   private readonly memo = new Map<Function, Map<string, object>>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    assertDeclaredKeys(value, metadata);
     const type = metadata.metatype;
     if (metadata.type !== 'query' || !type || !value || typeof value !== 'object') return super.transform(value, metadata);
     const key = JSON.stringify(value);

@@ -26,4 +26,17 @@ describe('MemoryWindowStore (fixed one-minute windows)', () => {
     expect(s.incrementSync('a', 60_000, 1).isBlocked).toBe(true);
     expect(s.incrementSync('b', 60_000, 1).isBlocked).toBe(false);
   });
+
+  it('peeks at a window without counting a hit', () => {
+    const clock = new ManualClock(0);
+    const s = new MemoryWindowStore(clock);
+    expect(s.peekSync('k')).toBeNull();
+    s.incrementSync('k', 60_000, 5);
+    s.incrementSync('k', 60_000, 5);
+    clock.advance(20_000);
+    expect(s.peekSync('k')).toEqual({ totalHits: 2, timeToExpire: 40 });
+    expect(s.peekSync('k')).toEqual({ totalHits: 2, timeToExpire: 40 });
+    clock.advance(40_000);
+    expect(s.peekSync('k')).toBeNull();
+  });
 });

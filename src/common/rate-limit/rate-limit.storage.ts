@@ -10,12 +10,24 @@ export interface WindowRecord {
   timeToBlockExpire: number;
 }
 
+/** A window's count without counting a hit (null: no open window). */
+export interface WindowPeek {
+  totalHits: number;
+  timeToExpire: number;
+}
+
+/** The shared counters every limit uses (per-key budgets, failed logins): memory or Redis. */
+export interface WindowStore extends ThrottlerStorage {
+  increment(key: string, ttl: number, limit: number): Promise<WindowRecord>;
+  peek(key: string): Promise<WindowPeek | null>;
+}
+
 /**
  * Fixed-window counters: the first request of a key opens a window of `ttl` ms; every request in it
  * counts; the request that takes the count past `limit` and all later ones in the window are refused.
  * Times are returned in seconds, as @nestjs/throttler expects.
  */
-export class MemoryWindowStore implements ThrottlerStorage {
+export class MemoryWindowStore implements WindowStore {
   private readonly windows = new Map<string, { hits: number; expiresAt: number }>();
   private lastSweep = 0;
 
@@ -39,6 +51,17 @@ export class MemoryWindowStore implements ThrottlerStorage {
     return { totalHits: w.hits, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0 };
   }
 
+  async peek(key: string): Promise<WindowPeek | null> {
+    return this.peekSync(key);
+  }
+
+  peekSync(key: string): WindowPeek | null {
+    const now = this.clock.now();
+    const w = this.windows.get(key);
+    if (!w || w.expiresAt <= now) return null;
+    return { totalHits: w.hits, timeToExpire: Math.max(1, Math.ceil((w.expiresAt - now) / 1000)) };
+  }
+
   private sweep(now: number): void {
     this.lastSweep = now;
     for (const [k, w] of this.windows) if (w.expiresAt <= now) this.windows.delete(k);
@@ -52,11 +75,16 @@ local t = redis.call('PTTL', KEYS[1])
 if t < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); t = tonumber(ARGV[1]) end
 return {n, t}`;
 
+const PEEK_SCRIPT = `
+local n = redis.call('GET', KEYS[1])
+if not n then return {0, 0} end
+return {tonumber(n), redis.call('PTTL', KEYS[1])}`;
+
 /**
  * Counters in Redis, so every instance spends one budget; the INCR and the expiry are one atomic script.
  * When Redis cannot be reached the per-instance memory counters take over until it is back.
  */
-export class RedisWindowStore implements ThrottlerStorage {
+export class RedisWindowStore implements WindowStore {
   private readonly logger = new Logger('rate-limit');
   private degraded = false;
 
@@ -84,6 +112,16 @@ export class RedisWindowStore implements ThrottlerStorage {
       }
       this.degraded = true;
       return this.fallback.incrementSync(key, ttl, limit);
+    }
+  }
+
+  async peek(key: string): Promise<WindowPeek | null> {
+    if (this.degraded) return this.fallback.peekSync(key);
+    try {
+      const [hits, pttl] = (await this.redis.client.eval(PEEK_SCRIPT, 1, `${this.keyPrefix}rl:${key}`)) as [number, number];
+      return hits > 0 && pttl > 0 ? { totalHits: hits, timeToExpire: Math.max(1, Math.ceil(pttl / 1000)) } : null;
+    } catch {
+      return this.fallback.peekSync(key);
     }
   }
 }

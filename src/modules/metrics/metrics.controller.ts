@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { Public } from '../../common/auth/decorators.js';
+import { AdminOrLocal } from '../../common/auth/decorators.js';
 import { MetricsService } from './metrics.service.js';
 
 @ApiTags('Health')
@@ -9,10 +9,10 @@ export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get()
-  @Public()
+  @AdminOrLocal()
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiProduces('text/plain')
-  @ApiOperation({ summary: 'Prometheus metrics (not under /api/v1)', description: 'Request latency per route, rate-limit rejections, board size, ingest rate, detection latency, open streams, bus lag, database write backlog, and process metrics.' })
+  @ApiOperation({ summary: 'Prometheus metrics (not under /api/v1)', description: 'Needs X-Admin-Token, except for a direct request from the same machine (loopback peer, no X-Forwarded-For/Forwarded header) while METRICS_ALLOW_LOCAL is on (the default). Request latency per route, rate-limit rejections, board size, ingest rate, detection latency, open streams, bus lag, database write backlog, and process metrics.' })
   get(): Promise<string> {
     return this.metrics.registry.metrics();
   }

@@ -13,6 +13,7 @@ export class MetricsService {
     registers: [this.registry],
   });
   readonly rateLimited = new Counter({ name: 'rate_limit_rejections_total', help: 'Requests refused with 429 rate_limited', labelNames: ['tier'] as const, registers: [this.registry] });
+  readonly authFailures = new Counter({ name: 'auth_failures_total', help: 'Requests with a wrong API key or admin token', labelNames: ['kind'] as const, registers: [this.registry] });
   readonly ingestQuotes = new Counter({ name: 'ingest_quotes_total', help: 'Quotes received from providers and imports', labelNames: ['source'] as const, registers: [this.registry] });
   readonly ingestChanges = new Counter({ name: 'ingest_price_changes_total', help: 'Prices that changed on the board', registers: [this.registry] });
   readonly ingestRejected = new Counter({ name: 'ingest_rejected_total', help: 'Quotes left out, by reason', labelNames: ['reason'] as const, registers: [this.registry] });

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { BooleanParam, CsvList, PageQuery, StringParam } from '../../../common/http/query.js';
+import { IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
+import { BooleanParam, CsvList, PageQuery, SearchText, StringParam } from '../../../common/http/query.js';
 
 export class ListEventsQuery extends PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }) {
   @ApiPropertyOptional({ description: 'Sport id(s), comma-separated', example: 'basketball' })
@@ -23,15 +23,15 @@ export class ListEventsQuery extends PageQuery({ defaultLimit: 50, maxLimit: 200
   @IsOptional() @BooleanParam() @IsBoolean({ message: 'has_score must be true or false' })
   has_score?: boolean;
 
-  @ApiPropertyOptional({ description: 'Team name or alias (partial, case-insensitive)', example: 'lakers' })
-  @IsOptional() @StringParam() @IsString() @MaxLength(100)
+  @ApiPropertyOptional({ description: 'Team name or alias (partial, case-insensitive; must contain a letter or digit)', example: 'lakers' })
+  @IsOptional() @SearchText()
   team?: string;
 
   @ApiPropertyOptional({ description: 'Local date of the game (US Eastern for US leagues, UTC otherwise), YYYY-MM-DD', example: '2026-11-22' })
   @IsOptional() @StringParam() @IsString() @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' })
   date?: string;
 
-  @ApiPropertyOptional({ description: 'Text search over teams, league and sport (partial)', example: 'celtics' })
-  @IsOptional() @StringParam() @IsString() @MaxLength(100)
+  @ApiPropertyOptional({ description: 'Text search over teams, league and sport (partial; must contain a letter or digit)', example: 'celtics' })
+  @IsOptional() @SearchText()
   q?: string;
 }

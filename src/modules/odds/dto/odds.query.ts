@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Max, Min } from 'class-validator';
-import { BaseQuery, BooleanParam, CsvList, IntParam, PageQuery, StringParam, splitList } from '../../../common/http/query.js';
+import { BaseQuery, BooleanParam, CsvList, IntParam, PageQuery, SearchText, StringParam, splitList } from '../../../common/http/query.js';
 import { ODDS_FIELDS } from '../odds-item.js';
 import { SORT_FIELDS } from '../odds-query.js';
 
@@ -19,10 +19,10 @@ export class ListOddsQuery extends PageQuery({ defaultLimit: 50, maxLimit: 500, 
   @ApiPropertyOptional({ description: 'Event id(s) (alias: event_id)' }) @IsOptional() @CsvList() @IsString({ each: true }) event?: string[];
   @ApiPropertyOptional({ description: 'Alias of event' }) @IsOptional() @CsvList() @IsString({ each: true }) event_id?: string[];
   @ApiPropertyOptional({ type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'live must be true or false' }) live?: boolean;
-  @ApiPropertyOptional({ description: 'Team name or alias (partial)', example: 'celtics' }) @IsOptional() @StringParam() @IsString() @MaxLength(100) team?: string;
+  @ApiPropertyOptional({ description: 'Team name or alias (partial; must contain a letter or digit)', example: 'celtics' }) @IsOptional() @SearchText() team?: string;
   @ApiPropertyOptional({ description: 'Game date (YYYY-MM-DD; US Eastern for US leagues, UTC otherwise)', example: '2026-11-22' })
   @IsOptional() @StringParam() @IsString() @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' }) date?: string;
-  @ApiPropertyOptional({ description: 'Text search over teams, league and sport (partial)' }) @IsOptional() @StringParam() @IsString() @MaxLength(100) q?: string;
+  @ApiPropertyOptional({ description: 'Text search over teams, league and sport (partial; must contain a letter or digit)' }) @IsOptional() @SearchText() q?: string;
   @ApiPropertyOptional({ description: 'Lowest American price', example: -200, type: Number })
   @IsOptional() @IntParam() @IsInt({ message: 'min_odds must be an integer American price' }) @Min(-100000) @Max(100000) min_odds?: number;
   @ApiPropertyOptional({ description: 'Highest American price', example: 200, type: Number })
@@ -56,7 +56,7 @@ export class BestOddsQuery extends PageQuery({ defaultLimit: 50, maxLimit: 200, 
   @ApiPropertyOptional() @IsOptional() @CsvList() @IsString({ each: true }) event?: string[];
   @ApiPropertyOptional({ description: 'Alias of event' }) @IsOptional() @CsvList() @IsString({ each: true }) event_id?: string[];
   @ApiPropertyOptional({ type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'live must be true or false' }) live?: boolean;
-  @ApiPropertyOptional({ example: 'celtics' }) @IsOptional() @StringParam() @IsString() @MaxLength(100) team?: string;
+  @ApiPropertyOptional({ example: 'celtics' }) @IsOptional() @SearchText() team?: string;
   @ApiPropertyOptional({ type: Number }) @IsOptional() @IntParam() @IsInt({ message: 'min_odds must be an integer American price' }) @Min(-100000) @Max(100000) min_odds?: number;
   @ApiPropertyOptional({ type: Number }) @IsOptional() @IntParam() @IsInt({ message: 'max_odds must be an integer American price' }) @Min(-100000) @Max(100000) max_odds?: number;
   @ApiPropertyOptional({ type: Boolean, description: 'true: main lines only' }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'is_main_line must be true or false' }) is_main_line?: boolean;
