@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { BooleanParam, CsvList, IntParam, NumberParam, PageQuery, StringParam } from '../../../common/http/query.js';
+import { BooleanParam, CsvList, IntParam, NumberParam, PageQuery, SearchText, StringParam } from '../../../common/http/query.js';
 import { DEVIG_METHODS } from '../../../math/devig.js';
 
 const sortValues = (names: string[]) => names.flatMap((n) => [n, `-${n}`]);
@@ -43,8 +43,8 @@ export class OpportunityFilters extends PageQuery({ defaultLimit: 50, maxLimit: 
   @IsOptional() @CsvList() @IsString({ each: true })
   event_id?: string[];
 
-  @ApiPropertyOptional({ description: 'Team name or alias (partial)', example: 'celtics' })
-  @IsOptional() @StringParam() @IsString() @MaxLength(100)
+  @ApiPropertyOptional({ description: 'Team name or alias (partial; must contain a letter or digit)', example: 'celtics' })
+  @IsOptional() @SearchText()
   team?: string;
 
   @ApiPropertyOptional({ type: Boolean, description: 'true: live only; false: pre-game only' })
