@@ -54,6 +54,7 @@ export class IngestionService implements OnApplicationBootstrap, OnApplicationSh
     @Optional() @Inject(SPLITS_SINK) private splitsSink?: SplitsSink,
   ) {
     this.pipeline = new IngestionPipeline(catalog, boards.board);
+    metrics.gauge('board_write_quarantined', 'Items (prices, history entries, events) the database refused for their data: isolated, logged, not stored', () => boards.writer.quarantined);
   }
 
   setSplitsSink(sink: SplitsSink): void {
@@ -73,6 +74,14 @@ export class IngestionService implements OnApplicationBootstrap, OnApplicationSh
     for (const [k, v] of Object.entries(report.rejected)) this.metrics.ingestRejected.inc({ reason: k }, v ?? 0);
     this.totals.batches++;
     addCounts(this.totals, report);
+    if (report.registered) {
+      this.logger.log({
+        msg: 'registered on first sight (not in the catalog)',
+        source: batch.source,
+        leagues: report.registered.leagues.map((l) => `${l.id} (${l.sport}, sent as "${l.from}")`),
+        books: report.registered.books.map((b) => `${b.id} (sent as "${b.from}"; unlisted, sharp tier)`),
+      });
+    }
     return report;
   }
 

@@ -19,4 +19,6 @@ export interface ParsedFile {
   records: number;
   /** Latest capture time seen in the file (the replay anchor). */
   capturedAt: number | null;
+  /** Remarks that are not rejections (ignored unknown columns). */
+  notes?: string[];
 }
