@@ -279,7 +279,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     const last = this.board.lastChangeAt;
     const age = last ? Math.round((now - last) / 1000) : null;
     const q = this.writer.quarantined;
-    const refused = q ? `; ${q} items refused by the database for their data were quarantined (not stored; see the logs)` : '';
+    const refused = q ? `; ${q === 1 ? '1 item refused by the database for its data was' : `${q} items refused by the database for their data were`} quarantined (not stored; see the logs)` : '';
     if (!this.writer.healthy) return { status: 'degraded' as const, message: `database writes failing; ${this.writer.pending} changes buffered in memory${refused}` };
     if (!this.config.providers.length) return { status: 'ok' as const, latency_ms: 0, message: `no live source configured; board holds ${rows} prices${refused}` };
     if (age === null || age > 120) return { status: 'degraded' as const, message: (age === null ? 'no prices received yet' : `no price update for ${age} s`) + refused };
