@@ -69,7 +69,7 @@ export async function runImport(
   }
   const errors: ParseError[] = [...parsed.errors];
   const reasons: Record<string, number> = {};
-  for (const _e of parsed.errors) reasons.invalid_row = (reasons.invalid_row ?? 0) + 1;
+  for (const e of parsed.errors) reasons[e.code ?? 'invalid_row'] = (reasons[e.code ?? 'invalid_row'] ?? 0) + 1;
   let changed = 0;
   let unchanged = 0;
   const accepted = new Set<number>();

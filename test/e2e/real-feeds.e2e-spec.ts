@@ -60,7 +60,7 @@ describe('real feeds through the pipeline', () => {
   });
 
   it('slug and short forms resolve on the endpoints; canonical ids are emitted', async () => {
-    for (const [input, id] of [['fifa_-_world_cup', 'fifa_world_cup'], ['world_cup', 'fifa_world_cup'], ['brazil_-_serie_a', 'brazil_serie_a'], ['Brazil Série A', 'brazil_serie_a'], ['usa_-_mlb', 'mlb']]) {
+    for (const [input, id] of [['fifa_-_world_cup', 'fifa_world_cup'], ['world_cup', 'fifa_world_cup'], ['brazil_-_serie_a', 'brazil_serie_a'], ['Brazil Série A', 'brazil_serie_a'], ['usa_-_mlb', 'mlb']] as Array<[string, string]>) {
       const r = await t.call(`/events?league=${encodeURIComponent(input)}&limit=200`, { key: KEYS.sharp });
       expect(r.status).toBe(200);
       expect(r.json.data.length).toBeGreaterThan(0);

@@ -110,6 +110,17 @@ export class BoardWriter {
     };
   }
 
+  /**
+   * Writes until nothing is buffered (a flush in progress at the call leaves what arrived meanwhile for the next
+   * one), the database fails, or the time is up. For shutdown.
+   */
+  async drain(timeoutMs = 10_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    do {
+      await this.flush({ force: true });
+    } while ((this.pending || this.seen.size) && !this.failing && Date.now() < until);
+  }
+
   /** Logs a warning naming what could not be written (call at shutdown, after the last flush). */
   warnIfLost(): void {
     const loss = this.lossReport();
@@ -118,7 +129,7 @@ export class BoardWriter {
     const lost = pending.rows + pending.removed + pending.history + pending.events + pending.events_removed;
     this.logger.warn({
       msg: lost
-        ? `shutting down with ${lost} board changes not written to the database (it was unreachable): they are lost; the store holds the state of the last successful write`
+        ? `shutting down with ${lost} board changes not written to the database (${this.failing ? 'it was unreachable' : 'they kept arriving until the end'}): they are lost; the store holds the state of the last successful write`
         : `${this.quarantined} items were refused by the database for their data since start and were never stored`,
       ...loss,
     });

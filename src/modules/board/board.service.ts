@@ -104,7 +104,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   async beforeApplicationShutdown(): Promise<void> {
     clearTimeout(this.resyncTimer);
     clearTimeout(this.outageTimer);
-    await this.writer.flush({ force: true });
+    await this.writer.drain();
     this.writer.warnIfLost();
   }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Catalog } from '../../config/catalog.js';
@@ -34,7 +34,7 @@ export interface IngestTotals {
  * Also the entry point for imports (CLI and admin endpoint).
  */
 @Injectable()
-export class IngestionService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class IngestionService implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('ingestion');
   readonly pipeline: IngestionPipeline;
   private providers: OddsProvider[] = [];
@@ -204,6 +204,11 @@ export class IngestionService implements OnApplicationBootstrap, OnApplicationSh
     } else {
       this.logger.debug({ msg: 'provider batch', provider: name, quotes: r.quotes, changed: r.changed, removed: r.removed });
     }
+  }
+
+  /** Providers stop before the board's last write, so that write holds everything they delivered. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stopAll();
   }
 
   async onApplicationShutdown(): Promise<void> {

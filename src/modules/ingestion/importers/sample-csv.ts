@@ -104,7 +104,7 @@ export function parseSampleCsv(text: string, catalog: Catalog): ParsedFile {
   for (const { record: r, line } of records) {
     const bad = (reason: string) => errors.push({ line, reason });
     const text = fieldsProblem(r);
-    if (text) { bad(text); continue; }
+    if (text) { errors.push({ line, reason: text, code: 'invalid_text' }); continue; }
     const book = r.sportsbook?.toLowerCase();
     if (!book) { bad('sportsbook is empty'); continue; }
     if (!r.league) { bad('league is empty'); continue; }
