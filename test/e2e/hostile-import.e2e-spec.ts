@@ -81,7 +81,8 @@ describe('hostile imports through a running server', () => {
   it('the exact reproduction: a NUL in home_team is refused at the edge with its line; later rows are stored', async () => {
     const s = await importFile([HEADER, row({ home: 'Boston\u0000Celtics', selection: 'Boston Celtics' })].join('\n'));
     expect(s).toMatchObject({ records: 1, imported: 0, rejected: 1, exitCode: IMPORT_EXIT.NOTHING });
-    expect(s.errors).toEqual([{ line: 2, reason: 'home_team contains a NUL character (U+0000), which the database cannot store' }]);
+    expect(s.errors).toEqual([{ line: 2, reason: 'home_team contains a NUL character (U+0000), which the database cannot store', code: 'invalid_text' }]);
+    expect(s.reasons).toEqual({ invalid_text: 1 });
     const before = await stored();
     const later = await importFile([HEADER, row({ book: 'bovada' }), row({ book: 'betonline' })].join('\n'));
     expect(later).toMatchObject({ imported: 2, exitCode: IMPORT_EXIT.ALL });
