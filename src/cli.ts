@@ -11,7 +11,7 @@ try {
   process.exit(2);
 }
 runCli(process.argv.slice(2), config).then(
-  () => process.exit(0),
+  (code) => process.exit(code ?? 0),
   (err: unknown) => {
     if (err instanceof UsageError) {
       console.error(`error: ${err.message}\n\n${USAGE}`);

@@ -101,9 +101,10 @@ const sharpListed = listed.filter((b) => b.requires_tier === 'sharp');
 if (listed.length !== 26) fail(`sportsbooks.json: ${listed.length} listed books, expected 26`);
 if (openListed.length !== 23) fail(`sportsbooks.json: ${openListed.length} listed books with requires_tier null, expected 23`);
 if (sharpListed.length !== 3) fail(`sportsbooks.json: ${sharpListed.length} listed sharp-tier books, expected 3`);
-if (books.length !== 30) fail(`sportsbooks.json: ${books.length} books in all, expected 30`);
+if (books.length !== 42) fail(`sportsbooks.json: ${books.length} books in all, expected 42 (the 26 listed, the unlisted current books of CONTRACT.md 15.1)`);
 if (sharpListed.map((b) => b.id).sort().join() !== 'circa,pinnacle,prophetx') fail('sportsbooks.json: listed sharp-tier books must be pinnacle, circa, prophetx');
-const UNLISTED = ['betfair', 'bookmaker', 'bwin', 'hardrock'];
+const UNLISTED = ['betano', 'betfair', 'bookmaker', 'betsson', 'bwin', 'hardrock', 'onexbet', 'sbobet', 'sportzino', 'sx_bet',
+  'unibet_be', 'unibet_ca', 'unibet_de', 'unibet_dk', 'unibet_ro', 'unibet_se'].sort();
 if (books.filter((b) => b.unlisted).map((b) => b.id).sort().join() !== UNLISTED.join()) fail('sportsbooks.json: unlisted set differs');
 const pops = books.map((b) => b.popularity).sort((a, b) => a - b);
 pops.forEach((p, i) => { if (p !== i + 1) fail(`sportsbooks.json: popularity ranks must be 1..${books.length}`); });
@@ -118,7 +119,7 @@ const CLASSES = new Set(['us', 'sharp', 'international', 'exchange', 'prediction
 const REGIONS = new Set(['US', 'UK', 'EU', 'AU', 'GLOBAL']);
 const NO_DEEP_LINK = new Set(['bet105', 'bookmaker', 'fliff', 'rebet', 'saba']);
 const MARGIN = { pinnacle: 'sharp', circa: 'sharp', bookmaker: 'sharp', prophetx: 'exchange', betfair: 'exchange',
-  novig: 'exchange', kalshi: 'prediction', polymarket: 'prediction' };
+  novig: 'exchange', sx_bet: 'exchange', sbobet: 'sharp', kalshi: 'prediction', polymarket: 'prediction' };
 const oddsApiKeys = new Map();
 for (const b of books) {
   if (!CLASSES.has(b.class)) fail(`sportsbooks.json: ${b.id} class ${b.class}`);

@@ -14,8 +14,13 @@ Commands:
   keys:list                                                            list keys (never the keys themselves)
   keys:revoke <KEY_ID>                                                 revoke a key
   keys:arbitrage <KEY_ID> <on|off>                                     switch the account's arbitrage feature
-  import <FILE> [--replay] [--format csv|json] [--server URL]          import a sample CSV or an Odds API v4 JSON file;
-                                                                       --replay shifts its times so its capture time is now
+  import <FILE> [--replay] [--format csv|json] [--server URL] [--rejections PATH]
+                                                                       import a sample CSV or an Odds API v4 JSON file;
+                                                                       --replay shifts its times so its capture time is now;
+                                                                       every rejected row is reported with its line and reason
+                                                                       (past 50, all of them in FILE.rejected.csv or PATH).
+                                                                       Exit 0: all imported; 1: some rows rejected; 2: nothing
+                                                                       imported (empty, unreadable, wrong header, all rejected)
   migration:run                                                        apply pending database migrations
 
 The CLI uses the same environment as the server (DATABASE_URL or DATA_DIR). With the embedded store, while a
@@ -76,7 +81,8 @@ async function withStore<T>(config: AppConfig, fn: (keys: ApiKeysService) => Pro
   }
 }
 
-export async function runCli(argv: string[], config: AppConfig): Promise<void> {
+/** Runs one command; resolves with the process exit code (0 unless the command says otherwise, e.g. import). */
+export async function runCli(argv: string[], config: AppConfig): Promise<number | void> {
   const { command, positional, flags } = parseArgs(argv);
   const server = config.databaseUrl ? null : readLiveServer(config.dataDir);
   switch (command) {
@@ -131,8 +137,9 @@ export async function runCli(argv: string[], config: AppConfig): Promise<void> {
         if (!config.adminToken) throw new UsageError('--server needs ADMIN_TOKEN (the remote server\'s operator token)');
         target = { pid: 0, host: u.hostname, port: Number(u.port || 80), admin_token: config.adminToken, started_at: '' };
       }
-      await runImport(file, config, { replay: flags.has('replay'), format: format as 'csv' | 'json' | undefined, server: target, admin });
-      return;
+      const rejections = flags.get('rejections');
+      const summary = await runImport(file, config, { replay: flags.has('replay'), format: format as 'csv' | 'json' | undefined, server: target, admin, rejectionsFile: typeof rejections === 'string' ? rejections : undefined });
+      return summary.exitCode;
     }
     case 'migration:run': {
       if (server) {

@@ -1,13 +1,27 @@
+import { slugId, titleFromId } from '../domain/normalise.js';
 import { readJson } from './paths.js';
 import type { TierName } from './tiers.js';
 
 export interface SportDef { id: string; numerical_id: number; name: string }
-export interface LeagueDef { id: string; numerical_id: number; name: string; label: string; sport: string; aliases: string[]; timezone: string; country: string | null }
+export interface LeagueDef {
+  id: string;
+  /** null for a league registered on first sight (numerical ids are assigned in the catalog, never invented). */
+  numerical_id: number | null;
+  name: string;
+  label: string;
+  sport: string;
+  aliases: string[];
+  timezone: string;
+  country: string | null;
+  /** True for a league a feed sent that config/catalog/leagues.json does not list (registered on first sight). */
+  registered?: boolean;
+}
 export interface BookDef {
   id: string;
   numerical_id: number | null;
   display_name: string;
-  class: 'us' | 'sharp' | 'international' | 'exchange' | 'prediction';
+  /** `unknown`: a book registered on first sight, not yet described in config/catalog/sportsbooks.json. */
+  class: 'us' | 'sharp' | 'international' | 'exchange' | 'prediction' | 'unknown';
   regions: string[];
   is_sharp: boolean;
   requires_tier: TierName | null;
@@ -19,7 +33,19 @@ export interface BookDef {
   deep_link: string | null;
   settlement: 'sportsbook' | 'exchange' | 'prediction';
   margin_profile: 'sharp' | 'soft' | 'exchange' | 'prediction';
+  /** True for a book a feed sent that the catalog does not list (registered on first sight, unlisted, sharp tier). */
+  registered?: boolean;
 }
+
+/** What one registration did: the definition, and whether it was new. */
+export interface Registered<T> {
+  def: T;
+  isNew: boolean;
+}
+
+/** Most leagues / books registered on first sight in one process (a runaway feed cannot grow the catalog without end). */
+export const MAX_REGISTERED_LEAGUES = 5000;
+export const MAX_REGISTERED_BOOKS = 500;
 export type OutcomeSet = 'two_way' | 'three_way' | 'over_under' | 'n_way' | 'binary';
 export interface MarketDef {
   id: string;
@@ -81,7 +107,17 @@ export class Catalog {
   /** league id -> folded alias -> team */
   private readonly teamByAlias = new Map<string, Map<string, TeamDef>>();
   private readonly teamsByLeague = new Map<string, TeamDef[]>();
-  private readonly sportAliases = new Map<string, string>([['ice_hockey', 'hockey'], ['icehockey', 'hockey'], ['american_football', 'football'], ['americanfootball', 'football']]);
+  private readonly sportAliases = new Map<string, string>([
+    ['ice_hockey', 'hockey'], ['icehockey', 'hockey'], ['american_football', 'football'], ['americanfootball', 'football'],
+    ['rugbyunion', 'rugby'], ['rugby_union', 'rugby'], ['rugbyleague', 'rugby_league'], ['tabletennis', 'table_tennis'],
+    ['mixed_martial_arts', 'mma'], ['football_soccer', 'soccer'], ['e_sports', 'esports'], ['motorsport', 'motorsports'],
+  ]);
+  /** Folded id, aliases, name and label of each league -> the league (null where two leagues share the form). */
+  private readonly leagueByFold = new Map<string, LeagueDef | null>();
+  /** Compact id, display name and Odds API keys of each book -> the book (null where shared). */
+  private readonly bookByCompact = new Map<string, BookDef | null>();
+  private registeredLeagues = 0;
+  private registeredBooks = 0;
 
   constructor(data?: { sports: SportDef[]; leagues: LeagueDef[]; books: BookDef[]; markets: { types: MarketDef[]; aliases: Record<string, string[]> }; teams: TeamDef[]; players: PlayerDef[] }) {
     const d = data ?? {
@@ -93,21 +129,15 @@ export class Catalog {
       players: readJson<PlayerDef[]>('config', 'catalog', 'players.json'),
     };
     this.sports = d.sports;
-    this.leagues = d.leagues;
+    this.leagues = d.leagues.map((l) => ({ ...l, aliases: [...l.aliases] }));
     this.books = [...d.books].sort((a, b) => a.popularity - b.popularity);
     this.markets = d.markets.types;
     this.marketAliases = d.markets.aliases;
     this.teams = d.teams;
     this.players = d.players;
     for (const s of this.sports) this.sportById.set(s.id, s);
-    for (const l of this.leagues) {
-      this.leagueByAlias.set(l.id, l);
-      for (const a of l.aliases) this.leagueByAlias.set(a.toLowerCase(), l);
-    }
-    for (const b of this.books) {
-      this.bookById.set(b.id, b);
-      for (const k of b.odds_api_keys) this.bookByOddsApiKey.set(k, b);
-    }
+    for (const l of this.leagues) this.indexLeague(l);
+    for (const b of this.books) this.indexBook(b);
     for (const m of this.markets) this.marketById.set(m.id, m);
     for (const t of this.teams) {
       this.teamById.set(t.id, t);
@@ -127,7 +157,10 @@ export class Catalog {
 
   sport(id: string): SportDef | undefined {
     const k = id.toLowerCase();
-    return this.sportById.get(this.sportAliases.get(k) ?? k);
+    const direct = this.sportById.get(this.sportAliases.get(k) ?? k);
+    if (direct) return direct;
+    const slug = slugId(id);
+    return this.sportById.get(this.sportAliases.get(slug) ?? slug) ?? this.sportById.get(this.sportAliases.get(slug.replace(/_/g, '')) ?? slug.replace(/_/g, ''));
   }
 
   /** Sport id for an input that may be an alias (ice_hockey -> hockey), or undefined. */
@@ -135,16 +168,167 @@ export class Catalog {
     return this.sport(input)?.id;
   }
 
-  league(idOrAlias: string): LeagueDef | undefined {
-    return this.leagueByAlias.get(idOrAlias.toLowerCase());
+  private indexLeague(l: LeagueDef): void {
+    this.leagueByAlias.set(l.id, l);
+    for (const a of l.aliases) if (!this.leagueByAlias.has(a.toLowerCase())) this.leagueByAlias.set(a.toLowerCase(), l);
+    for (const form of [l.id, l.name, l.label, ...l.aliases]) {
+      const f = foldName(form);
+      if (!f) continue;
+      const cur = this.leagueByFold.get(f);
+      if (cur === undefined) this.leagueByFold.set(f, l);
+      else if (cur !== null && cur.id !== l.id) this.leagueByFold.set(f, null);
+    }
   }
 
+  private indexBook(b: BookDef): void {
+    this.bookById.set(b.id, b);
+    for (const k of b.odds_api_keys) this.bookByOddsApiKey.set(k, b);
+    for (const form of [b.id, b.display_name, ...b.odds_api_keys]) {
+      const c = foldName(form).replace(/ /g, '');
+      if (!c) continue;
+      const cur = this.bookByCompact.get(c);
+      if (cur === undefined) this.bookByCompact.set(c, b);
+      else if (cur !== null && cur.id !== b.id) this.bookByCompact.set(c, null);
+    }
+  }
+
+  /**
+   * The league an input names: its id or an alias exactly; else any spelling of its id, name, label or an alias
+   * (`World Cup`, `world_cup`, `Premier League`); else a `{country}_-_{name}` slug (CONTRACT.md 15.2) whose
+   * country and name are a league's (`fifa_-_world_cup` -> fifa_world_cup; `spain_-_laliga` -> la_liga, Spain's,
+   * while `scotland_-_premier_league` is not England's epl). With `sport`, only a league of that sport matches
+   * beyond the exact forms.
+   */
+  league(idOrAlias: string, sport?: string): LeagueDef | undefined {
+    const raw = idOrAlias.trim().toLowerCase();
+    const exact = this.leagueByAlias.get(raw);
+    if (exact) return exact;
+    const sportId = sport ? this.sportId(sport) : undefined;
+    const fits = (l: LeagueDef | null | undefined): LeagueDef | undefined => (l && (!sportId || l.sport === sportId) ? l : undefined);
+    const folded = foldName(raw);
+    if (!folded) return undefined;
+    const byFold = fits(this.leagueByFold.get(folded));
+    if (byFold) return byFold;
+    const sep = /^(.+?)\s*_-_\s*(.+)$/.exec(raw) ?? /^(.+?)\s+-\s+(.+)$/.exec(raw);
+    if (sep) {
+      const country = foldName(sep[1]!);
+      const name = foldName(sep[2]!);
+      const joined = fits(this.leagueByFold.get(`${country} ${name}`));
+      if (joined) return joined;
+      const named = fits(this.leagueByFold.get(name));
+      if (named && named.country && foldName(named.country) === country) return named;
+    }
+    // A sport-prefixed key (`soccer_epl`, `basketball_euroleague`) whose rest is a league of that sport.
+    const prefixed = /^([a-z]+)_(.+)$/.exec(slugId(raw));
+    if (prefixed) {
+      const s = this.sport(prefixed[1]!);
+      const rest = s ? this.leagueByFold.get(foldName(prefixed[2]!)) : undefined;
+      if (s && rest && rest.sport === s.id && (!sportId || sportId === s.id)) return rest;
+    }
+    return undefined;
+  }
+
+  /** A book by id, Odds API key, or any spelling of its id or name (`SX Bet`, `sx-bet`, `Hard Rock`). */
   book(id: string): BookDef | undefined {
-    return this.bookById.get(id.toLowerCase());
+    const k = id.trim().toLowerCase();
+    const exact = this.bookById.get(k) ?? this.bookByOddsApiKey.get(k);
+    if (exact) return exact;
+    const c = foldName(k).replace(/ /g, '');
+    return c ? (this.bookByCompact.get(c) ?? undefined) : undefined;
   }
 
   bookForOddsApiKey(key: string): BookDef | undefined {
-    return this.bookByOddsApiKey.get(key.toLowerCase()) ?? this.bookById.get(key.toLowerCase());
+    return this.bookByOddsApiKey.get(key.toLowerCase()) ?? this.book(key);
+  }
+
+  /**
+   * The league an input names, registering it on first sight under a known sport (id from the slug, the input as
+   * an alias, a name from `name` or the id). Undefined when the sport is unknown, the input has no letters or
+   * digits, or the registration cap is reached.
+   */
+  registerLeague(input: string, sport: string, name?: string | null): Registered<LeagueDef> | undefined {
+    const found = this.league(input, sport);
+    if (found) return { def: found, isNew: false };
+    const s = this.sport(sport);
+    const id = slugId(input);
+    if (!s || !id) return undefined;
+    const byId = this.leagueByAlias.get(id);
+    if (byId) {
+      // The slug is a league already, of another sport: keep the two apart by the sport.
+      if (byId.sport !== s.id) return this.registerLeague(`${s.id}_${id}`, s.id, name ?? null);
+      return { def: byId, isNew: false };
+    }
+    if (this.registeredLeagues >= MAX_REGISTERED_LEAGUES) return undefined;
+    const title = name?.trim() || titleFromId(id);
+    const alias = input.trim().toLowerCase();
+    const def: LeagueDef = { id, numerical_id: null, name: title, label: title, sport: s.id, aliases: alias && alias !== id ? [alias] : [], timezone: 'UTC', country: null, registered: true };
+    this.adoptLeague(def);
+    return { def, isNew: true };
+  }
+
+  /** Adds a league registered elsewhere (another instance, the store) unless one of that id exists; returns the one kept. */
+  adoptLeague(def: LeagueDef): LeagueDef {
+    const cur = this.leagueByAlias.get(def.id);
+    if (cur) {
+      for (const a of def.aliases) if (!this.leagueByAlias.has(a)) {
+        cur.aliases.push(a);
+        this.indexLeague(cur);
+      }
+      return cur;
+    }
+    const copy: LeagueDef = { ...def, aliases: [...def.aliases], registered: true };
+    this.leagues.push(copy);
+    this.registeredLeagues++;
+    this.indexLeague(copy);
+    return copy;
+  }
+
+  /**
+   * The book an input names, registering it on first sight as an unlisted book of the lowest tier that sees
+   * every book (sharp): never in a tier's default set, never a sharp reference, class `unknown` until an
+   * operator describes it in config/catalog/sportsbooks.json.
+   */
+  registerBook(input: string): Registered<BookDef> | undefined {
+    const found = this.book(input);
+    if (found) return { def: found, isNew: false };
+    const id = slugId(input);
+    if (!id || this.registeredBooks >= MAX_REGISTERED_BOOKS) return undefined;
+    const display = /[A-Z\s]/.test(input.trim()) ? input.trim() : titleFromId(id);
+    const def = Catalog.unknownBook(id, display, Math.max(0, ...this.books.map((b) => b.popularity)) + 1);
+    return { def: this.adoptBook(def), isNew: true };
+  }
+
+  /** The definition a book registered on first sight gets. */
+  static unknownBook(id: string, display: string, popularity: number): BookDef {
+    return {
+      id,
+      numerical_id: null,
+      display_name: display,
+      class: 'unknown',
+      regions: [],
+      is_sharp: false,
+      requires_tier: 'sharp',
+      has_live_odds: false,
+      has_player_props: false,
+      unlisted: true,
+      popularity,
+      odds_api_keys: [],
+      deep_link: null,
+      settlement: 'sportsbook',
+      margin_profile: 'soft',
+      registered: true,
+    };
+  }
+
+  /** Adds a book registered elsewhere unless one of that id exists; returns the one kept. */
+  adoptBook(def: BookDef): BookDef {
+    const cur = this.bookById.get(def.id);
+    if (cur) return cur;
+    const copy: BookDef = { ...def, regions: [...def.regions], odds_api_keys: [...def.odds_api_keys], registered: true };
+    this.books.push(copy);
+    this.registeredBooks++;
+    this.indexBook(copy);
+    return copy;
   }
 
   /** Books shown in the default catalog (not unlisted), most popular first. */

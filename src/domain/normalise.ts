@@ -103,3 +103,29 @@ export function ladderKey(eventId: string, marketType: string, period: string, s
 export function groupKey(ladder: string, gLine: number | null): string {
   return `${ladder}|${gLine === null ? '' : gLine}`;
 }
+
+/**
+ * A catalog id from any spelling: lower-case ASCII, accents stripped, the `{country}_-_{name}` separator and
+ * every run of other characters made one underscore (`Brazil Série A` and `brazil_-_serie_a` -> `brazil_serie_a`).
+ * Empty when nothing is left.
+ */
+export function slugId(input: string, max = 64): string {
+  return input
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, max)
+    .replace(/_+$/, '');
+}
+
+/** A readable name for an id that came without one (`brazil_serie_a` -> `Brazil Serie A`). */
+export function titleFromId(id: string): string {
+  return id
+    .split('_')
+    .filter(Boolean)
+    .map((w) => (w.length <= 3 && /^[a-z]+$/.test(w) && !['and', 'of', 'the', 'de', 'la', 'le'].includes(w) ? w.toUpperCase() : w[0]!.toUpperCase() + w.slice(1)))
+    .join(' ');
+}

@@ -1,3 +1,4 @@
+import type { BookDef, LeagueDef } from '../config/catalog.js';
 import type { EventStatus, GameState } from './types.js';
 
 /**
@@ -78,6 +79,8 @@ export interface ChangeSet {
   seen: string[];
   /** Books whose every price is confirmed as of `at` (delta feeds). */
   confirmed?: string[];
+  /** Leagues and books registered on first sight by this change set (every instance's catalog adopts them). */
+  catalog?: { leagues: LeagueDef[]; books: BookDef[] };
 }
 
 export function isChangeSetEmpty(cs: ChangeSet): boolean {

@@ -16,10 +16,14 @@ export interface PriceInput {
 
 /** Identifies one price at one book (everything but the price itself). */
 export interface QuoteKey {
-  /** Catalog sportsbook id. */
+  /** Sportsbook id (or an Odds API key, or any spelling of a catalog book); an unknown book is registered. */
   book: string;
-  /** League id or any of its aliases. */
+  /** League id or any of its aliases or slug forms; a league the catalog lacks is registered under `sport`. */
   league: string;
+  /** Sport of the league (id or alias); needed only to register a league the catalog does not know. */
+  sport?: string | null;
+  /** The source's display name of the league (e.g. The Odds API's sport_title), used when it is registered. */
+  leagueName?: string | null;
   /** Team names as the source spells them (empty for futures without teams). */
   homeTeam: string;
   awayTeam: string;

@@ -12,8 +12,11 @@ const SAMPLE = new URL('../fixtures/mlb_odds_snapshot.csv', import.meta.url).pat
 const rows = parse(readFileSync(SAMPLE, 'utf8'), { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
 const quiet = () => undefined;
 
-/** Rows of the sample whose selection cannot belong to their market: a two-way moneyline offering a player or manager. */
-const misfits = rows.filter((r) => r.market_type === 'moneyline' && !['home', 'away'].includes(r.selection_type!));
+/**
+ * Rows of the sample labelled moneyline that offer a player or manager on a question with no opponent (an award):
+ * prices all the same, kept as quoted and never part of a two-way group.
+ */
+const futuresMoneylines = rows.filter((r) => r.market_type === 'moneyline' && !['home', 'away'].includes(r.selection_type!));
 const perBook = (list: Array<Record<string, string>>) => list.reduce<Record<string, number>>((m, r) => ((m[r.sportsbook!] = (m[r.sportsbook!] ?? 0) + 1), m), {});
 
 describe('importing the MLB sample', () => {
@@ -24,24 +27,25 @@ describe('importing the MLB sample', () => {
     await t?.close();
   });
 
-  it('into the store (no server running): counts match the file, misfits are reported with their lines', async () => {
+  it('into the store (no server running): every row is a price and every row is kept (exit 0)', async () => {
+    expect(futuresMoneylines).toHaveLength(8);
     const s = await runImport(SAMPLE, config, { replay: false, server: null, admin }, quiet);
     expect(s.records).toBe(rows.length);
-    expect(s.rejected).toBe(misfits.length);
-    expect(s.imported).toBe(rows.length - misfits.length);
+    expect(s.rejected).toBe(0);
+    expect(s.errors).toEqual([]);
+    expect(s.imported).toBe(rows.length);
     expect(s.changed).toBe(s.imported);
-    expect(s.reasons).toEqual({ selection_not_in_market: misfits.length });
-    const expected = perBook(rows);
-    for (const m of misfits) expected[m.sportsbook!]! -= 1;
-    expect(s.byBook).toEqual(Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0)));
-    const lines = readFileSync(SAMPLE, 'utf8').split('\n');
-    for (const e of s.errors) expect(lines[e.line - 1]).toMatch(/,moneyline,/);
+    expect(s.reasons).toEqual({});
+    expect(s.byBook).toEqual(perBook(rows));
+    expect(s.exitCode).toBe(0);
+    // Every league and book of the sample is in the catalog: nothing registered.
+    expect(s.registered).toEqual({ leagues: [], books: [] });
   });
 
   it('a second import of the same file changes nothing', async () => {
     const s = await runImport(SAMPLE, config, { replay: false, server: null, admin }, quiet);
     expect(s.changed).toBe(0);
-    expect(s.unchanged).toBe(rows.length - misfits.length);
+    expect(s.unchanged).toBe(rows.length);
   });
 
   it('a server started on that store serves the imported games under their canonical ids', async () => {
@@ -60,8 +64,8 @@ describe('importing the MLB sample', () => {
     const server = { pid: process.pid, host: '127.0.0.1', port: address.port, admin_token: t!.adminToken, started_at: '' };
     const s = await runImport(SAMPLE, config, { replay: false, server, admin }, quiet);
     expect(s.via).toBe('server');
-    expect(s.imported).toBe(rows.length - misfits.length);
-    expect(s.rejected).toBe(misfits.length);
+    expect(s.imported).toBe(rows.length);
+    expect(s.rejected).toBe(0);
     expect(s.changed).toBe(0);
   });
 
@@ -69,7 +73,7 @@ describe('importing the MLB sample', () => {
     const address = t!.app.getHttpServer().address() as { port: number };
     const server = { pid: process.pid, host: '127.0.0.1', port: address.port, admin_token: t!.adminToken, started_at: '' };
     const s = await runImport(SAMPLE, config, { replay: true, server, admin }, quiet);
-    expect(s.imported).toBe(rows.length - misfits.length);
+    expect(s.imported).toBe(rows.length);
     expect(s.shiftMs).toBeGreaterThan(0);
   });
 });

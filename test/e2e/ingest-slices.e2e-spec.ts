@@ -26,7 +26,7 @@ describe('a provider\'s initial snapshot fed in slices', () => {
       NOW,
     );
     // Two quotes that cannot be accepted, far apart in the batch.
-    const bad = (q: Quote): Quote => ({ ...q, book: 'no_such_book' });
+    const bad = (q: Quote): Quote => ({ ...q, price: { decimal: 0.5 } });
     quotes.splice(3, 0, bad(quotes[0]!));
     quotes.splice(40, 0, bad(quotes[1]!));
     const ingestion = t.app.get(IngestionService);

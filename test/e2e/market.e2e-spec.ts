@@ -99,12 +99,12 @@ describe('market data endpoints (end to end)', () => {
       const dk = r.json.data.find((b: any) => b.id === 'draftkings');
       expect(dk).toMatchObject({ numerical_id: 12, status: 'active', event_count: 2, requires_tier: null, slug: 'draftkings', active: true, last_update: new Date(NOW).toISOString() });
     });
-    it('gives the catalog: 26 listed books, 23 open below the sharp tier, 30 with unlisted', async () => {
+    it('gives the catalog: 26 listed books, 23 open below the sharp tier, 42 with unlisted', async () => {
       const c = await t.call('/sportsbooks?catalog=true', { key: KEYS.pro });
       expect(c.json.data).toHaveLength(26);
       expect(c.json.data.filter((b: any) => b.requires_tier === null)).toHaveLength(23);
       expect(c.json.data.filter((b: any) => b.requires_tier === 'sharp').map((b: any) => b.id).sort()).toEqual(['circa', 'pinnacle', 'prophetx']);
-      expect((await t.call('/sportsbooks?catalog=true&include_unlisted=true', { key: KEYS.pro })).json.data).toHaveLength(30);
+      expect((await t.call('/sportsbooks?catalog=true&include_unlisted=true', { key: KEYS.pro })).json.data).toHaveLength(42);
       const inactive = await t.call('/sportsbooks?include_inactive=true', { key: KEYS.pro });
       expect(inactive.json.data.find((b: any) => b.id === 'kalshi')).toMatchObject({ status: 'inactive', event_count: 0, last_update: null });
     });

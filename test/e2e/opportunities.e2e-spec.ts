@@ -115,7 +115,7 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
       expect(chiefs).toMatchObject({ market_type: 'moneyline', line: null, is_live: false, sport: 'football', league: 'nfl', event_name: 'Buffalo Bills @ Kansas City Chiefs', ev_available: true, is_alternate_line: false, possibly_stale: false });
       expect(chiefs.legs[0].home).toMatchObject({ id: 'kansas_city_chiefs', numerical_id: 11 });
       expect(chiefs.legs[0].sportsbook_ref).toMatchObject({ id: 'draftkings', numerical_id: 12 });
-      expect(sharp.meta).toMatchObject({ source: 'cache', summary: { count: 2, by_sport: { football: 2 } }, books_analyzed: 30 });
+      expect(sharp.meta).toMatchObject({ source: 'cache', summary: { count: 2, by_sport: { football: 2 } }, books_analyzed: 42 });
       const hobby = (await get('/opportunities/arbitrage?min_profit=0', KEYS.hobby)).json;
       expect(hobby.data.map((a: J) => a.id)).toEqual([chiefs.id]);
       expect(hobby.meta.books_analyzed).toBe(5);

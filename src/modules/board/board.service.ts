@@ -104,7 +104,8 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   async beforeApplicationShutdown(): Promise<void> {
     clearTimeout(this.resyncTimer);
     clearTimeout(this.outageTimer);
-    await this.writer.flush({ force: true });
+    await this.writer.drain();
+    this.writer.warnIfLost();
   }
 
   /**
@@ -277,9 +278,11 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     const rows = this.board.size;
     const last = this.board.lastChangeAt;
     const age = last ? Math.round((now - last) / 1000) : null;
-    if (!this.writer.healthy) return { status: 'degraded' as const, message: `database writes failing; ${this.writer.pending} changes buffered in memory` };
-    if (!this.config.providers.length) return { status: 'ok' as const, latency_ms: 0, message: `no live source configured; board holds ${rows} prices` };
-    if (age === null || age > 120) return { status: 'degraded' as const, message: age === null ? 'no prices received yet' : `no price update for ${age} s` };
-    return { status: 'ok' as const, latency_ms: 0, message: `board holds ${rows} prices in ${this.board.events.size} events; last update ${age} s ago` };
+    const q = this.writer.quarantined;
+    const refused = q ? `; ${q === 1 ? '1 item refused by the database for its data was' : `${q} items refused by the database for their data were`} quarantined (not stored; see the logs)` : '';
+    if (!this.writer.healthy) return { status: 'degraded' as const, message: `database writes failing; ${this.writer.pending} changes buffered in memory${refused}` };
+    if (!this.config.providers.length) return { status: 'ok' as const, latency_ms: 0, message: `no live source configured; board holds ${rows} prices${refused}` };
+    if (age === null || age > 120) return { status: 'degraded' as const, message: (age === null ? 'no prices received yet' : `no price update for ${age} s`) + refused };
+    return { status: 'ok' as const, latency_ms: 0, message: `board holds ${rows} prices in ${this.board.events.size} events; last update ${age} s ago${refused}` };
   }
 }

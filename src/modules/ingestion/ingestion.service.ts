@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Catalog } from '../../config/catalog.js';
@@ -34,7 +34,7 @@ export interface IngestTotals {
  * Also the entry point for imports (CLI and admin endpoint).
  */
 @Injectable()
-export class IngestionService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class IngestionService implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('ingestion');
   readonly pipeline: IngestionPipeline;
   private providers: OddsProvider[] = [];
@@ -54,6 +54,7 @@ export class IngestionService implements OnApplicationBootstrap, OnApplicationSh
     @Optional() @Inject(SPLITS_SINK) private splitsSink?: SplitsSink,
   ) {
     this.pipeline = new IngestionPipeline(catalog, boards.board);
+    metrics.gauge('board_write_quarantined', 'Items (prices, history entries, events) the database refused for their data: isolated, logged, not stored', () => boards.writer.quarantined);
   }
 
   setSplitsSink(sink: SplitsSink): void {
@@ -73,6 +74,14 @@ export class IngestionService implements OnApplicationBootstrap, OnApplicationSh
     for (const [k, v] of Object.entries(report.rejected)) this.metrics.ingestRejected.inc({ reason: k }, v ?? 0);
     this.totals.batches++;
     addCounts(this.totals, report);
+    if (report.registered) {
+      this.logger.log({
+        msg: 'registered on first sight (not in the catalog)',
+        source: batch.source,
+        leagues: report.registered.leagues.map((l) => `${l.id} (${l.sport}, sent as "${l.from}")`),
+        books: report.registered.books.map((b) => `${b.id} (sent as "${b.from}"; unlisted, sharp tier)`),
+      });
+    }
     return report;
   }
 
@@ -195,6 +204,11 @@ export class IngestionService implements OnApplicationBootstrap, OnApplicationSh
     } else {
       this.logger.debug({ msg: 'provider batch', provider: name, quotes: r.quotes, changed: r.changed, removed: r.removed });
     }
+  }
+
+  /** Providers stop before the board's last write, so that write holds everything they delivered. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stopAll();
   }
 
   async onApplicationShutdown(): Promise<void> {

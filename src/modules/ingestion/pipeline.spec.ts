@@ -116,8 +116,13 @@ describe('IngestionPipeline', () => {
   });
 
   it.each([
-    [{ book: 'nobook' }, 'unknown_sportsbook'],
+    [{ book: '***' }, 'unknown_sportsbook'],
     [{ league: 'martian_league' }, 'unknown_league'],
+    [{ league: 'handball_bundesliga', sport: 'handball' }, 'unknown_sport'],
+    [{ homeTeam: 'Denver\u0000Nuggets' }, 'invalid_text'],
+    [{ selection: 'Denver Nuggets\ud800' }, 'invalid_text'],
+    [{ awayTeam: 'Phoenix Suns \ufffd' }, 'invalid_text'],
+    [{ playerName: 'x'.repeat(10_000) }, 'invalid_text'],
     [{ price: { american: 50 } }, 'invalid_price'],
     [{ price: { decimal: 0.9 } }, 'invalid_price'],
     [{ price: { american: -110, decimal: 1.9 } }, 'invalid_price'],
@@ -194,5 +199,104 @@ describe('IngestionPipeline', () => {
     expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.status).toBe('live');
     ingest([], T0 + 2000, { events: [{ league: 'nba', homeTeam: 'Denver Nuggets', awayTeam: 'Phoenix Suns', startTime: TIP, status: 'live', gameState: { home_score: 10, away_score: 8, game_period: 'Q1' } }] });
     expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.gameState).toEqual({ home_score: 10, away_score: 8, game_period: 'Q1' });
+  });
+});
+
+describe('IngestionPipeline on real feeds: open catalog, draws, Yes/No contracts', () => {
+  let board: OddsBoard;
+  let pipe: IngestionPipeline;
+  let cat: Catalog;
+  const KICK = Date.parse('2026-06-20T19:00:00Z');
+  const wc = (over: Partial<Quote>): Quote => ({
+    book: 'kalshi', league: 'fifa_-_world_cup', sport: 'soccer', homeTeam: 'Mexico', awayTeam: 'South Africa', startTime: KICK,
+    marketType: 'moneyline', selection: 'Mexico', selectionType: 'home', line: null, price: { probability: 0.5 }, ...over,
+  });
+  const ingest = (quotes: Quote[]) => {
+    const r = pipe.process({ source: 'test', quotes }, T0);
+    board.applyChangeSet(r.changeSet);
+    return r;
+  };
+  beforeEach(() => {
+    cat = new Catalog();
+    board = new OddsBoard();
+    pipe = new IngestionPipeline(cat, board);
+  });
+
+  it('a slug league resolves to the catalog league; an unknown one is registered once under its sport and reported', () => {
+    const a = ingest([wc({}), wc({ league: 'brazil_-_serie_a', homeTeam: 'Flamengo', awayTeam: 'Palmeiras', selection: 'Flamengo' })]);
+    expect(a.report.accepted).toBe(2);
+    expect([...board.rows.values()].map((r) => r.league).sort()).toEqual(['brazil_serie_a', 'fifa_world_cup']);
+    expect(a.report.registered).toEqual({ leagues: [{ id: 'brazil_serie_a', sport: 'soccer', from: 'brazil_-_serie_a' }], books: [] });
+    expect(a.changeSet.catalog?.leagues.map((l) => l.id)).toEqual(['brazil_serie_a']);
+    const b = ingest([wc({ league: 'Brazil Série A', homeTeam: 'Flamengo', awayTeam: 'Palmeiras', selection: 'Palmeiras', selectionType: 'away' })]);
+    expect(b.report.registered).toBeUndefined();
+    expect(board.events.size).toBe(2);
+  });
+
+  it('an unknown book is registered (unlisted, sharp tier) and its rows kept', () => {
+    const r = ingest([wc({ book: 'underdog', price: { american: 120 } })]);
+    expect(r.report.accepted).toBe(1);
+    expect(r.report.registered?.books).toEqual([{ id: 'underdog', from: 'underdog' }]);
+    expect(cat.book('underdog')).toMatchObject({ unlisted: true, requires_tier: 'sharp' });
+  });
+
+  it('another instance (or a restart) learns registrations from the change sets and the board', () => {
+    const r = pipe.process({ source: 'test', quotes: [wc({ book: 'underdog', league: 'brazil_-_serie_a', homeTeam: 'Flamengo', awayTeam: 'Palmeiras', selection: 'Flamengo' })] }, T0);
+    const replicaCatalog = new Catalog();
+    const replica = new OddsBoard();
+    new IngestionPipeline(replicaCatalog, replica);
+    replica.applyChangeSet(JSON.parse(JSON.stringify(r.changeSet)));
+    expect(replicaCatalog.league('brazil_-_serie_a')?.id).toBe('brazil_serie_a');
+    expect(replicaCatalog.book('underdog')?.requires_tier).toBe('sharp');
+    // A restart: only the rows and events, no registrations.
+    const restarted = new OddsBoard();
+    const restartedCatalog = new Catalog();
+    restarted.load([...replica.events.values()], [...replica.rows.values()], T0);
+    new IngestionPipeline(restartedCatalog, restarted);
+    expect(restartedCatalog.league('brazil_serie_a')?.sport).toBe('soccer');
+    expect(restartedCatalog.book('underdog')?.unlisted).toBe(true);
+  });
+
+  it.each([
+    ['Tie', 'other'], ['Reg Time: Tie', 'other'], ['Draw', 'draw'], ['X', 'other'], ['Draw', 'tie'], ['Reg Time: Tie: Yes', 'yes'],
+  ])('%j (%s) on a soccer moneyline is the draw of the three-way market', (selection, selectionType) => {
+    const r = ingest([wc({ selection, selectionType })]);
+    expect(r.report.accepted).toBe(1);
+    expect(r.changeSet.upserted[0]).toMatchObject({ marketType: 'moneyline', selectionType: 'draw' });
+  });
+
+  it('a tie contract on a sport without draws is refused with its reason, not turned into a side', () => {
+    const r = ingest([q({ selection: 'Reg Time: Tie', selectionType: 'other' })]);
+    expect(r.report.rejections[0]).toMatchObject({ reason: 'selection_not_in_market', message: expect.stringMatching(/has no draw/) });
+  });
+
+  it('a team\'s "Yes" is its win; its "No" is a Yes/No market of its own, never the other team', () => {
+    const r = ingest([
+      wc({ selection: 'Mexico: Yes', selectionType: 'other' }),
+      wc({ selection: 'Mexico: No', selectionType: 'away' }),
+      wc({ selection: 'South Africa', selectionType: 'away_yes' }),
+      wc({ selection: 'South Africa', selectionType: 'away_no' }),
+    ]);
+    expect(r.report.accepted).toBe(4);
+    const got = r.changeSet.upserted.map((x) => [x.selection, x.marketType, x.selectionType, x.ladderKey.split('|')[3]]);
+    expect(got).toEqual([
+      ['Mexico: Yes', 'moneyline', 'home', ''],
+      ['Mexico: No', 'binary', 'no', 'home'],
+      ['South Africa', 'moneyline', 'away', ''],
+      ['South Africa', 'binary', 'no', 'away'],
+    ]);
+  });
+
+  it('a futures "moneyline" naming a player (no opponent) is kept as quoted, outside any two-way group', () => {
+    const r = ingest([q({ league: 'mlb', homeTeam: 'AL MVP 2026', awayTeam: '', marketType: 'moneyline', selection: 'Yordan Alvarez (HOU)', selectionType: 'other', startTime: TIP })]);
+    expect(r.report.accepted).toBe(1);
+    expect(r.changeSet.upserted[0]).toMatchObject({ marketType: 'moneyline', selectionType: 'other' });
+  });
+
+  it('an unknown market type is kept as display-only and counted as such', () => {
+    const r = ingest([q({ marketType: 'player_goals_and_assists', selection: 'Over', selectionType: 'over', line: 1.5, playerName: 'Nikola Jokic' })]);
+    expect(r.report.accepted).toBe(1);
+    expect(r.report.displayOnly).toEqual({ player_goals_and_assists: 1 });
+    expect(cat.outcomeSet('player_goals_and_assists', 'basketball')).toBe('n_way');
   });
 });

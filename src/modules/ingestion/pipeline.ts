@@ -1,4 +1,4 @@
-import type { Catalog, LeagueDef } from '../../config/catalog.js';
+import { Catalog, type BookDef, type LeagueDef } from '../../config/catalog.js';
 import { normalizePrice } from '../../math/odds.js';
 import {
   baseEventId,
@@ -11,15 +11,20 @@ import {
   unknownTeamKey,
   withGameNumber,
   compact,
+  slugId,
 } from '../../domain/normalise.js';
+import { isDrawSelection, readContract } from '../../domain/selections.js';
+import { deepTextProblem, fieldsProblem } from '../../domain/text.js';
 import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
 import type { EventUpdate, ProviderBatch, Quote, QuoteKey, SplitsInput } from '../../domain/types.js';
 import type { OddsBoard } from '../board/odds-board.js';
 
 /** Why a quote was left out. Counted per batch and in metrics; never guessed around. */
 export type RejectReason =
+  | 'invalid_text'
   | 'unknown_sportsbook'
   | 'unknown_league'
+  | 'unknown_sport'
   | 'invalid_market'
   | 'lay_market'
   | 'invalid_price'
@@ -47,8 +52,12 @@ export interface IngestReport {
   unchanged: number;
   removed: number;
   rejected: Partial<Record<RejectReason, number>>;
-  /** The first rejections with their reasons (index into batch.quotes). */
+  /** The rejections with their reasons (index into batch.quotes); every one for a batch of up to MAX_REJECTIONS_LISTED. */
   rejections: Array<{ index: number; reason: RejectReason; message: string }>;
+  /** Leagues and books first seen in this batch and registered (`from`: the source's spelling). */
+  registered?: { leagues: Array<{ id: string; sport: string; from: string }>; books: Array<{ id: string; from: string }> };
+  /** Accepted rows of market types the catalog does not know, per type: kept and shown, never in detection. */
+  displayOnly?: Record<string, number>;
 }
 
 export interface ResolvedSplits extends SplitsInput {
@@ -73,7 +82,8 @@ interface TeamRef {
 const SAME_FIXTURE_MS = 3 * 3600_000;
 /** Approximate start times (futures, prediction-market close times) match within a day and a half. */
 const APPROXIMATE_MS = 36 * 3600_000;
-const MAX_REJECTIONS_LISTED = 100;
+/** Rejections listed per report (the admin channel takes at most 5000 quotes a call, so an import sees every one). */
+const MAX_REJECTIONS_LISTED = 5000;
 
 /** The counts a report adds to a running total. */
 export type IngestCounts = Pick<IngestReport, 'quotes' | 'accepted' | 'changed' | 'removed' | 'rejected'> & { unchanged?: number };
@@ -88,12 +98,35 @@ export function addCounts(into: IngestCounts, r: IngestReport): void {
   for (const [k, v] of Object.entries(r.rejected)) into.rejected[k as RejectReason] = (into.rejected[k as RejectReason] ?? 0) + (v ?? 0);
 }
 
+/** Adds a report's registrations and display-only counts to `into`. */
+export function mergeRegistered(into: Pick<IngestReport, 'registered' | 'displayOnly'>, r: Pick<IngestReport, 'registered' | 'displayOnly'>): void {
+  if (r.registered) {
+    const reg = (into.registered ??= { leagues: [], books: [] });
+    for (const l of r.registered.leagues) if (!reg.leagues.some((x) => x.id === l.id)) reg.leagues.push(l);
+    for (const b of r.registered.books) if (!reg.books.some((x) => x.id === b.id)) reg.books.push(b);
+  }
+  if (r.displayOnly) {
+    const d = (into.displayOnly ??= {});
+    for (const [k, v] of Object.entries(r.displayOnly)) d[k] = (d[k] ?? 0) + v;
+  }
+}
+
+/** Why a quote's text cannot be stored (NUL, lone surrogates, undecodable bytes, controls, huge), or null. */
+export function quoteTextProblem(q: Quote): string | null {
+  return fieldsProblem({
+    book: q.book, league: q.league, sport: q.sport, leagueName: q.leagueName, homeTeam: q.homeTeam, awayTeam: q.awayTeam,
+    marketType: q.marketType, period: q.period, selection: q.selection, selectionType: q.selectionType, playerName: q.playerName,
+    statCategory: q.statCategory, externalEventId: q.externalEventId, marketId: q.marketId, selectionId: q.selectionId,
+  });
+}
+
 /** One report for consecutive slices of a batch (rejection indexes point into the whole batch). */
 export function mergeReports(reports: IngestReport[]): IngestReport {
   const out: IngestReport = { source: reports[0]?.source ?? '', quotes: 0, accepted: 0, changed: 0, unchanged: 0, removed: 0, rejected: {}, rejections: [] };
   for (const r of reports) {
     for (const r2 of r.rejections) if (out.rejections.length < MAX_REJECTIONS_LISTED) out.rejections.push({ ...r2, index: out.quotes + r2.index });
     addCounts(out, r);
+    mergeRegistered(out, r);
   }
   return out;
 }
@@ -113,6 +146,7 @@ export class IngestionPipeline {
   ) {
     this.syncFixtures();
     board.onChange((cs) => {
+      this.adoptCatalog(cs);
       for (const e of cs.events) this.registerFixture(e);
       for (const id of cs.eventsRemoved) this.forgetFixture({ id });
     });
@@ -120,7 +154,27 @@ export class IngestionPipeline {
 
   /** Registers every event on the board (after the board was rebuilt from the database). */
   syncFixtures(): void {
-    for (const e of this.board.events.values()) this.registerFixture(e);
+    for (const e of this.board.events.values()) {
+      this.adoptLeagueOf(e);
+      this.registerFixture(e);
+    }
+    for (const b of this.board.keys('book')) if (!this.catalog.book(b)) this.catalog.adoptBook(Catalog.unknownBook(b, b, this.catalog.books.length + 1));
+  }
+
+  /**
+   * Leagues and books registered elsewhere (the active worker, an import into the store) become known here too:
+   * from the change set's registrations, else from the rows and events themselves (a resync, a restart).
+   */
+  private adoptCatalog(cs: ChangeSet): void {
+    for (const l of cs.catalog?.leagues ?? []) this.catalog.adoptLeague(l);
+    for (const b of cs.catalog?.books ?? []) this.catalog.adoptBook(b);
+    for (const e of cs.events) this.adoptLeagueOf(e);
+    for (const r of cs.upserted) if (!this.catalog.book(r.sportsbook)) this.catalog.adoptBook(Catalog.unknownBook(r.sportsbook, r.sportsbook, this.catalog.books.length + 1));
+  }
+
+  private adoptLeagueOf(e: Pick<BoardEvent, 'league' | 'sport'>): void {
+    if (this.catalog.league(e.league)) return;
+    this.catalog.registerLeague(e.league, e.sport);
   }
 
   registerFixture(e: Pick<BoardEvent, 'id' | 'league' | 'homeKey' | 'awayKey' | 'startTime'>): void {
@@ -149,6 +203,41 @@ export class IngestionPipeline {
     const l = this.catalog.league(input);
     if (!l) throw new Rejection('unknown_league', `unknown league "${input}"`);
     return l;
+  }
+
+  /** Leagues and books registered while processing the current batch. */
+  private newLeagues = new Map<string, { def: LeagueDef; from: string }>();
+  private newBooks = new Map<string, { def: BookDef; from: string }>();
+
+  /** The league of a quote; one the catalog lacks is registered under the quote's sport (or its key's sport prefix). */
+  private leagueFor(q: Pick<Quote, 'league' | 'sport' | 'leagueName'>, register: boolean): LeagueDef {
+    const input = String(q.league ?? '').trim();
+    if (!input) throw new Rejection('unknown_league', 'league is empty');
+    const sport = typeof q.sport === 'string' && q.sport.trim() ? q.sport.trim() : null;
+    const known = this.catalog.league(input, sport && this.catalog.sport(sport) ? sport : undefined);
+    if (known) return known;
+    if (!register) throw new Rejection('unknown_league', `unknown league "${input}"`);
+    const prefix = /^([a-z]+)_/.exec(slugId(input))?.[1];
+    const sportId = sport ? this.catalog.sportId(sport) : prefix ? this.catalog.sportId(prefix) : undefined;
+    if (sport && !sportId) throw new Rejection('unknown_sport', `unknown sport "${sport}": league "${input}" cannot be registered under it`);
+    if (!sportId) throw new Rejection('unknown_league', `unknown league "${input}" and no sport given to register it under`);
+    const r = this.catalog.registerLeague(input, sportId, q.leagueName ?? null);
+    if (!r) throw new Rejection('unknown_league', `unknown league "${input}" cannot be registered (no letters or digits, or too many new leagues)`);
+    if (r.isNew) this.newLeagues.set(r.def.id, { def: r.def, from: input });
+    return r.def;
+  }
+
+  /** The book of a quote; one the catalog lacks is registered (unlisted, sharp tier). */
+  private bookFor(input: string, register: boolean): BookDef {
+    const raw = String(input ?? '').trim();
+    if (!raw) throw new Rejection('unknown_sportsbook', 'sportsbook is empty');
+    const known = this.catalog.book(raw);
+    if (known) return known;
+    if (!register) throw new Rejection('unknown_sportsbook', `unknown sportsbook "${raw}"`);
+    const r = this.catalog.registerBook(raw);
+    if (!r) throw new Rejection('unknown_sportsbook', `unknown sportsbook "${raw}" cannot be registered (no letters or digits, or too many new books)`);
+    if (r.isNew) this.newBooks.set(r.def.id, { def: r.def, from: raw });
+    return r.def;
   }
 
   team(league: LeagueDef, name: string): TeamRef {
@@ -238,11 +327,13 @@ export class IngestionPipeline {
     return null;
   }
 
-  /** Builds the board row for one quote, or throws a Rejection. */
-  normalise(q: Quote, now: number): OddsRow {
-    const book = this.catalog.book(q.book);
-    if (!book) throw new Rejection('unknown_sportsbook', `unknown sportsbook "${q.book}"`);
-    const league = this.leagueOf(q.league);
+  /**
+   * Builds the board row for one quote, or throws a Rejection. `register`: a league or book the catalog lacks is
+   * registered on first sight (off for removals, which only name what exists).
+   */
+  normalise(q: Quote, now: number, register = false): OddsRow {
+    const textBad = quoteTextProblem(q);
+    if (textBad) throw new Rejection('invalid_text', textBad);
     let marketType = String(q.marketType ?? '').toLowerCase();
     if (!/^[a-z0-9_]{1,64}$/.test(marketType)) throw new Rejection('invalid_market', `invalid market type "${q.marketType}"`);
     if (marketType.endsWith('_lay')) throw new Rejection('lay_market', 'exchange lay prices are not back prices');
@@ -252,6 +343,8 @@ export class IngestionPipeline {
     } catch (err) {
       throw new Rejection('invalid_price', (err as Error).message.replace(/^normalizePrice: /, ''));
     }
+    const book = this.bookFor(q.book, register);
+    const league = this.leagueFor(q, register);
     const e = this.event(league, q.homeTeam, q.awayTeam, q.startTime, now, {
       gameNumber: q.gameNumber,
       approximate: q.approximateStart,
@@ -265,12 +358,28 @@ export class IngestionPipeline {
     if (line !== null && !Number.isFinite(line)) throw new Rejection('invalid_market', 'line is not a number');
     let subject: string | null = q.playerName ? compact(q.playerName) : null;
 
-    // Prediction-market contracts: a "Yes" on a team is that team's win; a "No" is not the other team.
-    if (marketType === 'moneyline' && (selectionType === 'home_yes' || selectionType === 'away_yes')) selectionType = selectionType.slice(0, -4);
-    if (marketType === 'moneyline' && (selectionType === 'no' || selectionType.endsWith('_no'))) {
-      marketType = 'binary';
-      subject = compact(q.selection.replace(/\b(no|yes)\b/gi, '')) || selectionType;
-      selectionType = 'no';
+    if (marketType === 'moneyline') {
+      // Prediction-market contracts settle on what they name: a "Yes" on a team is that team's win, on the tie the
+      // draw; a "No" is a Yes/No market of its own (a team's "No" is not the other team: the draw also pays it).
+      const c = readContract(q.selection, selectionType);
+      const named = (text: string, hint: string): 'home' | 'away' | 'draw' | null =>
+        isDrawSelection(text) ? 'draw' : (this.sideOf(league, e, text) ?? (hint.startsWith('home') ? 'home' : hint.startsWith('away') ? 'away' : null));
+      if (c.answer === 'yes') {
+        const side = named(c.subject, selectionType);
+        if (side) selectionType = side;
+        else {
+          marketType = 'binary';
+          subject = compact(c.subject) || null;
+          selectionType = 'yes';
+        }
+      } else if (c.answer === 'no') {
+        marketType = 'binary';
+        subject = named(c.subject, selectionType) ?? (compact(c.subject) || 'no');
+        selectionType = 'no';
+      } else if (['draw', 'tie', 'x'].includes(selectionType) || (selectionType !== 'home' && selectionType !== 'away' && isDrawSelection(q.selection))) {
+        // Tie/draw contracts in every spelling venues use: `Draw`, `Tie`, `X`, `Reg Time: Tie` (often typed `other`).
+        selectionType = 'draw';
+      }
     }
     // Quarter lines settle half win / half loss: an Asian handicap, never an ordinary spread.
     if (line !== null && HANDICAP_MARKETS.has(marketType) && marketType !== 'asian_handicap' && isQuarterLine(line)) marketType = 'asian_handicap';
@@ -293,8 +402,13 @@ export class IngestionPipeline {
       binary: ['yes', 'no'],
     };
     const fit = allowed[outcomes];
-    if (fit && !fit.includes(selectionType)) {
-      throw new Rejection('selection_not_in_market', `selection "${q.selection}" (${selectionType}) does not fit a ${outcomes.replace('_', '-')} ${marketType} market`);
+    // A team market on a question with no opponent (a futures "moneyline" on who wins an award) has no two sides
+    // to fit: it is kept as quoted and never forms a two- or three-way group.
+    const headToHead = Boolean(e.homeKey && e.awayKey);
+    const enforce = fit !== undefined && (headToHead || (outcomes !== 'two_way' && outcomes !== 'three_way'));
+    if (enforce && !fit.includes(selectionType)) {
+      const why = selectionType === 'draw' && outcomes === 'two_way' ? ` (${league.sport} ${marketType} has no draw)` : '';
+      throw new Rejection('selection_not_in_market', `selection "${q.selection}" (${selectionType}) does not fit a ${outcomes.replace('_', '-')} ${marketType} market${why}`);
     }
     const needsLine = outcomes === 'over_under' || (outcomes === 'two_way' && HANDICAP_MARKETS.has(marketType));
     if (needsLine && line === null) throw new Rejection('missing_line', `${marketType} needs a line`);
@@ -365,6 +479,9 @@ export class IngestionPipeline {
   /** Turns one provider batch into a change set against the current board (the caller applies it). */
   process(batch: ProviderBatch, now: number): PipelineResult {
     this.pending = new Map();
+    this.newLeagues = new Map();
+    this.newBooks = new Map();
+    const displayOnly: Record<string, number> = {};
     const report: IngestReport = { source: batch.source, quotes: batch.quotes.length, accepted: 0, changed: 0, unchanged: 0, removed: 0, rejected: {}, rejections: [] };
     const reject = (index: number, err: unknown) => {
       const r = err instanceof Rejection ? err : new Rejection('malformed_quote', 'the quote is malformed (a field has the wrong type)');
@@ -374,6 +491,8 @@ export class IngestionPipeline {
 
     for (const u of batch.events ?? []) {
       try {
+        // Text the store cannot keep (in names, ids or the game state) makes the whole update unusable.
+        if (deepTextProblem(u, 'event update')) continue;
         this.applyEventUpdate(u, now);
       } catch {
         /* an update for an unknown league is ignored: it carries no price */
@@ -383,9 +502,10 @@ export class IngestionPipeline {
     const upserts = new Map<string, OddsRow>();
     batch.quotes.forEach((q, i) => {
       try {
-        const row = this.normalise(q, now);
+        const row = this.normalise(q, now, true);
         upserts.set(row.id, row);
         report.accepted++;
+        if (!this.catalog.market(row.marketType)) displayOnly[row.marketType] = (displayOnly[row.marketType] ?? 0) + 1;
       } catch (err) {
         reject(i, err);
       }
@@ -452,6 +572,7 @@ export class IngestionPipeline {
     const splits: ResolvedSplits[] = [];
     for (const s of batch.splits ?? []) {
       try {
+        if (deepTextProblem(s, 'splits')) continue;
         const league = this.leagueOf(s.league);
         const e = this.event(league, s.homeTeam, s.awayTeam, s.startTime, now, {});
         splits.push({ ...s, eventId: e.id, sport: e.sport, homeTeamName: e.homeTeam, awayTeamName: e.awayTeam, league: league.id });
@@ -479,6 +600,14 @@ export class IngestionPipeline {
     this.pending = new Map();
     const confirmed = (batch.confirms ?? []).map((b) => this.catalog.book(b)?.id).filter((b): b is string => Boolean(b));
     const changeSet: ChangeSet = { version: this.board.version + 1, at: now, upserted, removed, events, eventsRemoved, seen, ...(confirmed.length ? { confirmed } : {}) };
+    if (this.newLeagues.size || this.newBooks.size) {
+      changeSet.catalog = { leagues: [...this.newLeagues.values()].map((l) => l.def), books: [...this.newBooks.values()].map((b) => b.def) };
+      report.registered = {
+        leagues: [...this.newLeagues.values()].map((l) => ({ id: l.def.id, sport: l.def.sport, from: l.from })),
+        books: [...this.newBooks.values()].map((b) => ({ id: b.def.id, from: b.from })),
+      };
+    }
+    if (Object.keys(displayOnly).length) report.displayOnly = displayOnly;
     return { changeSet, report, splits };
   }
 }

@@ -18,9 +18,12 @@ export interface SportView {
 export interface LeagueView {
   id: string;
   slug: string;
-  numerical_id: number;
+  /** null for a league registered on first sight. */
+  numerical_id: number | null;
   name: string;
   label: string;
+  /** False for a league a feed sent that the catalog does not list (registered on first sight). */
+  in_catalog: boolean;
   sport: string;
   sport_id: string;
   active: boolean;
@@ -44,6 +47,11 @@ export interface SportsbookView {
   last_update: string | null;
   requires_tier: string | null;
   unlisted: boolean;
+  /**
+   * False for a book a feed sent that the catalog does not describe: registered on first sight, unlisted, sharp
+   * tier, class unknown (README, "Data sources", says how an operator promotes it).
+   */
+  in_catalog: boolean;
   features: string[];
 }
 
@@ -104,7 +112,7 @@ export class ReferenceService {
 
   private leagueView(l: LeagueDef, counts: Map<string, { events: number; live: number }>): LeagueView {
     const c = counts.get(l.id) ?? { events: 0, live: 0 };
-    return { id: l.id, slug: l.id, numerical_id: l.numerical_id, name: l.name, label: l.label, sport: l.sport, sport_id: l.sport, active: c.events > 0, event_count: c.events, live_count: c.live };
+    return { id: l.id, slug: l.id, numerical_id: l.numerical_id, name: l.name, label: l.label, in_catalog: !l.registered, sport: l.sport, sport_id: l.sport, active: c.events > 0, event_count: c.events, live_count: c.live };
   }
 
   leagues(board: OddsBoard, sports: string[] | undefined, includeEmpty: boolean): LeagueView[] {
@@ -149,6 +157,7 @@ export class ReferenceService {
       last_update: last && events > 0 ? new Date(last).toISOString() : null,
       requires_tier: b.requires_tier,
       unlisted: b.unlisted,
+      in_catalog: !b.registered,
       features,
     };
   }

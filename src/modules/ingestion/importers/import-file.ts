@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { decodeText } from '../../../domain/text.js';
 import type { Catalog } from '../../../config/catalog.js';
 import { parseOddsApiEvents } from '../odds-api/odds-api-format.js';
 import type { ParsedFile } from './parsed.js';
@@ -21,7 +22,10 @@ export function parseImport(text: string, catalog: Catalog, opts: ReadOptions): 
     try {
       json = JSON.parse(trimmed);
     } catch (err) {
-      return { format: 'odds_api_json', quotes: [], errors: [{ line: 1, reason: `not valid JSON: ${(err as Error).message}` }], records: 0, capturedAt: null, shiftMs: 0 };
+      // The line of the position the parser names (a truncated file: its last line).
+      const pos = /position (\d+)/.exec((err as Error).message);
+      const line = pos ? trimmed.slice(0, Number(pos[1])).split('\n').length : trimmed.split('\n').length;
+      return { format: 'odds_api_json', quotes: [], errors: [{ line, reason: `not valid JSON (truncated or malformed): ${(err as Error).message}` }], records: 0, capturedAt: null, shiftMs: 0 };
     }
     parsed = parseOddsApiEvents(json, catalog);
   } else {
@@ -44,7 +48,8 @@ export function parseImport(text: string, catalog: Catalog, opts: ReadOptions): 
 }
 
 export function readImportFile(path: string, catalog: Catalog, opts: ReadOptions): ParsedFile & { shiftMs: number } {
-  const text = readFileSync(path, 'utf8');
+  // Bytes that are not UTF-8 become U+FFFD here and are refused row by row (never stored as something else).
+  const text = decodeText(readFileSync(path));
   const format = opts.format ?? (/\.json$/i.test(path) ? 'json' : /\.csv$/i.test(path) ? 'csv' : undefined);
   return parseImport(text, catalog, { ...opts, format });
 }

@@ -42,18 +42,19 @@ describe('sample CSV', () => {
     ].join('\n');
     const p = parseImport(csv, catalog, { now: Date.now(), format: 'csv' });
     expect(p.records).toBe(11);
-    expect(p.quotes.map((q) => q.line)).toEqual([2, 12]);
-    expect(p.errors.map((e) => e.line)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11]);
-    expect(p.errors[0]!.reason).toMatch(/unknown sportsbook "nobook"/);
-    expect(p.errors[1]!.reason).toMatch(/disagree/);
-    expect(p.errors[2]!.reason).toMatch(/not a number/);
-    expect(p.errors[3]!.reason).toMatch(/event_start_time/);
-    expect(p.errors[4]!.reason).toMatch(/unknown league "zzz"/);
-    expect(p.errors[5]!.reason).toMatch(/no price/);
-    expect(p.errors[6]!.reason).toMatch(/line "two"/);
-    expect(p.errors[7]!.reason).toMatch(/above 1/);
-    expect(p.errors[8]!.reason).toMatch(/is_live/);
-    expect(p.quotes[1]!.quote).toMatchObject({ book: 'betmgm', line: 221.5, isLive: true, price: { decimal: 1.9091 } });
+    // Unknown books and leagues are the pipeline's to register (or refuse): the parser passes them on.
+    expect(p.quotes.map((q) => q.line)).toEqual([2, 3, 7, 12]);
+    expect(p.quotes[1]!.quote).toMatchObject({ book: 'nobook', league: 'nba', sport: 'basketball' });
+    expect(p.quotes[2]!.quote).toMatchObject({ book: 'fanduel', league: 'zzz', sport: 'basketball' });
+    expect(p.errors.map((e) => e.line)).toEqual([4, 5, 6, 8, 9, 10, 11]);
+    expect(p.errors[0]!.reason).toMatch(/disagree/);
+    expect(p.errors[1]!.reason).toMatch(/not a number/);
+    expect(p.errors[2]!.reason).toMatch(/event_start_time/);
+    expect(p.errors[3]!.reason).toMatch(/no price/);
+    expect(p.errors[4]!.reason).toMatch(/line "two"/);
+    expect(p.errors[5]!.reason).toMatch(/above 1/);
+    expect(p.errors[6]!.reason).toMatch(/is_live/);
+    expect(p.quotes[3]!.quote).toMatchObject({ book: 'betmgm', line: 221.5, isLive: true, price: { decimal: 1.9091 } });
   });
 
   it('names missing columns', () => {
@@ -92,9 +93,10 @@ describe('The Odds API v4 format', () => {
     expect(soccer.every((x) => x.isLive)).toBe(true);
     const reasons = p.errors.map((e) => e.reason);
     expect(reasons.filter((r) => r.includes('lay prices'))).toHaveLength(2);
-    expect(reasons.filter((r) => r.includes('unknown bookmaker key "mystery_book"'))).toHaveLength(2);
+    // A bookmaker key the catalog lacks is passed on for the pipeline to register; a sport key of a known sport too.
+    expect(q.filter((x) => x.book === 'mystery_book')).toHaveLength(2);
     expect(reasons.some((r) => r.includes('"Tottenham" is neither team'))).toBe(true);
-    expect(reasons.some((r) => r.includes('unknown sport_key "curling_world"'))).toBe(true);
+    expect(reasons.some((r) => r.includes('curling_world'))).toBe(false);
     expect(p.unknownBooks).toEqual(['mystery_book']);
     expect(p.capturedAt).toBe(Date.parse('2026-11-22T18:02:30Z'));
   });

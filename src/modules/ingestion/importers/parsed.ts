@@ -9,6 +9,8 @@ export interface ParsedQuote {
 export interface ParseError {
   line: number;
   reason: string;
+  /** The rejection reason code when it is one of the pipeline's (`invalid_text`); else the row is `invalid_row`. */
+  code?: string;
 }
 
 export interface ParsedFile {
@@ -19,4 +21,6 @@ export interface ParsedFile {
   records: number;
   /** Latest capture time seen in the file (the replay anchor). */
   capturedAt: number | null;
+  /** Remarks that are not rejections (ignored unknown columns). */
+  notes?: string[];
 }

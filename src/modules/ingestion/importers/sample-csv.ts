@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import type { Catalog } from '../../../config/catalog.js';
 import type { Quote } from '../../../domain/types.js';
+import { fieldsProblem, textProblem } from '../../../domain/text.js';
 import type { ParsedFile, ParsedQuote, ParseError } from './parsed.js';
 
 export const SAMPLE_CSV_COLUMNS = [
@@ -27,34 +28,86 @@ function num(raw: string | undefined): number | null {
   return Number.isFinite(v) ? v : Number.NaN;
 }
 
+/** A CSV record with the line it ends on. */
+interface CsvRecord {
+  record: Record<string, string>;
+  line: number;
+}
+
+/**
+ * Reads the records of a CSV text. The whole text is parsed at once; if any record is malformed (a stray quote,
+ * a quote never closed), every line is parsed on its own instead, so one bad row is reported with its line and
+ * reason and every other row still counts.
+ */
+function readRecords(text: string, columns: string[], errors: ParseError[]): CsvRecord[] {
+  let broken = false;
+  let out: CsvRecord[] = [];
+  try {
+    const parsed = parse(text, {
+      columns, from_line: 2, skip_empty_lines: true, info: true, relax_column_count: true, relax_quotes: true, trim: true,
+      skip_records_with_error: true, on_skip: () => { broken = true; return undefined; },
+    }) as Array<{ record: Record<string, string>; info: { lines: number } }>;
+    out = parsed.map((p) => ({ record: p.record, line: p.info.lines }));
+  } catch {
+    broken = true;
+  }
+  if (!broken) return out;
+  out = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 1; i < lines.length; i++) {
+    const raw = lines[i]!;
+    if (!raw.trim()) continue;
+    try {
+      const [fields] = parse(raw, { relax_column_count: true, relax_quotes: true, trim: true }) as string[][];
+      const record: Record<string, string> = {};
+      columns.forEach((c, j) => {
+        if (fields?.[j] !== undefined) record[c] = fields[j]!;
+      });
+      out.push({ record, line: i + 1 });
+    } catch (err) {
+      errors.push({ line: i + 1, reason: `unreadable CSV row: ${(err as Error).message.replace(/ at line \d+/g, '')}` });
+    }
+  }
+  return out;
+}
+
 /**
  * The sample CSV format (test/fixtures/ATTRIBUTION.md): one price per row. Each bad row is reported with its
  * line number and reason and skipped; good rows become quotes. Prices must agree across the formats given.
+ * Books and leagues are not checked here: the pipeline resolves them (registering those the catalog lacks).
  */
 export function parseSampleCsv(text: string, catalog: Catalog): ParsedFile {
   const errors: ParseError[] = [];
   const quotes: ParsedQuote[] = [];
-  let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
+  const notes: string[] = [];
+  const body = text.replace(/^\uFEFF/, '');
+  const empty = (reason: string): ParsedFile => ({ format: 'sample_csv', quotes: [], errors: [{ line: 1, reason }], records: 0, capturedAt: null, notes });
+  if (!body.trim()) return empty('the file is empty');
+  const headerLine = body.split(/\r?\n/, 1)[0] ?? '';
+  let header: string[];
   try {
-    records = parse(text, { columns: true, skip_empty_lines: true, info: true, relax_column_count: true, bom: true, trim: true }) as Array<{ record: Record<string, string>; info: { lines: number } }>;
+    header = ((parse(headerLine, { relax_quotes: true, trim: true }) as string[][])[0] ?? []).map((h) => h.toLowerCase());
   } catch (err) {
-    const e = err as { lines?: number; message: string };
-    return { format: 'sample_csv', quotes: [], errors: [{ line: e.lines ?? 1, reason: `unreadable CSV: ${e.message}` }], records: 0, capturedAt: null };
+    return empty(`unreadable CSV header: ${(err as Error).message}`);
   }
-  const header = text.split(/\r?\n/, 1)[0]?.replace(/^\uFEFF/, '').split(',').map((h) => h.trim()) ?? [];
+  const headerBad = header.map((h) => textProblem(h, 200)).find(Boolean);
+  if (headerBad) return empty(`the header ${headerBad}`);
   const missing = SAMPLE_CSV_COLUMNS.filter((c) => !['id', 'sport', 'odds_probability'].includes(c) && !header.includes(c));
+  const records = readRecords(body, header.map((h, i) => h || `column_${i + 1}`), errors);
   if (missing.length) {
-    return { format: 'sample_csv', quotes: [], errors: [{ line: 1, reason: `missing columns: ${missing.join(', ')}` }], records: records.length, capturedAt: null };
+    return { format: 'sample_csv', quotes: [], errors: [{ line: 1, reason: `missing columns: ${missing.join(', ')} (the header is: ${headerLine.slice(0, 200)})` }], records: records.length, capturedAt: null, notes };
   }
+  const unknown = header.filter((h) => !(SAMPLE_CSV_COLUMNS as readonly string[]).includes(h));
+  if (unknown.length) notes.push(`ignored unknown columns: ${unknown.join(', ')}`);
+  if (!records.length && !errors.length) errors.push({ line: 1, reason: 'the file has a header but no data rows' });
   let capturedAt: number | null = null;
-  for (const { record: r, info } of records) {
-    const line = info.lines;
+  for (const { record: r, line } of records) {
     const bad = (reason: string) => errors.push({ line, reason });
+    const text = fieldsProblem(r);
+    if (text) { errors.push({ line, reason: text, code: 'invalid_text' }); continue; }
     const book = r.sportsbook?.toLowerCase();
     if (!book) { bad('sportsbook is empty'); continue; }
-    if (!catalog.book(book)) { bad(`unknown sportsbook "${r.sportsbook}"`); continue; }
     if (!r.league) { bad('league is empty'); continue; }
-    if (!catalog.league(r.league)) { bad(`unknown league "${r.league}"`); continue; }
     if (!r.market_type) { bad('market_type is empty'); continue; }
     if (!r.selection) { bad('selection is empty'); continue; }
     const start = time(r.event_start_time);
@@ -79,7 +132,7 @@ export function parseSampleCsv(text: string, catalog: Catalog): ParsedFile {
     if (r.is_live && !/^(true|false|1|0|yes|no)$/i.test(r.is_live)) { bad(`is_live "${r.is_live}" is not a boolean`); continue; }
     const marketType = r.market_type.toLowerCase();
     const selectionType = (r.selection_type || 'other').toLowerCase();
-    const bookDef = catalog.book(book)!;
+    const bookDef = catalog.book(book);
     const futures = !r.away_team || FUTURES_MARKETS.test(marketType);
     const playerProp = marketType.startsWith('player_') && !/^(over|under)$/i.test(r.selection);
     // A row naming no team at all (a futures question, a prediction-market contract) has nothing to match on
@@ -92,10 +145,11 @@ export function parseSampleCsv(text: string, catalog: Catalog): ParsedFile {
     const quote: Quote = {
       book,
       league: r.league,
+      sport: r.sport || null,
       homeTeam,
       awayTeam: r.away_team ?? '',
       startTime: start,
-      approximateStart: futures || bookDef.settlement === 'prediction',
+      approximateStart: futures || bookDef?.settlement === 'prediction',
       marketType,
       selection: r.selection,
       selectionType,
@@ -111,5 +165,6 @@ export function parseSampleCsv(text: string, catalog: Catalog): ParsedFile {
     if (ts !== null && (capturedAt === null || ts > capturedAt)) capturedAt = ts;
     quotes.push({ line, quote });
   }
-  return { format: 'sample_csv', quotes, errors, records: records.length, capturedAt };
+  errors.sort((a, b) => a.line - b.line);
+  return { format: 'sample_csv', quotes, errors, records: records.length + errors.filter((e) => e.reason.startsWith('unreadable CSV row')).length, capturedAt, notes };
 }

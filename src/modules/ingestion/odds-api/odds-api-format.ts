@@ -55,6 +55,7 @@ interface V4Bookmaker {
 export interface V4Event {
   id?: unknown;
   sport_key?: unknown;
+  sport_title?: unknown;
   commence_time?: unknown;
   home_team?: unknown;
   away_team?: unknown;
@@ -98,7 +99,11 @@ export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsA
     const home = str(ev?.home_team);
     const away = str(ev?.away_team);
     const start = time(ev?.commence_time);
-    const league = sportKey ? catalog.league(sportKey) : undefined;
+    // A sport key the catalog lacks is passed on under its sport (its prefix: `soccer_brazil_campeonato`); the
+    // pipeline registers it. A key whose sport is unknown is refused here.
+    const known = sportKey ? catalog.league(sportKey) : undefined;
+    const prefixSport = sportKey ? catalog.sportId(sportKey.split('_')[0]!) ?? catalog.sportId(sportKey.split('_').slice(0, 2).join('_')) : undefined;
+    const league = known ? { id: known.id, sport: known.sport } : prefixSport ? { id: sportKey!, sport: prefixSport } : undefined;
     const bookmakers = Array.isArray(ev?.bookmakers) ? (ev.bookmakers as V4Bookmaker[]) : [];
     const evProblem = !sportKey ? 'sport_key is missing' : !league ? `unknown sport_key "${sportKey}"` : !home || !away ? 'home_team or away_team is missing' : start === null ? 'commence_time is missing or invalid' : null;
     if (evProblem) {
@@ -110,7 +115,9 @@ export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsA
     const isLive = opts.now !== undefined && start! <= opts.now;
     for (const bm of bookmakers) {
       const bookKey = str(bm.key)?.toLowerCase() ?? '';
-      const book = catalog.bookForOddsApiKey(bookKey);
+      // A bookmaker key the catalog lacks is passed on as it is: the pipeline registers it (unlisted, sharp tier).
+      const book = bookKey ? (catalog.bookForOddsApiKey(bookKey) ?? { id: bookKey }) : undefined;
+      if (bookKey && !catalog.bookForOddsApiKey(bookKey)) unknownBooks.add(bookKey);
       const bookUpdate = time(bm.last_update);
       if (bookUpdate !== null && (capturedAt === null || bookUpdate > capturedAt)) capturedAt = bookUpdate;
       for (const m of Array.isArray(bm.markets) ? (bm.markets as V4Market[]) : []) {
@@ -122,8 +129,7 @@ export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsA
           n++;
           const bad = (reason: string) => errors.push({ line: n, reason: `${where}, ${bookKey || 'bookmaker ?'} ${key || 'market ?'}: ${reason}` });
           if (!book) {
-            unknownBooks.add(bookKey);
-            bad(`unknown bookmaker key "${bookKey}"`);
+            bad('bookmaker key is missing');
             continue;
           }
           if (key.endsWith('_lay')) { bad('lay prices are not back prices'); continue; }
@@ -152,6 +158,8 @@ export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsA
           const quote: Quote = {
             book: book.id,
             league: league!.id,
+            sport: league!.sport,
+            leagueName: known ? null : str(ev.sport_title),
             homeTeam: home!,
             awayTeam: away!,
             startTime: start!,

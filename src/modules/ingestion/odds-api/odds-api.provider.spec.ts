@@ -57,7 +57,7 @@ describe('OddsApiProvider (against recorded responses on localhost)', () => {
     const batch = await p.poll(T + 60_000);
     expect(batch!.quotes).toHaveLength(4);
     const removed = batch!.removals!.map((r) => `${r.book}:${r.marketType}`).sort();
-    expect(removed).toEqual(['caesars:moneyline', 'caesars:moneyline', 'draftkings:total_points', 'draftkings:total_points', 'pinnacle:moneyline', 'pinnacle:moneyline', 'pinnacle:player_points', 'pinnacle:player_points']);
+    expect(removed).toEqual(['caesars:moneyline', 'caesars:moneyline', 'draftkings:total_points', 'draftkings:total_points', 'mystery_book:moneyline', 'mystery_book:moneyline', 'pinnacle:moneyline', 'pinnacle:moneyline', 'pinnacle:player_points', 'pinnacle:player_points']);
   });
 
   it('backs off exponentially on 429 and 5xx and recovers', async () => {
