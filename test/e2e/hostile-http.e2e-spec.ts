@@ -218,6 +218,7 @@ describe('hostile HTTP', () => {
       for (const v of ['!!', '%00', '%20%20', '%F0%9F%98%80', '-_-']) {
         expectApiError(await t.call(`/odds?team=${v}`, { key: KEYS.enterprise }), { status: 400, message: /"team": team must contain at least one letter/ }, v);
         expectApiError(await t.call(`/events?q=${v}`, { key: KEYS.enterprise }), { status: 400, message: /"q": q must contain at least one letter/ }, v);
+        expectApiError(await t.call(`/teams?q=${v}`, { key: KEYS.enterprise }), { status: 400, message: /"q": q must contain at least one letter/ }, v);
         for (const list of ['ev', 'arbitrage', 'middles', 'low_hold']) {
           expectApiError(await t.call(`/opportunities/${list}?team=${v}`, { key: KEYS.enterprise }), { status: 400, message: /"team": team must contain at least one letter/ }, `${list} ${v}`);
         }

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
-import { BaseQuery, BooleanParam, CsvList, StringParam } from '../../../common/http/query.js';
+import { BaseQuery, BooleanParam, CsvList, SearchText, StringParam } from '../../../common/http/query.js';
 
 export class SportsQuery extends BaseQuery {
   @ApiPropertyOptional({ description: 'Include sports with no current events', default: false, type: Boolean })
@@ -51,7 +51,7 @@ export class TeamsQuery extends BaseQuery {
   @IsOptional() @StringParam() @IsString()
   league?: string;
 
-  @ApiPropertyOptional({ description: 'Text search over names and aliases (partial, case-insensitive)', example: 'lakers' })
-  @IsOptional() @StringParam() @IsString() @MaxLength(100)
+  @ApiPropertyOptional({ description: 'Text search over names and aliases (partial, case-insensitive; must contain a letter or digit)', example: 'lakers' })
+  @IsOptional() @SearchText()
   q?: string;
 }
