@@ -5,7 +5,8 @@ import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { ApiKeysRepository } from '../../src/modules/accounts/api-keys.repository.js';
-import { CLOSE_GRACE_MS, MAX_QUEUED_BYTES, STALL_TIMEOUT_MS } from '../../src/modules/stream/stream-client.js';
+import { StreamAccess } from '../../src/modules/stream/stream-access.js';
+import { CLOSE_GRACE_MS, MAX_QUEUED_BYTES, STALL_TIMEOUT_MS, type Transport } from '../../src/modules/stream/stream-client.js';
 import { REPLAY_MS, StreamHub } from '../../src/modules/stream/stream-hub.js';
 import { Catalog } from '../../src/config/catalog.js';
 import { buildMarket, H, type GameSpec } from '../factories/market.js';
@@ -403,6 +404,34 @@ describe('stalled SSE readers past the stream cap', () => {
   });
   afterAll(async () => {
     await t.close();
+  });
+
+  it('a snapshot to a socket that takes everything at once still writes each frame on its own turn of the event loop', async () => {
+    const hub = t.app.get(StreamHub);
+    const account = { keyId: 'key_turns', name: null, tier: 'enterprise' as const, arbitrageEnabled: true };
+    const filter = t.app.get(StreamAccess).filter(account, { channels: ['odds'] });
+    // The event loop's turns, counted by a callback that reschedules itself after I/O each time.
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const writtenAt: Array<{ event: string; turn: number }> = [];
+    const transport: Transport = {
+      write: (f) => (writtenAt.push({ event: f.event, turn: turns }), true),
+      buffered: () => 0, // a socket that never pushes back
+      onDrain: () => undefined,
+      close: () => undefined,
+      onGone: () => undefined,
+    };
+    await hub.snapshot(hub.client(account, filter, transport));
+    spinning = false;
+    const frames = writtenAt.filter((w) => w.event === 'snapshot');
+    expect(frames.length).toBeGreaterThan(10);
+    // Other work (health, REST, other streams) runs between any two frames: no two share a turn.
+    for (let i = 1; i < frames.length; i++) expect(frames[i]!.turn).toBeGreaterThan(frames[i - 1]!.turn);
   });
 
   it('more stalled sockets than the cap: each dropped stream\'s socket is closed on the server and its queue freed', async () => {

@@ -528,6 +528,9 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     let totalOpps = 0;
     const books = new Set<string>();
     const write = async (event: string, data: () => string) => {
+      // Each frame waits its turn in the event loop: a socket the kernel keeps accepting from must not let one
+      // snapshot hold the process for all its frames (other streams, health and REST are served in between).
+      await nextTurn();
       await c.drained(() => !live());
       if (!live()) return;
       c.transport.write({ id: `${seq}-s${frame++}`, event, data: data() });
@@ -625,6 +628,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       if (!e) break;
       this.emit(c, e.seq, this.framesOf(c, e), true);
       last = e.seq;
+      await nextTurn();
       await c.drained(() => !live());
     }
     if (live()) c.endSnapshot();
@@ -655,6 +659,11 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   newStreamId(): string {
     return `str_${randomBytes(8).toString('hex')}`;
   }
+}
+
+/** Resolves on a later turn of the event loop (after pending I/O), unlike an already resolved promise. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The numbers of an opportunity that, when they change, are worth re-announcing. */
