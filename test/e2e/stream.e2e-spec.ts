@@ -436,38 +436,54 @@ describe('stalled SSE readers past the stream cap', () => {
 
   it('more stalled sockets than the cap: each dropped stream\'s socket is closed on the server and its queue freed', async () => {
     const hub = t.app.get(StreamHub);
+    // The server's side of each of our connections, found by the client's port.
     const server = t.app.getHttpServer();
-    const connections = () => new Promise<number>((resolve, reject) => server.getConnections((err: Error | null, n: number) => (err ? reject(err) : resolve(n))));
+    const serverSide = new Map<number, import('node:net').Socket>();
+    const onConnection = (socket: import('node:net').Socket) => serverSide.set(socket.remotePort!, socket);
+    server.on('connection', onConnection);
     const key = await t.newKey('pro'); // two streams at once
-    const before = await connections();
     const responses: import('node:http').IncomingMessage[] = [];
-    for (let i = 0; i < 6; i++) {
-      const res = await new Promise<import('node:http').IncomingMessage>((resolve) => request(`${t.url}/api/v1/stream?channel=odds&api_key=${key}`, resolve).end());
-      expect(res.statusCode).toBe(200);
-      res.pause(); // never reads
-      responses.push(res);
+    const openOnServer = () => responses.filter((res) => serverSide.get(res.socket.localPort!)?.destroyed === false).length;
+    try {
+      for (let i = 0; i < 6; i++) {
+        const res = await new Promise<import('node:http').IncomingMessage>((resolve) => request(`${t.url}/api/v1/stream?channel=odds&api_key=${key}`, resolve).end());
+        expect(res.statusCode).toBe(200);
+        res.pause(); // never reads
+        responses.push(res);
+      }
+      expect(responses.every((res) => serverSide.has(res.socket.localPort!))).toBe(true);
+      expect(hub.openStreams).toBe(2);
+      const settle = async (target: number, tick = () => undefined as void) => {
+        const deadline = Date.now() + CLOSE_GRACE_MS + 10_000;
+        while (openOnServer() > target && Date.now() < deadline) {
+          tick();
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return openOnServer();
+      };
+      // The four displaced streams could not take their last frames: their sockets are destroyed after the grace.
+      expect(await settle(2)).toBe(2);
+      expect(hub.closingStreams).toBe(0);
+      // The two left stall their snapshots: after STALL_TIMEOUT_MS of reading nothing they are cut off, and closed.
+      // (Time moves on until they are: a wait for the socket that began after one move has its own deadline.)
+      expect(await settle(0, () => clock.advance(STALL_TIMEOUT_MS + 1000))).toBe(0);
+      expect(hub.openStreams).toBe(0);
+      expect(hub.closingStreams).toBe(0);
+      expect(hub.maxQueuedBytes()).toBe(0);
+      // A client that reads again finds the end of the stream, not an open connection.
+      const ended = responses.map(
+        (res) =>
+          new Promise<void>((resolve) => {
+            res.on('end', () => resolve());
+            res.on('error', () => resolve());
+            res.on('close', () => resolve());
+            res.resume();
+          }),
+      );
+      await Promise.all(ended);
+    } finally {
+      server.off('connection', onConnection);
+      for (const res of responses) res.destroy();
     }
-    expect(await connections()).toBe(before + 6);
-    expect(hub.openStreams).toBe(2);
-    // The four displaced streams could not take their last frames: their sockets are destroyed after the grace.
-    const deadline = Date.now() + CLOSE_GRACE_MS + 5000;
-    while ((await connections()) > before + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(await connections()).toBe(before + 2);
-    expect(hub.closingStreams).toBe(0);
-    // The two left stall their snapshots: after STALL_TIMEOUT_MS of reading nothing they are cut off, and closed.
-    clock.advance(STALL_TIMEOUT_MS + 1000);
-    while ((await connections()) > before && Date.now() < deadline + 5000) await new Promise((r) => setTimeout(r, 50));
-    expect(await connections()).toBe(before);
-    expect(hub.openStreams).toBe(0);
-    expect(hub.closingStreams).toBe(0);
-    expect(hub.maxQueuedBytes()).toBe(0);
-    // A client that reads again finds the end of the stream, not an open connection.
-    const ended = responses.map((res) => new Promise<void>((resolve) => {
-      res.on('end', () => resolve());
-      res.on('error', () => resolve());
-      res.on('close', () => resolve());
-      res.resume();
-    }));
-    await Promise.all(ended);
   });
 });
