@@ -4,12 +4,15 @@ import WebSocket from 'ws';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
-import { MAX_QUEUED_BYTES } from '../../src/modules/stream/stream-client.js';
+import { ApiKeysRepository } from '../../src/modules/accounts/api-keys.repository.js';
+import { StreamAccess } from '../../src/modules/stream/stream-access.js';
+import { CLOSE_GRACE_MS, MAX_QUEUED_BYTES, STALL_TIMEOUT_MS, type Transport } from '../../src/modules/stream/stream-client.js';
 import { REPLAY_MS, StreamHub } from '../../src/modules/stream/stream-hub.js';
 import { Catalog } from '../../src/config/catalog.js';
 import { buildMarket, H, type GameSpec } from '../factories/market.js';
 import { SseRecorder } from '../support/sse.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
+import { WsClient } from '../support/ws-client.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const GAMES = [
@@ -327,5 +330,163 @@ describe('an instance nobody streams from', () => {
     const again = sse('/stream?channel=all', { lastEventId: id2 });
     expect((await again.seen('connected')).data).toMatchObject({ reconnected: true, resumed: true });
     expect((await again.seen('odds:update')).data.odds[0]).toMatchObject({ sportsbook: 'betmgm', odds_american: -137 });
+  });
+});
+
+describe('revoking a key ends its open streams (embedded store)', () => {
+  let t: TestApp;
+  const open: Array<{ close(): void }> = [];
+  beforeAll(async () => {
+    t = await startTestApp({ clock: new ManualClock(NOW) });
+    t.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket(GAMES, BOOKS, NOW) }, NOW, { backfill: true });
+  });
+  afterAll(async () => {
+    for (const c of open) c.close();
+    await t.close();
+  });
+
+  const newKey = async () => {
+    const r = await t.call('/admin/keys', { method: 'POST', body: { tier: 'pro' }, headers: { 'X-Admin-Token': t.adminToken } });
+    return r.json.data as { key: string; id: string };
+  };
+  const streams = async (key: string) => {
+    const sse = new SseRecorder(`${t.url}/api/v1/stream?channel=odds&api_key=${key}`);
+    const ws = await WsClient.connect(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${key}&channels=odds`);
+    open.push(sse, ws);
+    await sse.seen('snapshot:complete');
+    await ws.seen('snapshot:complete');
+    return { sse, ws };
+  };
+
+  it('through the admin route: SSE gets an unauthorized error and WebSocket closes with 4001, both within 5 s', async () => {
+    const { key, id } = await newKey();
+    const other = await newKey();
+    const { sse, ws } = await streams(key);
+    const bystander = await streams(other.key);
+    const hub = t.app.get(StreamHub);
+    expect(hub.streamingKeys()).toEqual(expect.arrayContaining([id, other.id]));
+    const revokedAt = Date.now();
+    expect((await t.call(`/admin/keys/${id}/revoke`, { method: 'POST', headers: { 'X-Admin-Token': t.adminToken } })).status).toBe(200);
+    const [sseErr, wsClose] = await Promise.all([sse.seen('error', 5000), ws.closed]);
+    expect(Date.now() - revokedAt).toBeLessThan(5000);
+    expect(sseErr.data).toEqual({ code: 'unauthorized', message: 'The API key was revoked; the stream is closed' });
+    expect(wsClose).toEqual({ code: 4001, reason: 'unauthorized' });
+    expect(ws.of('error').at(-1)).toMatchObject({ code: 'unauthorized', message: 'The API key was revoked; the stream is closed' });
+    expect(hub.streamingKeys()).not.toContain(id);
+    expect((await t.call('/account', { key })).status).toBe(401);
+    // The other key's streams are untouched.
+    expect(bystander.ws.closeInfo).toBeNull();
+    expect(bystander.sse.of('error')).toEqual([]);
+    bystander.ws.send({ type: 'ping' });
+    await bystander.ws.next('pong');
+  });
+
+  it('a revocation no instance announced (written to the store directly) is found by the periodic check within 5 s', async () => {
+    const { key, id } = await newKey();
+    const { sse, ws } = await streams(key);
+    const at = new Date(NOW);
+    const revokedAt = Date.now();
+    await t.app.get(ApiKeysRepository, { strict: false }).update(id, { isActive: false, revokedAt: at, updatedAt: at });
+    const [sseErr, wsClose] = await Promise.all([sse.seen('error', 5000), ws.closed]);
+    expect(Date.now() - revokedAt).toBeLessThan(5000);
+    expect(sseErr.data.code).toBe('unauthorized');
+    expect(wsClose.code).toBe(4001);
+  });
+});
+
+describe('stalled SSE readers past the stream cap', () => {
+  let t: TestApp;
+  const clock = new ManualClock(NOW);
+  beforeAll(async () => {
+    t = await startTestApp({ clock });
+    // A board of about 10 MB (as above): no client reading nothing can take a snapshot of it into socket buffers.
+    const teams = new Catalog().teamsOf('nba').map((x) => x.name);
+    const big: GameSpec[] = [];
+    for (let d = 0; d < 40; d++) for (let i = 0; i + 1 < teams.length; i += 2) big.push({ league: 'nba', home: teams[i]!, away: teams[i + 1]!, start: NOW + (30 + d * 24) * H });
+    t.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket(big, BOOKS, NOW) }, NOW, { backfill: true });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('a snapshot to a socket that takes everything at once still writes each frame on its own turn of the event loop', async () => {
+    const hub = t.app.get(StreamHub);
+    const account = { keyId: 'key_turns', name: null, tier: 'enterprise' as const, arbitrageEnabled: true };
+    const filter = t.app.get(StreamAccess).filter(account, { channels: ['odds'] });
+    // The event loop's turns, counted by a callback that reschedules itself after I/O each time.
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const writtenAt: Array<{ event: string; turn: number }> = [];
+    const transport: Transport = {
+      write: (f) => (writtenAt.push({ event: f.event, turn: turns }), true),
+      buffered: () => 0, // a socket that never pushes back
+      onDrain: () => undefined,
+      close: () => undefined,
+      onGone: () => undefined,
+    };
+    await hub.snapshot(hub.client(account, filter, transport));
+    spinning = false;
+    const frames = writtenAt.filter((w) => w.event === 'snapshot');
+    expect(frames.length).toBeGreaterThan(10);
+    // Other work (health, REST, other streams) runs between any two frames: no two share a turn.
+    for (let i = 1; i < frames.length; i++) expect(frames[i]!.turn).toBeGreaterThan(frames[i - 1]!.turn);
+  });
+
+  it('more stalled sockets than the cap: each dropped stream\'s socket is closed on the server and its queue freed', async () => {
+    const hub = t.app.get(StreamHub);
+    // The server's side of each of our connections, found by the client's port.
+    const server = t.app.getHttpServer();
+    const serverSide = new Map<number, import('node:net').Socket>();
+    const onConnection = (socket: import('node:net').Socket) => serverSide.set(socket.remotePort!, socket);
+    server.on('connection', onConnection);
+    const key = await t.newKey('pro'); // two streams at once
+    const responses: import('node:http').IncomingMessage[] = [];
+    const openOnServer = () => responses.filter((res) => serverSide.get(res.socket.localPort!)?.destroyed === false).length;
+    try {
+      for (let i = 0; i < 6; i++) {
+        const res = await new Promise<import('node:http').IncomingMessage>((resolve) => request(`${t.url}/api/v1/stream?channel=odds&api_key=${key}`, resolve).end());
+        expect(res.statusCode).toBe(200);
+        res.pause(); // never reads
+        responses.push(res);
+      }
+      expect(responses.every((res) => serverSide.has(res.socket.localPort!))).toBe(true);
+      expect(hub.openStreams).toBe(2);
+      const settle = async (target: number, tick = () => undefined as void) => {
+        const deadline = Date.now() + CLOSE_GRACE_MS + 10_000;
+        while (openOnServer() > target && Date.now() < deadline) {
+          tick();
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return openOnServer();
+      };
+      // The four displaced streams could not take their last frames: their sockets are destroyed after the grace.
+      expect(await settle(2)).toBe(2);
+      expect(hub.closingStreams).toBe(0);
+      // The two left stall their snapshots: after STALL_TIMEOUT_MS of reading nothing they are cut off, and closed.
+      // (Time moves on until they are: a wait for the socket that began after one move has its own deadline.)
+      expect(await settle(0, () => clock.advance(STALL_TIMEOUT_MS + 1000))).toBe(0);
+      expect(hub.openStreams).toBe(0);
+      expect(hub.closingStreams).toBe(0);
+      expect(hub.maxQueuedBytes()).toBe(0);
+      // A client that reads again finds the end of the stream, not an open connection.
+      const ended = responses.map(
+        (res) =>
+          new Promise<void>((resolve) => {
+            res.on('end', () => resolve());
+            res.on('error', () => resolve());
+            res.on('close', () => resolve());
+            res.resume();
+          }),
+      );
+      await Promise.all(ended);
+    } finally {
+      server.off('connection', onConnection);
+      for (const res of responses) res.destroy();
+    }
   });
 });

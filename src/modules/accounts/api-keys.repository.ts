@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, In, type Repository } from 'typeorm';
 import { KEY_BOOTSTRAP_LOCK, withAdvisoryLock } from '../../database/data-source.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 
@@ -23,6 +23,10 @@ export class ApiKeysRepository {
 
   findById(id: string): Promise<ApiKeyEntity | null> {
     return this.repo.findOne({ where: { id } });
+  }
+
+  findByIds(ids: string[]): Promise<ApiKeyEntity[]> {
+    return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
   }
 
   count(): Promise<number> {

@@ -62,6 +62,40 @@ export function keyView(k: ApiKeyEntity): KeyView {
   };
 }
 
+/**
+ * Where a key stands, read from the store (never from the lookup cache): why it no longer works regardless of
+ * time (revoked, unknown; null while it works), and when it stops working by itself (null: never).
+ */
+export interface KeyStatus {
+  refused: string | null;
+  expiresAt: number | null;
+}
+
+export function keyStatusOf(e: ApiKeyEntity | null): KeyStatus {
+  // No key has an expiry yet; key rotation (a later issue) gives replaced keys one, and it is carried here.
+  const expiresAt: number | null = null;
+  if (!e) return { refused: 'The API key no longer exists', expiresAt };
+  if (!e.isActive) return { refused: 'The API key was revoked', expiresAt };
+  if (!isTier(e.tier)) return { refused: `The API key's tier "${e.tier}" is not known`, expiresAt };
+  return { refused: null, expiresAt };
+}
+
+/**
+ * The one rule for whether a key works at a time, used by authentication and by the checks of open streams:
+ * why it does not (revoked, unknown, or past its expiry), or null when it does.
+ */
+export function keyRefusal(s: KeyStatus, now: number): string | null {
+  if (s.refused !== null) return s.refused;
+  if (s.expiresAt !== null && s.expiresAt <= now) return 'The API key expired';
+  return null;
+}
+
+/** Announced on the bus when a key changes (revoked, flags): every instance re-checks its open streams. */
+export interface KeyChange {
+  at: number;
+  keyId: string | null;
+}
+
 /** How long a key lookup is trusted before the store is asked again: a revoked key stops working within this. */
 export const KEY_CACHE_MS = 3000;
 export const KEYS_TOPIC = 'keys';
@@ -88,9 +122,9 @@ export class ApiKeysService implements BeforeApplicationShutdown {
     bus?.subscribe(KEYS_TOPIC, () => this.cache.clear());
   }
 
-  private announce(): void {
+  private announce(keyId: string | null): void {
     this.cache.clear();
-    this.bus?.publish(KEYS_TOPIC, { at: this.clock.now() });
+    this.bus?.publish<KeyChange>(KEYS_TOPIC, { at: this.clock.now(), keyId });
   }
 
   /** Upserts API_KEYS, or creates demo keys when the store is empty and API_KEYS is unset. */
@@ -163,7 +197,7 @@ export class ApiKeysService implements BeforeApplicationShutdown {
   async revoke(id: string): Promise<KeyView | null> {
     const now = this.clock.date();
     const ok = await this.repo.update(id, { isActive: false, revokedAt: now, updatedAt: now });
-    this.announce();
+    this.announce(id);
     if (!ok) return null;
     const e = await this.repo.findById(id);
     return e ? keyView(e) : null;
@@ -171,7 +205,7 @@ export class ApiKeysService implements BeforeApplicationShutdown {
 
   async setArbitrage(id: string, enabled: boolean): Promise<KeyView | null> {
     const ok = await this.repo.update(id, { arbitrageEnabled: enabled, updatedAt: this.clock.date() });
-    this.announce();
+    this.announce(id);
     if (!ok) return null;
     const e = await this.repo.findById(id);
     return e ? keyView(e) : null;
@@ -202,13 +236,22 @@ export class ApiKeysService implements BeforeApplicationShutdown {
       }
       // The index lookup matched on the hash; compare it again in constant time before trusting the row.
       const hash = Buffer.from(hashHex, 'hex');
-      const valid = !!e && e.isActive && isTier(e.tier) && timingSafeEqual(Buffer.from(e.keyHash, 'hex'), hash);
+      const valid = !!e && keyRefusal(keyStatusOf(e), now) === null && timingSafeEqual(Buffer.from(e.keyHash, 'hex'), hash);
       account = valid ? { keyId: e!.id, name: e!.name, tier: e!.tier as TierName, arbitrageEnabled: e!.arbitrageEnabled } : null;
       if (this.cache.size >= MAX_CACHE) this.cache.clear();
       this.cache.set(hashHex, { account, hash, at: now });
     }
     if (account) this.pendingTouch.set(account.keyId, new Date(now));
     return account;
+  }
+
+  /**
+   * The status of keys by id, straight from the store (open streams are checked with this: a revocation made
+   * on any instance, or a key that expired, is seen even when the bus message about it was lost).
+   */
+  async statusOf(ids: string[]): Promise<Map<string, KeyStatus>> {
+    const found = new Map((await this.repo.findByIds(ids)).map((e) => [e.id, e]));
+    return new Map(ids.map((id) => [id, keyStatusOf(found.get(id) ?? null)]));
   }
 
   /** Writes the batched last-use times. */

@@ -4,27 +4,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequiresFeature } from '../../common/auth/decorators.js';
 import { StreamQuery } from './dto/stream.query.js';
 import { StreamAccess } from './stream-access.js';
-import { StreamClient, type Frame, type Transport } from './stream-client.js';
-import { HEARTBEAT_MS, StreamHub } from './stream-hub.js';
+import { HEARTBEAT_MS, MAX_SNAPSHOT_ODDS, StreamHub } from './stream-hub.js';
+import { SseTransport } from './transports.js';
 
-class SseTransport implements Transport {
-  constructor(private readonly raw: FastifyReply['raw']) {}
-  write(f: Frame): boolean {
-    return this.raw.write(`id: ${f.id}\nevent: ${f.event}\ndata: ${f.data}\n\n`);
-  }
-  buffered(): number {
-    return this.raw.writableLength;
-  }
-  onDrain(fn: () => void): void {
-    this.raw.on('drain', fn);
-  }
-  close(reason?: { code: string; message: string }): void {
-    if (reason && !this.raw.writableEnded) this.raw.write(`event: error\ndata: ${JSON.stringify(reason)}\n\n`);
-    this.raw.end();
-  }
-}
-
-const DESCRIPTION = `Server-Sent Events. The key may be sent as \`?api_key=\` (EventSource cannot set headers). Events: \`connected\`, \`snapshot\` (chunks of at most 1000 items), \`snapshot:complete\`, \`odds:update\` / \`odds:locked\` / \`odds:removed\`, \`ev:detected\` / \`ev:expired\`, \`arb:detected\` / \`arb:expired\`, \`middles:detected\` / \`middles:expired\`, \`low_hold:detected\` / \`low_hold:expired\`, \`gamestate:snapshot\` / \`gamestate:update\` / \`gamestate:removed\` (enterprise), \`heartbeat\` every ${HEARTBEAT_MS / 1000} s, and \`error\` before the server closes a stream (\`backpressure\` for a client too far behind, \`too_many_streams\` when a newer stream of the same key takes its place). Every frame has an id: reconnect with \`Last-Event-ID\` to get what was missed from a two-minute replay buffer, or a fresh snapshot when it is older (\`connected.resumed\` says which). Streams per key: hobby 1, pro 2, sharp 5, enterprise 20; the free tier has no streaming.`;
+const DESCRIPTION = `Server-Sent Events. The key may be sent as \`?api_key=\` (EventSource cannot set headers). Events: \`connected\`, \`snapshot\` (frames of at most 256 KB: up to 1000 prices or 300 opportunities; prices first, then each opportunity kind, then game states; a filter whose snapshot would exceed ${MAX_SNAPSHOT_ODDS} prices is refused with 400), \`snapshot:complete\`, \`odds:update\` / \`odds:locked\` / \`odds:removed\`, \`ev:detected\` / \`ev:expired\`, \`arb:detected\` / \`arb:expired\`, \`middles:detected\` / \`middles:expired\`, \`low_hold:detected\` / \`low_hold:expired\`, \`gamestate:snapshot\` / \`gamestate:update\` / \`gamestate:removed\` (enterprise), \`heartbeat\` every ${HEARTBEAT_MS / 1000} s, and \`error\` before the server closes a stream (\`backpressure\` for a client too far behind, \`too_many_streams\` when a newer stream of the same key takes its place, \`unauthorized\` within 5 s of the key being revoked or expiring). Every frame has an id: reconnect with \`Last-Event-ID\` to get what was missed from a two-minute replay buffer, or a fresh snapshot when it is older (\`connected.resumed\` says which). Defaults: \`min_ev\` 2.0 (the product's stream default; \`/opportunities/ev\` defaults to 0) and \`min_profit\` 0.5 (as \`/opportunities/arbitrage\`); \`connected.filters\` states the values in force. Streams per key: hobby 1, pro 2, sharp 5, enterprise 20; the free tier has no streaming.`;
 
 @ApiTags('Streaming')
 @Controller('stream')
@@ -47,14 +30,14 @@ export class SseController {
       min_ev: q.min_ev,
       min_profit: q.min_profit,
     });
+    this.hub.assertSnapshotSize(filter);
     const headers: Record<string, string | number | string[]> = {};
     for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v as string | number | string[];
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
     raw.write('retry: 3000\n\n');
-    const client = new StreamClient(this.hub.newStreamId(), account, filter, new SseTransport(raw));
-    raw.on('close', () => client.close());
+    const client = this.hub.client(account, filter, new SseTransport(raw));
     const last = (req.headers['last-event-id'] as string | undefined) ?? q.last_event_id;
     await this.hub.open(client, last);
   }

@@ -22,6 +22,13 @@ export interface FilterInput {
 const CHANNELS = ['odds', 'opportunities', 'gamestate', 'all'];
 
 /**
+ * Stream thresholds when the request sets none: the product's stream defaults (CONTRACT.md 10), stated in the
+ * `connected` frame's filters. REST differs on min_ev (`/opportunities/ev` defaults to 0); min_profit is the
+ * same 0.5 as `/opportunities/arbitrage`.
+ */
+export const STREAM_DEFAULTS = { min_ev: 2.0, min_profit: 0.5 } as const;
+
+/**
  * Turns a stream request into a filter under the caller's tier: streaming itself, the game-state channel
  * (enterprise), the opportunity kinds of the tier (and the account's arbitrage flag), and the book rules.
  * Shared by SSE and WebSocket.
@@ -34,12 +41,16 @@ export class StreamAccess {
     private readonly odds: OddsService,
   ) {}
 
-  filter(account: Account, q: FilterInput, defaultChannels: Channel[] = ['opportunities'], wsKinds?: OpportunityKind[]): StreamFilter {
+  /**
+   * `defaultChannels`: when the request names none. `exact`: the channels are taken as listed (WebSocket)
+   * rather than several meaning all (SSE). `kinds`: the opportunity kinds asked for (WebSocket channels).
+   */
+  filter(account: Account, q: FilterInput, opts: { defaultChannels?: string[]; exact?: boolean; kinds?: OpportunityKind[] } = {}): StreamFilter {
     this.policy.assertFeature(account, 'streaming');
-    const requested = q.channels?.length ? q.channels : defaultChannels;
+    const requested = q.channels?.length ? q.channels : (opts.defaultChannels ?? ['opportunities']);
     for (const ch of requested) if (!CHANNELS.includes(ch)) throw badRequest(`Invalid parameter "channel": "${ch}" (allowed: ${CHANNELS.join(', ')})`, { parameter: 'channel' });
     const channels = new Set<Channel>();
-    const all = requested.includes('all') || requested.length > 1;
+    const all = requested.includes('all') || (!opts.exact && requested.length > 1);
     for (const ch of all ? ['odds', 'opportunities', 'gamestate'] : requested) channels.add(ch as Channel);
     if (channels.has('gamestate') && !this.policy.hasFeature(account, 'game_state')) {
       if (!all) throw tierRestricted(`The gamestate channel requires the ${this.policy.requiredTierFor('game_state')} tier; this key is on the ${account.tier} tier`, this.policy.requiredTierFor('game_state'), { tier: account.tier });
@@ -47,7 +58,7 @@ export class StreamAccess {
     }
     const kinds = new Set<OpportunityKind>();
     const features: Array<[OpportunityKind, 'ev' | 'arbitrage' | 'middles' | 'low_hold']> = [['ev', 'ev'], ['arbitrage', 'arbitrage'], ['middles', 'middles'], ['low_hold', 'low_hold']];
-    for (const [kind, feature] of features) if (this.policy.hasFeature(account, feature) && (!wsKinds || wsKinds.includes(kind))) kinds.add(kind);
+    for (const [kind, feature] of features) if (this.policy.hasFeature(account, feature) && (!opts.kinds || opts.kinds.includes(kind))) kinds.add(kind);
     const books = this.policy.resolveBooks(account, q.sportsbook, q.add_sportsbook);
     return {
       channels,
@@ -57,8 +68,8 @@ export class StreamAccess {
       leagues: this.events.resolveLeagues(q.league),
       markets: this.odds.resolveMarkets(q.market),
       events: q.events?.length ? new Set(q.events) : undefined,
-      minEv: q.min_ev ?? 2.0,
-      minProfit: q.min_profit ?? 0.5,
+      minEv: q.min_ev ?? STREAM_DEFAULTS.min_ev,
+      minProfit: q.min_profit ?? STREAM_DEFAULTS.min_profit,
     };
   }
 }

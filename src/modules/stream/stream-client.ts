@@ -25,20 +25,34 @@ export interface Frame {
   data: string;
 }
 
+export interface CloseReason {
+  code: string;
+  message: string;
+}
+
 /** How frames leave: SSE or WebSocket. write() returns false when the socket's buffer is full. */
 export interface Transport {
   write(frame: Frame): boolean;
   /** Bytes the socket still holds. */
   buffered(): number;
   onDrain(fn: () => void): void;
-  close(reason?: { code: string; message: string }): void;
+  /**
+   * Ends the stream (after an `error` frame when there is a reason). The connection is gone within
+   * CLOSE_GRACE_MS: a client that has not taken the last frames by then has its socket destroyed, so a stalled
+   * reader never keeps its socket, or the data queued for it, once its stream is closed.
+   */
+  close(reason?: CloseReason): void;
+  /** Called once, when the connection is really gone (closed by either side, or destroyed). */
+  onGone(fn: () => void): void;
 }
 
-/** A bounded queue of frames waiting for the socket; past the limit the client is cut off. */
 /** How long a paced write (snapshot, catch-up) waits for a client that reads nothing. */
 export const STALL_TIMEOUT_MS = 30_000;
+/** A bounded queue of frames waiting for the socket; past the limit the client is cut off. */
 export const MAX_QUEUED_BYTES = 2 * 1024 * 1024;
 export const SOCKET_HIGH_WATER = 256 * 1024;
+/** How long a closed stream's connection may take to flush its last frames before it is destroyed. */
+export const CLOSE_GRACE_MS = 2000;
 
 /**
  * A connected stream: its filter, where it stands in the sequence (for resumable frame ids), and a bounded
@@ -49,23 +63,66 @@ export class StreamClient {
   readonly queue: Frame[] = [];
   queuedBytes = 0;
   closed = false;
+  /** True once the connection is really gone (closed by either side or destroyed), not merely asked to close. */
+  gone = false;
   /** Frames held back until the snapshot is done. */
   readonly pending: Frame[] = [];
   snapshotting = true;
+  /** Snapshots asked for so far; a running snapshot that sees a newer number stops (it was superseded). */
+  private snapshotGen = 0;
+  /** The snapshot being written, if any: at most one per stream at a time. */
+  private snapshotRun: Promise<void> | null = null;
+  private snapshotWriter: ((current: () => boolean) => Promise<void>) | null = null;
   /** Per sequence number, how many live frames this stream has been sent (frame ids are `${seq}-${k}`). */
   lastSeq = 0;
   lastK = -1;
   heartbeats = 0;
-  readonly openedAt = Date.now();
-  onClose: ((reason?: { code: string; message: string }) => void) | null = null;
+  readonly openedAt: number;
+  onClose: ((reason?: CloseReason) => void) | null = null;
+  private readonly goneListeners: Array<() => void> = [];
 
   constructor(
     readonly id: string,
     readonly account: Account,
     readonly filter: StreamFilter,
     readonly transport: Transport,
+    private readonly now: () => number = Date.now,
   ) {
+    this.openedAt = now();
     transport.onDrain(() => this.flush());
+    transport.onGone(() => {
+      this.gone = true;
+      this.close();
+      for (const fn of this.goneListeners.splice(0)) fn();
+    });
+  }
+
+  /** Runs `fn` once the connection is gone (at once when it already is). */
+  whenGone(fn: () => void): void {
+    if (this.gone) fn();
+    else this.goneListeners.push(fn);
+  }
+
+  /**
+   * Runs a snapshot, at most one at a time per stream. Asked again while one runs, the running one sees its
+   * `current()` turn false (the writer stops at its next frame) and the latest writer runs once more. Resolves
+   * when the latest requested snapshot is done, or the stream closed.
+   */
+  snapshot(write: (current: () => boolean) => Promise<void>): Promise<void> {
+    this.snapshotGen++;
+    this.snapshotting = true;
+    this.snapshotWriter = write;
+    this.snapshotRun ??= this.runSnapshots().finally(() => (this.snapshotRun = null));
+    return this.snapshotRun;
+  }
+
+  private async runSnapshots(): Promise<void> {
+    let gen: number;
+    do {
+      gen = this.snapshotGen;
+      const current = () => !this.closed && this.snapshotGen === gen;
+      await this.snapshotWriter!(current);
+    } while (!this.closed && gen !== this.snapshotGen);
   }
 
   /** Sends now if the socket has room, else queues; false when the client had to be cut off. */
@@ -110,18 +167,19 @@ export class StreamClient {
   }
 
   /**
-   * Resolves when the socket can take more (for paced snapshots). A client that reads nothing for
-   * STALL_TIMEOUT_MS is cut off like any slow client.
+   * Resolves when the socket can take more (for paced snapshots), or as soon as `cancelled()` turns true (a
+   * newer snapshot superseded the waiting one). A client that reads nothing for STALL_TIMEOUT_MS is cut off
+   * like any slow client.
    */
-  async drained(): Promise<void> {
+  async drained(cancelled: () => boolean = () => false): Promise<void> {
     if (this.transport.buffered() <= SOCKET_HIGH_WATER || this.closed) return;
-    const deadline = Date.now() + STALL_TIMEOUT_MS;
+    const deadline = this.now() + STALL_TIMEOUT_MS;
     await new Promise<void>((resolve) => {
       const t = setInterval(() => {
-        if (!this.closed && this.transport.buffered() > SOCKET_HIGH_WATER && Date.now() > deadline) {
+        if (!this.closed && this.transport.buffered() > SOCKET_HIGH_WATER && this.now() > deadline) {
           this.close({ code: 'backpressure', message: `The client read nothing for ${STALL_TIMEOUT_MS / 1000} s; reconnect with Last-Event-ID to resume` });
         }
-        if (this.closed || this.transport.buffered() <= SOCKET_HIGH_WATER) {
+        if (this.closed || cancelled() || this.transport.buffered() <= SOCKET_HIGH_WATER) {
           clearInterval(t);
           resolve();
         }
@@ -129,7 +187,8 @@ export class StreamClient {
     });
   }
 
-  close(reason?: { code: string; message: string }): void {
+  /** Closes the stream: nothing more is sent, its queues are freed, and the transport ends the connection. */
+  close(reason?: CloseReason): void {
     if (this.closed) return;
     this.closed = true;
     this.queue.length = 0;

@@ -13,12 +13,16 @@ import { OddsItemBuilder } from '../odds/odds-item.js';
 import type { OpportunityKind, OpportunityRecord } from '../opportunities/detect/records.js';
 import { DetectionService, OPPORTUNITIES_TOPIC, rowsOf, type OpportunityEvent, type OpportunityRef } from '../opportunities/detection.service.js';
 import { OpportunityPresenter, type Json } from '../opportunities/presenter.js';
-import { StreamClient, type Frame, type StreamFilter } from './stream-client.js';
+import type { Account } from '../../common/auth/account.js';
+import { badRequest } from '../../common/http/api-error.js';
+import { Chunker, MAX_ODDS_PER_FRAME, MAX_OPPORTUNITIES_PER_FRAME } from './chunks.js';
+import { StreamClient, type CloseReason, type Frame, type StreamFilter, type Transport } from './stream-client.js';
 
 /** Event name prefix per opportunity kind (CONTRACT.md 10). */
 export const KIND_PREFIX: Record<OpportunityKind, string> = { ev: 'ev', arbitrage: 'arb', middles: 'middles', low_hold: 'low_hold' };
 export const HEARTBEAT_MS = 30_000;
-export const SNAPSHOT_CHUNK = 1000;
+/** The most prices one stream's snapshot may hold; a broader filter is refused with a message saying so. */
+export const MAX_SNAPSHOT_ODDS = 150_000;
 /** Replay buffer: the last 2 minutes, at most 3000 change sets. */
 export const REPLAY_MS = 120_000;
 export const REPLAY_MAX = 3000;
@@ -68,6 +72,8 @@ export function parseLastEventId(raw: string | undefined): ResumePoint | 'snapsh
 export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('stream');
   private readonly clients = new Set<StreamClient>();
+  /** Streams closed but whose connection is not gone yet (at most CLOSE_GRACE_MS): they still hold a socket. */
+  private readonly closing = new Set<StreamClient>();
   private readonly byKey = new Map<string, StreamClient[]>();
   private readonly buffer: Entry[] = [];
   private readonly bySeq = new Map<string, Entry>();
@@ -81,6 +87,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   private lastClientLeftAt = Number.NEGATIVE_INFINITY;
   private readonly signatures = new Map<string, string>();
   stats = { opened: 0, closedSlow: 0, framesSent: 0 };
+  /** The most prices one snapshot may hold (MAX_SNAPSHOT_ODDS; tests lower it to exercise the refusal). */
+  maxSnapshotOdds = MAX_SNAPSHOT_ODDS;
 
   constructor(
     private readonly bus: EventBus,
@@ -107,6 +115,28 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
 
   get openStreams(): number {
     return this.clients.size;
+  }
+
+  /** Streams that were closed and whose connection is still being torn down. */
+  get closingStreams(): number {
+    return this.closing.size;
+  }
+
+  /** A new stream of an account, timed by the hub's clock. */
+  client(account: Account, filter: StreamFilter, transport: Transport): StreamClient {
+    return new StreamClient(this.newStreamId(), account, filter, transport, () => this.clock.now());
+  }
+
+  /** The keys that have a stream open here. */
+  streamingKeys(): string[] {
+    return [...this.byKey.keys()];
+  }
+
+  /** Closes every stream of a key (revoked or expired keys). */
+  closeKey(keyId: string, reason: CloseReason): number {
+    const list = [...(this.byKey.get(keyId) ?? [])];
+    for (const c of list) c.close(reason);
+    return list.length;
   }
 
   /** The largest outbound queue any stream holds now (bytes). */
@@ -352,10 +382,19 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   // ---------------------------------------------------------------- connections
 
   /**
-   * Registers a new stream: enforces the per-key cap (the oldest stream is closed), then either replays what
-   * a reconnecting client missed or sends a fresh snapshot.
+   * Registers a new stream and sends `connected`, then replays what a reconnecting client missed or sends a
+   * fresh snapshot (SSE; the WebSocket starts on its first subscription, see register and start).
    */
-  async open(c: StreamClient, lastEventId: string | undefined, extra: Json = {}, afterConnected?: () => void): Promise<void> {
+  async open(c: StreamClient, lastEventId: string | undefined, extra: Json = {}): Promise<void> {
+    const resume = this.register(c, lastEventId, extra);
+    await this.start(c, resume);
+  }
+
+  /**
+   * Registers a stream: enforces the per-key cap (the oldest stream is closed) and sends `connected`. Returns
+   * where a reconnecting client can resume from, when the replay buffer still covers it.
+   */
+  register(c: StreamClient, lastEventId: string | undefined, extra: Json = {}): ResumePoint | null {
     const cap = this.policy.tier(c.account.tier).maxStreams;
     const mine = (this.byKey.get(c.account.keyId) ?? []).filter((x) => !x.closed);
     while (mine.length >= cap && mine.length) {
@@ -373,10 +412,14 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       const list = this.byKey.get(c.account.keyId)?.filter((x) => x !== c) ?? [];
       if (list.length) this.byKey.set(c.account.keyId, list);
       else this.byKey.delete(c.account.keyId);
+      // Counted as closing until its connection is really gone.
+      if (!c.gone) {
+        this.closing.add(c);
+        c.whenGone(() => this.closing.delete(c));
+      }
     };
-    const resume = parseLastEventId(lastEventId);
-    // Replay only when everything after the client's last frame is still in the buffer.
-    const canReplay = resume !== null && resume !== 'snapshot' && this.buffer.length > 0 && resume.seq >= this.buffer[0]!.seq && resume.seq >= this.renderedFrom && resume.seq <= this.lastSeq;
+    const parsed = parseLastEventId(lastEventId);
+    const resume = parsed !== null && parsed !== 'snapshot' && this.canReplay(parsed) ? parsed : null;
     const f = c.filter;
     const connected = {
       stream_id: c.id,
@@ -392,36 +435,88 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
         min_profit: f.minProfit,
       },
       reconnected: Boolean(lastEventId),
-      resumed: canReplay,
+      resumed: resume !== null,
       heartbeat_seconds: HEARTBEAT_MS / 1000,
       ...extra,
     };
     c.transport.write({ id: `${this.lastSeq}-c`, event: 'connected', data: JSON.stringify(connected) });
-    afterConnected?.();
-    if (canReplay) {
-      const point = resume as ResumePoint;
-      c.lastSeq = point.seq;
-      c.lastK = Number.isFinite(point.k) ? point.k : Number.MAX_SAFE_INTEGER;
-      c.snapshotting = false;
-      for (const e of this.buffer) {
-        if (e.seq < point.seq) continue;
-        const frames = this.framesOf(c, e);
-        const skip = e.seq === point.seq ? (Number.isFinite(point.k) ? point.k + 1 : frames.length) : 0;
-        const rest = frames.slice(skip);
-        if (e.seq !== c.lastSeq) {
-          c.lastSeq = e.seq;
-          c.lastK = skip - 1;
-        }
-        this.emit(c, e.seq, rest);
-      }
-      return;
-    }
-    await this.snapshot(c);
+    return resume;
   }
 
-  /** The snapshot: current prices and opportunities in chunks of at most 1000, paced by the socket. */
-  async snapshot(c: StreamClient): Promise<void> {
-    c.snapshotting = true;
+  /** Replay only when everything after the client's last frame is still in the buffer. */
+  private canReplay(p: ResumePoint): boolean {
+    return this.buffer.length > 0 && p.seq >= this.buffer[0]!.seq && p.seq >= this.renderedFrom && p.seq <= this.lastSeq;
+  }
+
+  /** Replays from a resume point (when the buffer still covers it), else sends a fresh snapshot. */
+  async start(c: StreamClient, resume: ResumePoint | null): Promise<void> {
+    if (c.closed) return;
+    if (!resume || !this.canReplay(resume)) return this.snapshot(c);
+    const point = resume;
+    c.lastSeq = point.seq;
+    c.lastK = Number.isFinite(point.k) ? point.k : Number.MAX_SAFE_INTEGER;
+    c.snapshotting = false;
+    for (const e of this.buffer) {
+      if (e.seq < point.seq) continue;
+      const frames = this.framesOf(c, e);
+      const skip = e.seq === point.seq ? (Number.isFinite(point.k) ? point.k + 1 : frames.length) : 0;
+      const rest = frames.slice(skip);
+      if (e.seq !== c.lastSeq) {
+        c.lastSeq = e.seq;
+        c.lastK = skip - 1;
+      }
+      this.emit(c, e.seq, rest);
+    }
+  }
+
+  /**
+   * Refuses a filter whose snapshot would hold more than MAX_SNAPSHOT_ODDS prices (400 on SSE, an `error` frame
+   * on the WebSocket), so no stream makes the server serialise an unbounded snapshot.
+   */
+  assertSnapshotSize(f: StreamFilter): void {
+    if (!f.channels.has('odds')) return;
+    const n = this.snapshotOddsCount(f);
+    if (n > this.maxSnapshotOdds) {
+      throw badRequest(
+        `This stream's snapshot would hold ${n} prices; a stream may hold at most ${this.maxSnapshotOdds}. Narrow it with sportsbook, sport, league, market or event (or stream opportunities only)`,
+      );
+    }
+  }
+
+  /** Rows a snapshot starts from: the events', the books' or the whole board's. */
+  private candidates(f: StreamFilter): Iterable<string> {
+    const board = this.boards.board;
+    return f.events ? [...f.events].flatMap((id) => [...(board.ids('event', id) ?? [])]) : f.books.all ? board.rows.keys() : f.books.books.flatMap((b) => [...(board.ids('book', b) ?? [])]);
+  }
+
+  /** How many prices a snapshot would hold: exact past the limit, else a bound (no scan when the board is small). */
+  private snapshotOddsCount(f: StreamFilter): number {
+    const board = this.boards.board;
+    if (board.rows.size <= this.maxSnapshotOdds) return board.rows.size;
+    let n = 0;
+    for (const id of this.candidates(f)) {
+      const r = board.rows.get(id);
+      if (r && this.rowVisible(f, r)) n++;
+    }
+    return n;
+  }
+
+  /**
+   * Sends a snapshot, superseding one being sent: a stream has at most one snapshot in flight, and asking
+   * again while one runs makes the running one stop at its next frame and start over with the stream's current
+   * filter (StreamClient.snapshot). Resolves when the last requested snapshot is done (or the stream closed).
+   */
+  snapshot(c: StreamClient): Promise<void> {
+    return c.snapshot((current) => this.writeSnapshot(c, current));
+  }
+
+  /**
+   * One snapshot, paced by the socket, in frames of at most 256 KB, in this order: the prices (`snapshot`
+   * frames with `odds`), the opportunities of each kind (ev, arbitrage, middles, low_hold; at least one frame
+   * per kind), the live game states (`gamestate:snapshot`), `snapshot:complete`, then what changed meanwhile.
+   * Stops as soon as `live()` turns false: the stream closed, or a newer snapshot of it was asked for.
+   */
+  private async writeSnapshot(c: StreamClient, live: () => boolean): Promise<void> {
     const seq = this.lastSeq;
     c.lastSeq = seq;
     c.lastK = Number.MAX_SAFE_INTEGER;
@@ -432,63 +527,99 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     let totalOdds = 0;
     let totalOpps = 0;
     const books = new Set<string>();
-    const write = async (event: string, data: string) => {
-      await c.drained();
-      if (c.closed) return;
-      c.transport.write({ id: `${seq}-s${frame++}`, event, data });
+    const write = async (event: string, data: () => string) => {
+      // Each frame waits its turn in the event loop: a socket the kernel keeps accepting from must not let one
+      // snapshot hold the process for all its frames (other streams, health and REST are served in between).
+      await nextTurn();
+      await c.drained(() => !live());
+      if (!live()) return;
+      c.transport.write({ id: `${seq}-s${frame++}`, event, data: data() });
     };
     if (f.channels.has('odds')) {
       const rows: OddsRow[] = [];
-      const candidates = f.events ? [...f.events].flatMap((id) => [...(board.ids('event', id) ?? [])]) : f.books.all ? board.rows.keys() : f.books.books.flatMap((b) => [...(board.ids('book', b) ?? [])]);
-      for (const id of candidates) {
+      for (const id of this.candidates(f)) {
         const r = board.rows.get(id);
         if (r && this.rowVisible(f, r)) rows.push(r);
       }
       totalOdds = rows.length;
-      for (let i = 0; i < rows.length && !c.closed; i += SNAPSHOT_CHUNK) {
-        const chunk = rows.slice(i, i + SNAPSHOT_CHUNK);
-        for (const r of chunk) books.add(r.sportsbook);
-        const odds = chunk.map((r) => JSON.stringify(this.items.build(board, r)));
-        await write('snapshot', `{"odds":[${odds.join(',')}],"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + chunk.length < rows.length}}`);
+      const chunker = new Chunker(MAX_ODDS_PER_FRAME);
+      let offset = 0;
+      const flush = async () => {
+        const odds = chunker.take();
+        const at = offset;
+        offset += odds.length;
+        await write('snapshot', () => `{"odds":[${odds.join(',')}],"count":${odds.length},"total":${rows.length},"offset":${at},"has_more":${at + odds.length < rows.length}}`);
+      };
+      for (const r of rows) {
+        if (!live()) return;
+        const json = JSON.stringify(this.items.build(board, r));
+        const n = Buffer.byteLength(json);
+        if (!chunker.fits(n)) await flush();
+        chunker.push(json, n);
+        books.add(r.sportsbook);
       }
+      if (chunker.size) await flush();
     }
     if (f.channels.has('opportunities')) {
       for (const kind of ['ev', 'arbitrage', 'middles', 'low_hold'] as const) {
-        if (!f.kinds.has(kind)) continue;
+        if (!f.kinds.has(kind) || !live()) continue;
         const scope = this.scopeOf(c, kind);
         const reg = kind === 'ev' ? this.detection.ev : kind === 'arbitrage' ? this.detection.arbitrage.get(scope) : kind === 'middles' ? this.detection.middles.get(scope) : this.detection.lowHold.get(scope);
-        const list: Json[] = [];
+        const list: string[] = [];
         for (const rec of (reg?.values() ?? []) as Iterable<OpportunityRecord>) {
           const rows = rowsOf(rec);
           const ref: OpportunityRef = { id: rec.id, eventId: rec.eventId, sport: rows[0]?.sport ?? '', league: rows[0]?.league ?? '', marketType: rec.marketType, books: [...new Set(rows.map((r) => r.sportsbook))] };
           if (!this.refVisible(f, ref)) continue;
           const json = this.present(rec, now, board);
-          if (this.passesThreshold(f, kind, json)) list.push(json);
+          if (this.passesThreshold(f, kind, json)) list.push(JSON.stringify(json));
         }
         totalOpps += list.length;
-        for (let i = 0; i === 0 || i < list.length; i += SNAPSHOT_CHUNK) {
-          const chunk = list.slice(i, i + SNAPSHOT_CHUNK);
-          await write('snapshot', JSON.stringify({ type: KIND_PREFIX[kind], kind, opportunities: chunk, count: chunk.length, total: list.length, offset: i, has_more: i + chunk.length < list.length }));
-          if (!list.length) break;
+        const chunker = new Chunker(MAX_OPPORTUNITIES_PER_FRAME);
+        let offset = 0;
+        const flush = async () => {
+          const opps = chunker.take();
+          const at = offset;
+          offset += opps.length;
+          await write('snapshot', () => `{"type":${JSON.stringify(KIND_PREFIX[kind])},"kind":${JSON.stringify(kind)},"opportunities":[${opps.join(',')}],"count":${opps.length},"total":${list.length},"offset":${at},"has_more":${at + opps.length < list.length}}`);
+        };
+        for (const json of list) {
+          const n = Buffer.byteLength(json);
+          if (!chunker.fits(n)) await flush();
+          chunker.push(json, n);
         }
+        // Every kind the stream receives has at least one frame, empty or not.
+        if (chunker.size || offset === 0) await flush();
       }
     }
-    if (f.channels.has('gamestate')) {
-      const events: Record<string, Json> = {};
+    if (f.channels.has('gamestate') && live()) {
+      const states: string[] = [];
       for (const e of board.events.values()) {
         if (!e.gameState || e.status !== 'live' || (f.events && !f.events.has(e.id)) || (f.sports && !f.sports.has(e.sport)) || (f.leagues && !f.leagues.has(e.league))) continue;
-        events[e.id] = { home_team: e.homeTeam, away_team: e.awayTeam, sport: e.sport, league: e.league, is_live: true, ...e.gameState };
+        states.push(`${JSON.stringify(e.id)}:${JSON.stringify({ home_team: e.homeTeam, away_team: e.awayTeam, sport: e.sport, league: e.league, is_live: true, ...e.gameState })}`);
       }
-      await write('gamestate:snapshot', JSON.stringify({ events, count: Object.keys(events).length }));
+      const chunker = new Chunker(MAX_ODDS_PER_FRAME);
+      let offset = 0;
+      const flush = async () => {
+        const events = chunker.take();
+        const at = offset;
+        offset += events.length;
+        await write('gamestate:snapshot', () => `{"events":{${events.join(',')}},"count":${events.length},"total":${states.length},"offset":${at},"has_more":${at + events.length < states.length}}`);
+      };
+      for (const s of states) {
+        const n = Buffer.byteLength(s);
+        if (!chunker.fits(n)) await flush();
+        chunker.push(s, n);
+      }
+      if (chunker.size || offset === 0) await flush();
     }
-    if (c.closed) return;
+    if (!live()) return;
     c.transport.write({ id: `${seq}-sc`, event: 'snapshot:complete', data: JSON.stringify({ status: 'ready', books: [...books].sort(), total_odds: totalOdds, total_opportunities: totalOpps }) });
-    await c.drained();
+    await c.drained(() => !live());
     // Then what changed while the snapshot was written, from the replay buffer and paced by the socket like the
     // snapshot (nothing is queued per client meanwhile, so a long snapshot of a busy market costs no memory);
     // live delivery starts once caught up. Gone from the buffer already: the client must start over.
     let last = seq;
-    while (!c.closed && this.lastSeq > last) {
+    while (live() && this.lastSeq > last) {
       if (!this.buffer.length || this.buffer[0]!.seq > last) {
         c.close({ code: 'backpressure', message: 'The snapshot took longer than the replay buffer covers; reconnect to start again' });
         return;
@@ -497,9 +628,10 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       if (!e) break;
       this.emit(c, e.seq, this.framesOf(c, e), true);
       last = e.seq;
-      await c.drained();
+      await nextTurn();
+      await c.drained(() => !live());
     }
-    if (!c.closed) c.endSnapshot();
+    if (live()) c.endSnapshot();
   }
 
   /** The first buffered entry after a sequence number (the buffer is in sequence order). */
@@ -527,6 +659,11 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   newStreamId(): string {
     return `str_${randomBytes(8).toString('hex')}`;
   }
+}
+
+/** Resolves on a later turn of the event loop (after pending I/O), unlike an already resolved promise. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The numbers of an opportunity that, when they change, are worth re-announcing. */

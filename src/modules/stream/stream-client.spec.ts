@@ -1,0 +1,145 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Account } from '../../common/auth/account.js';
+import { MAX_QUEUED_BYTES, SOCKET_HIGH_WATER, STALL_TIMEOUT_MS, StreamClient, type CloseReason, type Frame, type StreamFilter, type Transport } from './stream-client.js';
+
+/** A transport whose socket buffer the test sets; records what was written and how it was closed. */
+class FakeTransport implements Transport {
+  written: Frame[] = [];
+  closedWith: Array<CloseReason | undefined> = [];
+  held = 0;
+  private goneFns: Array<() => void> = [];
+  write(f: Frame): boolean {
+    this.written.push(f);
+    return this.held <= SOCKET_HIGH_WATER;
+  }
+  buffered(): number {
+    return this.held;
+  }
+  onDrain(): void {}
+  close(reason?: CloseReason): void {
+    this.closedWith.push(reason);
+  }
+  onGone(fn: () => void): void {
+    this.goneFns.push(fn);
+  }
+  goneNow(): void {
+    for (const fn of this.goneFns) fn();
+  }
+}
+
+const account: Account = { keyId: 'key_1', name: null, tier: 'sharp', arbitrageEnabled: true };
+const filter = { channels: new Set(), kinds: new Set(), minEv: 2, minProfit: 0.5 } as unknown as StreamFilter;
+const tick = () => new Promise((r) => setTimeout(r, 10));
+
+describe('StreamClient', () => {
+  it('runs one snapshot at a time: a newer request stops the running one at its next frame, and the latest runs once more', async () => {
+    const c = new StreamClient('s1', account, filter, new FakeTransport());
+    const log: string[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const gates: Array<() => void> = [];
+    const writer = (name: string) => async (current: () => boolean) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      for (let frame = 0; frame < 3; frame++) {
+        await new Promise<void>((r) => gates.push(r));
+        if (!current()) {
+          log.push(`${name} stopped at ${frame}`);
+          break;
+        }
+        log.push(`${name} frame ${frame}`);
+      }
+      inFlight--;
+    };
+    const first = c.snapshot(writer('A'));
+    await tick();
+    gates.shift()!(); // A writes frame 0
+    await tick();
+    // Three more requests while A runs: only the last one's writer runs after A stops.
+    const second = c.snapshot(writer('B'));
+    c.snapshot(writer('C'));
+    const fourth = c.snapshot(writer('D'));
+    expect(second).toBe(first);
+    expect(fourth).toBe(first);
+    gates.shift()!(); // A sees it was superseded
+    await tick();
+    while (gates.length) {
+      gates.shift()!();
+      await tick();
+    }
+    await first;
+    expect(log).toEqual(['A frame 0', 'A stopped at 1', 'D frame 0', 'D frame 1', 'D frame 2']);
+    expect(maxInFlight).toBe(1);
+    expect(c.snapshotting).toBe(true); // the writer ends it (endSnapshot), not the runner
+  });
+
+  it('a stalled reader is cut off after STALL_TIMEOUT_MS of its own clock', async () => {
+    let now = 1_000_000;
+    const t = new FakeTransport();
+    const c = new StreamClient('s1', account, filter, t, () => now);
+    t.held = SOCKET_HIGH_WATER + 1;
+    const waiting = c.drained();
+    await tick();
+    expect(c.closed).toBe(false);
+    now += STALL_TIMEOUT_MS + 1;
+    await waiting;
+    expect(c.closed).toBe(true);
+    expect(t.closedWith).toEqual([{ code: 'backpressure', message: `The client read nothing for ${STALL_TIMEOUT_MS / 1000} s; reconnect with Last-Event-ID to resume` }]);
+  });
+
+  it('a superseded wait for the socket ends at once', async () => {
+    const t = new FakeTransport();
+    const c = new StreamClient('s1', account, filter, t);
+    t.held = SOCKET_HIGH_WATER + 1;
+    let cancelled = false;
+    const waiting = c.drained(() => cancelled);
+    cancelled = true;
+    await waiting;
+    expect(c.closed).toBe(false);
+  });
+
+  it('closing frees its queues, tells the transport once, and is not "gone" until the connection is', () => {
+    const t = new FakeTransport();
+    const c = new StreamClient('s1', account, filter, t);
+    c.endSnapshot();
+    t.held = SOCKET_HIGH_WATER + 1;
+    c.send({ id: '1-0', event: 'odds:update', data: 'x'.repeat(1000) });
+    expect(c.queuedBytes).toBe(1000);
+    const gone: string[] = [];
+    c.whenGone(() => gone.push('gone'));
+    c.close({ code: 'unauthorized', message: 'revoked' });
+    c.close({ code: 'backpressure', message: 'again' });
+    expect(c.queue).toEqual([]);
+    expect(c.queuedBytes).toBe(0);
+    expect(t.closedWith).toEqual([{ code: 'unauthorized', message: 'revoked' }]);
+    expect(c.gone).toBe(false);
+    expect(gone).toEqual([]);
+    t.goneNow();
+    expect(c.gone).toBe(true);
+    expect(gone).toEqual(['gone']);
+    c.whenGone(() => gone.push('late'));
+    expect(gone).toEqual(['gone', 'late']);
+  });
+
+  it('a connection that goes away closes the stream', () => {
+    const t = new FakeTransport();
+    const c = new StreamClient('s1', account, filter, t);
+    const closed: Array<CloseReason | undefined> = [];
+    c.onClose = (r) => closed.push(r);
+    t.goneNow();
+    expect(c.closed).toBe(true);
+    expect(closed).toEqual([undefined]);
+  });
+
+  it('a client too far behind is cut off at MAX_QUEUED_BYTES', () => {
+    const t = new FakeTransport();
+    const c = new StreamClient('s1', account, filter, t);
+    c.endSnapshot();
+    t.held = SOCKET_HIGH_WATER + 1;
+    const frame = { id: '1-0', event: 'odds:update', data: 'x'.repeat(64 * 1024) };
+    let sent = 0;
+    while (c.send(frame)) sent++;
+    expect(sent).toBe(MAX_QUEUED_BYTES / (64 * 1024));
+    expect(t.closedWith[0]?.code).toBe('backpressure');
+  });
+});

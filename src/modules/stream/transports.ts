@@ -1,0 +1,150 @@
+import type { ServerResponse } from 'node:http';
+import type { WebSocket } from 'ws';
+import { CLOSE_GRACE_MS, SOCKET_HIGH_WATER, type CloseReason, type Frame, type Transport } from './stream-client.js';
+
+/** Runs listeners once, when a connection is gone. */
+class Gone {
+  done = false;
+  private readonly fns: Array<() => void> = [];
+  on(fn: () => void): void {
+    if (this.done) fn();
+    else this.fns.push(fn);
+  }
+  fire(): void {
+    if (this.done) return;
+    this.done = true;
+    for (const fn of this.fns.splice(0)) fn();
+  }
+}
+
+/**
+ * An SSE response. Closing it writes the `error` event, ends the response and then ends the connection too:
+ * at once when the response has been handed to the kernel, or by destroying the socket when the client has
+ * not taken it within CLOSE_GRACE_MS (a stalled reader), which frees everything queued for it.
+ */
+export class SseTransport implements Transport {
+  private readonly gone = new Gone();
+
+  constructor(
+    private readonly raw: ServerResponse,
+    private readonly graceMs = CLOSE_GRACE_MS,
+  ) {
+    // Gone when the connection is closed (by the client, or by us below), not merely when the response ended.
+    const socket = raw.socket;
+    if (socket) socket.once('close', () => this.gone.fire());
+    else raw.once('close', () => this.gone.fire());
+  }
+
+  write(f: Frame): boolean {
+    if (this.raw.writableEnded || this.raw.destroyed) return false;
+    return this.raw.write(`id: ${f.id}\nevent: ${f.event}\ndata: ${f.data}\n\n`);
+  }
+
+  buffered(): number {
+    return this.raw.destroyed ? 0 : this.raw.writableLength;
+  }
+
+  onDrain(fn: () => void): void {
+    this.raw.on('drain', fn);
+  }
+
+  onGone(fn: () => void): void {
+    this.gone.on(fn);
+  }
+
+  close(reason?: CloseReason): void {
+    if (this.gone.done || this.raw.writableEnded) return;
+    if (reason) this.raw.write(`event: error\ndata: ${JSON.stringify(reason)}\n\n`);
+    // The stream ended on the server's side: the connection is not kept for another request. Once the last
+    // bytes are with the kernel the socket is closed (the kernel still delivers them); a client that has not
+    // taken them within the grace period is not reading, and its socket is destroyed with what it holds.
+    const socket = this.raw.socket;
+    this.raw.once('finish', () => socket?.destroySoon());
+    this.raw.end();
+    const timer = setTimeout(() => {
+      this.raw.destroy();
+      socket?.destroy();
+    }, this.graceMs);
+    timer.unref();
+    this.onGone(() => clearTimeout(timer));
+  }
+}
+
+/** WebSocket close codes (CONTRACT.md 11): auth, no streaming, limits; 1011 for a failure of ours. */
+export const WS_CLOSE: Record<string, number> = {
+  unauthorized: 4001,
+  tier_restricted: 4003,
+  too_many_streams: 4029,
+  rate_limited: 4029,
+  invalid_request: 4000,
+  backpressure: 1013,
+  service_unavailable: 1001,
+  internal_error: 1011,
+};
+
+/** An `error` frame: the code and message at the top level and under `data` (clients read either). */
+export function wsErrorFrame(timestamp: string, code: string, message: string, seq?: string): string {
+  return JSON.stringify({ type: 'error', ...(seq ? { seq } : {}), timestamp, code, message, data: { code, message } });
+}
+
+/**
+ * A WebSocket. Closing it sends the `error` frame and a close frame with the code of the reason; a client
+ * that has not completed the closing handshake within CLOSE_GRACE_MS is terminated (its socket destroyed).
+ */
+export class WsTransport implements Transport {
+  private readonly gone = new Gone();
+  private drainTimer: NodeJS.Timeout | null = null;
+  private graceTimer: NodeJS.Timeout | null = null;
+  private closing = false;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly timestamp: () => string,
+    private readonly graceMs = CLOSE_GRACE_MS,
+  ) {
+    ws.once('close', () => {
+      if (this.drainTimer) clearInterval(this.drainTimer);
+      if (this.graceTimer) clearTimeout(this.graceTimer);
+      this.gone.fire();
+    });
+  }
+
+  write(f: Frame): boolean {
+    if (this.ws.readyState !== this.ws.OPEN || this.closing) return false;
+    this.ws.send(`{"type":${JSON.stringify(f.event)},"seq":${JSON.stringify(f.id)},"timestamp":${JSON.stringify(this.timestamp())},"data":${f.data}}`);
+    return this.ws.bufferedAmount <= SOCKET_HIGH_WATER;
+  }
+
+  /** Sends a frame that is not part of the sequence (pong, subscribed, error replies). */
+  writeRaw(text: string): void {
+    if (this.ws.readyState === this.ws.OPEN && !this.closing) this.ws.send(text);
+  }
+
+  buffered(): number {
+    return this.ws.bufferedAmount;
+  }
+
+  onDrain(fn: () => void): void {
+    if (this.gone.done) return;
+    this.drainTimer = setInterval(() => {
+      if (this.ws.bufferedAmount <= SOCKET_HIGH_WATER) fn();
+    }, 50);
+    this.drainTimer.unref();
+  }
+
+  onGone(fn: () => void): void {
+    this.gone.on(fn);
+  }
+
+  close(reason?: CloseReason): void {
+    if (this.gone.done || this.closing) return;
+    this.closing = true;
+    if (this.drainTimer) clearInterval(this.drainTimer);
+    if (this.ws.readyState === this.ws.OPEN) {
+      if (reason) this.ws.send(wsErrorFrame(this.timestamp(), reason.code, reason.message));
+      this.ws.close(reason ? (WS_CLOSE[reason.code] ?? 1011) : 1000, reason?.code);
+    }
+    this.graceTimer = setTimeout(() => this.ws.terminate(), this.graceMs);
+    this.graceTimer.unref();
+  }
+}

@@ -1,0 +1,210 @@
+import type { Logger } from '@nestjs/common';
+import type { RawData, WebSocket } from 'ws';
+import type { Account } from '../../common/auth/account.js';
+import { ApiError } from '../../common/http/api-error.js';
+import type { Clock } from '../../common/time/clock.js';
+import type { OpportunityKind } from '../opportunities/detect/records.js';
+import type { FilterInput, StreamAccess } from './stream-access.js';
+import type { CloseReason, StreamClient, StreamFilter } from './stream-client.js';
+import type { ResumePoint, StreamHub } from './stream-hub.js';
+import { WsTransport, wsErrorFrame } from './transports.js';
+import { parseClientMessage, subscribeFromQuery, WindowBudget, type SubscribeMessage, type WsChannel } from './ws-messages.js';
+
+/** Subscribe messages per connection: 10 per 10 s are served; past 20 in one window the client is closed. */
+export const SUBSCRIBE_BUDGET = { limit: 10, windowMs: 10_000, closeAt: 20 } as const;
+/** Messages of any kind per connection: 60 per 10 s are served; past 120 in one window the client is closed. */
+export const MESSAGE_BUDGET = { limit: 60, windowMs: 10_000, closeAt: 120 } as const;
+/** Messages kept while the connection is being authenticated; more and the client is closed. */
+export const MAX_EARLY_MESSAGES = 16;
+
+const KINDS: readonly OpportunityKind[] = ['ev', 'arbitrage', 'middles', 'low_hold'];
+
+export interface SessionDeps {
+  hub: StreamHub;
+  access: StreamAccess;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** What the client subscribed to: the WebSocket channels (undefined: all its tier has) and the filters. */
+interface Subscription {
+  channels: WsChannel[] | undefined;
+  filter: FilterInput;
+}
+
+/**
+ * One WebSocket connection. Nothing the client sends can throw out of it: every message is checked against
+ * its schema before use (answered with an `error` frame when wrong, the socket stays open), messages and
+ * subscriptions have a budget per time window (past it: `error` frames, then the connection is closed with
+ * 4029), and an unexpected failure closes this socket alone (1011) and is logged.
+ *
+ * Nothing but `connected` is sent until the client subscribes (a `channels` query parameter on the upgrade URL
+ * counts as subscribing). A subscription replaces the filters it names (omitted ones are kept) and supersedes a
+ * snapshot still being sent: one snapshot per connection at a time.
+ */
+export class WsSession {
+  readonly transport: WsTransport;
+  private client: StreamClient | null = null;
+  private ended = false;
+  private readonly early: Array<{ data: RawData; isBinary: boolean }> = [];
+  private subscription: Subscription = { channels: undefined, filter: {} };
+  private subscribed = false;
+  private resume: ResumePoint | null = null;
+  private readonly messages = new WindowBudget(MESSAGE_BUDGET.limit, MESSAGE_BUDGET.windowMs, MESSAGE_BUDGET.closeAt);
+  private readonly subscribes = new WindowBudget(SUBSCRIBE_BUDGET.limit, SUBSCRIBE_BUDGET.windowMs, SUBSCRIBE_BUDGET.closeAt);
+
+  constructor(
+    socket: WebSocket,
+    private readonly deps: SessionDeps,
+  ) {
+    this.transport = new WsTransport(socket, () => deps.clock.iso());
+    // Listening from the first moment: a client may subscribe before `connected` (kept until authenticated).
+    socket.on('message', (data: RawData, isBinary: boolean) => this.safely(() => this.receive(data, isBinary)));
+    this.transport.onGone(() => {
+      this.ended = true;
+      this.early.length = 0;
+    });
+  }
+
+  /** The key was accepted: registers the stream, sends `connected`, and serves what the client sent so far. */
+  start(account: Account, q: Record<string, unknown>, lastEventId: string | undefined, extra: (f: StreamFilter) => Record<string, unknown>): void {
+    if (this.ended) return;
+    this.safely(() => {
+      const fromQuery = subscribeFromQuery(q);
+      if (!fromQuery.ok) throw new ApiError('invalid_request', fromQuery.message);
+      const asked = fromQuery.message as SubscribeMessage;
+      this.subscription = this.next(asked);
+      const client = this.deps.hub.client(account, this.build(account, this.subscription), this.transport);
+      this.client = client;
+      this.resume = this.deps.hub.register(client, lastEventId, { ...extra(client.filter), channels: asked.channels ?? null });
+      if (asked.channels) this.apply(this.subscription);
+      for (const m of this.early.splice(0)) if (!this.ended) this.handle(m.data, m.isBinary);
+    });
+  }
+
+  /** The connection was refused (bad key, over its budget, no streaming): an error frame and the close code. */
+  fail(err: unknown): void {
+    if (err instanceof ApiError) this.close({ code: err.code, message: err.message });
+    else this.crash(err);
+  }
+
+  private close(reason: CloseReason): void {
+    if (this.client) this.client.close(reason);
+    else this.transport.close(reason);
+    this.ended = true;
+  }
+
+  /** Runs a handler; whatever it throws closes this socket only (1011), logged with its stack. */
+  private safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      if (err instanceof ApiError) this.close({ code: err.code, message: err.message });
+      else this.crash(err);
+    }
+  }
+
+  crash(err: unknown): void {
+    this.deps.logger.error({ msg: 'websocket handler failed; closing that socket', stream: this.client?.id ?? null, err: err instanceof Error ? err.stack : String(err) });
+    this.close({ code: 'internal_error', message: 'Internal server error' });
+  }
+
+  private reply(code: string, message: string): void {
+    this.transport.writeRaw(wsErrorFrame(this.deps.clock.iso(), code, message));
+  }
+
+  private receive(data: RawData, isBinary: boolean): void {
+    if (this.ended) return;
+    const budget = this.messages.take(this.deps.clock.now());
+    if (budget === 'abusive') {
+      return this.close({ code: 'rate_limited', message: `Too many messages: at most ${MESSAGE_BUDGET.limit} per ${MESSAGE_BUDGET.windowMs / 1000} s; closing the connection` });
+    }
+    if (!this.client) {
+      if (this.early.length >= MAX_EARLY_MESSAGES) return this.close({ code: 'rate_limited', message: `Too many messages before the connection was ready (at most ${MAX_EARLY_MESSAGES})` });
+      this.early.push({ data, isBinary });
+      return;
+    }
+    if (budget === 'over') return this.reply('rate_limited', `Too many messages: at most ${MESSAGE_BUDGET.limit} per ${MESSAGE_BUDGET.windowMs / 1000} s; this one was ignored`);
+    this.handle(data, isBinary);
+  }
+
+  private handle(data: RawData, isBinary: boolean): void {
+    const parsed = parseClientMessage(data, isBinary);
+    if (!parsed.ok) return this.reply(parsed.code, parsed.message);
+    const msg = parsed.message;
+    if (msg.type === 'ping') {
+      this.transport.writeRaw(JSON.stringify({ type: 'pong', timestamp: this.deps.clock.iso(), data: { timestamp: this.deps.clock.iso() } }));
+      return;
+    }
+    const budget = this.subscribes.take(this.deps.clock.now());
+    if (budget === 'abusive') {
+      return this.close({ code: 'rate_limited', message: `Too many subscribe messages: at most ${SUBSCRIBE_BUDGET.limit} per ${SUBSCRIBE_BUDGET.windowMs / 1000} s; closing the connection` });
+    }
+    if (budget === 'over') return this.reply('rate_limited', `Too many subscribe messages: at most ${SUBSCRIBE_BUDGET.limit} per ${SUBSCRIBE_BUDGET.windowMs / 1000} s; this one was ignored`);
+    const next = this.next(msg);
+    try {
+      this.apply(next);
+    } catch (err) {
+      // A subscription the tier or the limits refuse: the client is told, the previous one stays.
+      if (!(err instanceof ApiError)) throw err;
+      this.reply(err.code, `${err.message}${this.subscribed ? ' (the previous subscription stays)' : ''}`);
+    }
+  }
+
+  /** The subscription a message asks for: the channels it names (else the current ones) and its filters over the current ones. */
+  private next(msg: SubscribeMessage): Subscription {
+    const fl = msg.filters ?? {};
+    const lower = (v: string[] | undefined) => v?.map((x) => x.toLowerCase());
+    const asked: FilterInput = {
+      sport: lower(fl.sports),
+      league: lower(fl.leagues),
+      sportsbook: lower(fl.sportsbooks),
+      market: lower(fl.markets),
+      events: fl.eventIds,
+      min_ev: fl.min_ev,
+      min_profit: fl.min_profit,
+    };
+    const filter: FilterInput = { ...this.subscription.filter };
+    for (const [k, v] of Object.entries(asked) as Array<[keyof FilterInput, FilterInput[keyof FilterInput]]>) if (v !== undefined) (filter as Record<string, unknown>)[k] = v;
+    return { channels: msg.channels ?? this.subscription.channels, filter };
+  }
+
+  private build(account: Account, s: Subscription): StreamFilter {
+    if (!s.channels) return this.deps.access.filter(account, { ...s.filter, channels: ['all'] });
+    const channels = [...new Set(s.channels.map((c) => (c === 'odds' || c === 'gamestate' ? c : 'opportunities')))];
+    const kinds = s.channels.filter((c): c is OpportunityKind => (KINDS as readonly string[]).includes(c));
+    return this.deps.access.filter(account, { ...s.filter, channels }, { exact: true, kinds });
+  }
+
+  /** Applies a subscription (throws ApiError when refused, changing nothing), says `subscribed` and (re)starts the snapshot. */
+  private apply(next: Subscription): void {
+    const client = this.client!;
+    const filter = this.build(client.account, next);
+    this.deps.hub.assertSnapshotSize(filter);
+    this.subscription = next;
+    Object.assign(client.filter, filter);
+    const f = client.filter;
+    this.transport.writeRaw(
+      JSON.stringify({
+        type: 'subscribed',
+        seq: `${this.deps.hub.currentSeq()}-c`,
+        timestamp: this.deps.clock.iso(),
+        data: {
+          channels: [...f.channels],
+          kinds: [...f.kinds],
+          sports: next.filter.sport ?? null,
+          sportsbooks: f.books.isDefault ? null : f.books.books,
+          leagues: next.filter.league ?? null,
+          markets: next.filter.market ?? null,
+          eventIds: next.filter.events ?? null,
+          min_ev: f.minEv,
+          min_profit: f.minProfit,
+        },
+      }),
+    );
+    const first = !this.subscribed;
+    this.subscribed = true;
+    const run = first ? this.deps.hub.start(client, this.resume) : this.deps.hub.snapshot(client);
+    run.catch((err: unknown) => this.crash(err));
+  }
+}

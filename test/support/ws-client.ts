@@ -1,0 +1,96 @@
+import WebSocket from 'ws';
+
+export interface WsFrame {
+  type: string;
+  [k: string]: any;
+}
+
+/**
+ * A WebSocket test client on the `ws` package: records every frame (parsed), its size, and how the socket
+ * closed. `next(type)` waits for the next frame of a type; `seen(type)` for one already received or to come.
+ */
+export class WsClient {
+  readonly frames: WsFrame[] = [];
+  readonly sizes: number[] = [];
+  readonly ws: WebSocket;
+  readonly closed: Promise<{ code: number; reason: string }>;
+  closeInfo: { code: number; reason: string } | null = null;
+  private waiters: Array<{ pred: (f: WsFrame) => boolean; resolve: (f: WsFrame) => void }> = [];
+
+  constructor(url: string) {
+    this.ws = new WebSocket(url);
+    this.ws.on('error', () => undefined);
+    this.ws.on('message', (raw: Buffer) => {
+      this.sizes.push(raw.length);
+      let f: WsFrame;
+      try {
+        f = JSON.parse(String(raw)) as WsFrame;
+      } catch {
+        f = { type: '(not json)', text: String(raw) };
+      }
+      this.frames.push(f);
+      for (const w of [...this.waiters]) {
+        if (w.pred(f)) {
+          this.waiters = this.waiters.filter((x) => x !== w);
+          w.resolve(f);
+        }
+      }
+    });
+    this.closed = new Promise((resolve) =>
+      this.ws.on('close', (code: number, reason: Buffer) => {
+        this.closeInfo = { code, reason: String(reason) };
+        resolve(this.closeInfo);
+      }),
+    );
+  }
+
+  static async connect(url: string): Promise<WsClient> {
+    const c = new WsClient(url);
+    await c.seen('connected');
+    return c;
+  }
+
+  opened(): Promise<void> {
+    if (this.ws.readyState === WebSocket.OPEN) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('close', () => reject(new Error('closed before opening')));
+    });
+  }
+
+  /** The next frame matching (not one already received). */
+  next(type: string | ((f: WsFrame) => boolean), timeoutMs = 10_000): Promise<WsFrame> {
+    const pred = typeof type === 'string' ? (f: WsFrame) => f.type === type : type;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${typeof type === 'string' ? type : 'matching frame'} within ${timeoutMs} ms; saw ${this.frames.map((f) => f.type).join(', ')}; close ${JSON.stringify(this.closeInfo)}`)), timeoutMs);
+      this.waiters.push({
+        pred,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+      });
+    });
+  }
+
+  async seen(type: string, timeoutMs = 10_000): Promise<WsFrame> {
+    return this.frames.find((f) => f.type === type) ?? this.next(type, timeoutMs);
+  }
+
+  of(type: string): WsFrame[] {
+    return this.frames.filter((f) => f.type === type);
+  }
+
+  send(value: unknown): void {
+    this.ws.send(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+
+  /** Resolves with the close, or null when the socket is still open after `ms`. */
+  async closedWithin(ms: number): Promise<{ code: number; reason: string } | null> {
+    return Promise.race([this.closed, new Promise<null>((r) => setTimeout(() => r(null), ms))]);
+  }
+
+  close(): void {
+    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
+  }
+}
