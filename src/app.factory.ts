@@ -113,7 +113,17 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     done(new ApiError('unsupported_media_type', 'Unsupported Content-Type; request bodies must be application/json'), undefined);
   });
   fastify.removeContentTypeParser('text/plain');
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  // A client's protocol error (invalid UTF-8: 1007, a frame over maxPayload: 1009) is answered by ws with the close
+  // code and is the client's fault: logged at debug level, never as a server error. The gateway's own handler
+  // catches everything it raises, so nothing else arrives here.
+  const wsLog = new Logger('ws');
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 64 * 1024 },
+    errorHandler: (error: Error, socket: { terminate(): void }) => {
+      wsLog.debug({ msg: 'websocket closed on a protocol error', error: error.message });
+      socket.terminate();
+    },
+  });
   metrics = app.get(MetricsService);
   await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
   app.setGlobalPrefix(API_PREFIX, { exclude: ['metrics'] });

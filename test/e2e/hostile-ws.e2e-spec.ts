@@ -6,7 +6,7 @@ import { MAX_FRAME_BYTES } from '../../src/modules/stream/chunks.js';
 import { StreamHub } from '../../src/modules/stream/stream-hub.js';
 import { MESSAGE_BUDGET, SUBSCRIBE_BUDGET } from '../../src/modules/stream/ws-session.js';
 import { buildMarket, H, type GameSpec } from '../factories/market.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 import { WsClient, type WsFrame } from '../support/ws-client.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -260,5 +260,30 @@ describe('WebSocket upgrades spend the key\'s per-minute budget', () => {
     const free = new WsClient(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${await t.newKey('free')}`);
     expect(await free.next('error')).toMatchObject({ code: 'tier_restricted' });
     expect((await free.closed).code).toBe(4003);
+  });
+});
+
+describe('failed WebSocket logins count against the client address, like REST', () => {
+  const LIMIT = 5;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ clock: new ManualClock(NOW), env: { AUTH_FAILURES_PER_MINUTE: String(LIMIT) } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('past the limit of wrong keys, even a good key from that address is refused (429, close 4029), on REST too', async () => {
+    const ws = `${t.url.replace('http', 'ws')}/api/v1/ws?api_key=`;
+    for (let i = 0; i < LIMIT; i++) {
+      const bad = new WsClient(`${ws}sk_wrong_${String(i).padStart(12, '0')}`);
+      expect(await bad.next('error')).toMatchObject({ code: 'unauthorized' });
+      expect((await bad.closed).code).toBe(4001);
+    }
+    const good = new WsClient(`${ws}${KEYS.sharp}`);
+    expect(await good.next('error')).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('failed authentication attempts') });
+    expect((await good.closed).code).toBe(4029);
+    expect(good.of('connected')).toEqual([]);
+    expect((await t.call('/account', { key: KEYS.sharp })).status).toBe(429);
   });
 });

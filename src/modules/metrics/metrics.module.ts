@@ -32,6 +32,7 @@ export class MetricsGaugesModule implements OnModuleInit {
     m.gauge('opportunities_middles', 'Live middles (all books)', () => this.detection.middles.get('all')?.size ?? 0);
     m.gauge('detection_rescan_mismatches_total', 'Opportunities the full re-scan found different from the incremental state', () => this.detection.stats.rescanMismatches);
     m.gauge('stream_open', 'Open SSE and WebSocket streams', () => this.hub.openStreams);
+    m.gauge('stream_closing', 'Streams closed by the server whose sockets have not yet let go of their queued data', () => this.hub.closingStreams);
     m.gauge('worker_active', '1 when this instance is the active worker', () => (this.leadership.isLeader ? 1 : 0));
   }
 }

@@ -4,12 +4,11 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Account } from '../../common/auth/account.js';
-import { extractKey } from '../../common/auth/api-key.guard.js';
+import { Authenticator } from '../../common/auth/authenticator.js';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { RATE_LIMIT_STORE } from '../../common/common.module.js';
 import { ApiError } from '../../common/http/api-error.js';
 import { Clock } from '../../common/time/clock.js';
-import { ApiKeysService } from '../accounts/api-keys.service.js';
 import { StreamAccess } from './stream-access.js';
 import { StreamHub } from './stream-hub.js';
 import { WsSession } from './ws-session.js';
@@ -31,7 +30,7 @@ export class WsGateway implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly hub: StreamHub,
     private readonly access: StreamAccess,
-    private readonly keys: ApiKeysService,
+    private readonly auth: Authenticator,
     private readonly policy: AccessPolicy,
     private readonly clock: Clock,
     @Inject(RATE_LIMIT_STORE) private readonly limits: ThrottlerStorage,
@@ -65,13 +64,12 @@ export class WsGateway implements OnModuleInit {
     return account;
   }
 
-  /** The one place a WebSocket's key is checked: the account, or 401 `unauthorized` (close 4001). */
-  private async authenticate(req: FastifyRequest): Promise<Account> {
-    const key = extractKey(req);
-    if (!key) throw new ApiError('unauthorized', 'Missing API key: connect with ?api_key=');
-    const account = key.length <= 200 ? await this.keys.authenticate(key) : null;
-    if (!account) throw new ApiError('unauthorized', 'Invalid or revoked API key');
-    return account;
+  /**
+   * The one place a WebSocket's key is checked, by the same Authenticator as every HTTP request (failed attempts
+   * count against the client address): the account, 401 `unauthorized` (close 4001) or 429 (close 4029).
+   */
+  private authenticate(req: FastifyRequest): Promise<Account> {
+    return this.auth.authenticate({ headers: req.headers, query: req.query, ip: req.ip });
   }
 
   /**
