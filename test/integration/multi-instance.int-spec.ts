@@ -56,7 +56,10 @@ describe('two instances share events through Redis', () => {
     const up = await s.next('odds:update');
     expect(up.data.odds[0].league).toBe('nba');
     const arb: Quote = { book: 'draftkings', league: 'nba', homeTeam: 'Boston Celtics', awayTeam: 'Los Angeles Lakers', startTime: NOW + 6 * H, marketType: 'moneyline', selection: 'Boston Celtics', selectionType: 'home', line: null, price: { american: 115 } };
-    a.app.get(IngestionService).ingest({ source: 'test', quotes: [arb] }, NOW + 1000);
+    // DraftKings moves its Lakers price too, so its own market stays sound (+115 against its own Lakers price near
+    // +100 would sum below 100%: a book crossing itself is left out of detection).
+    const lakers: Quote = { ...arb, selection: 'Los Angeles Lakers', selectionType: 'away', price: { american: -116 } };
+    a.app.get(IngestionService).ingest({ source: 'test', quotes: [arb, lakers] }, NOW + 1000);
     const det = await s.seen('arb:detected');
     expect(det.data[0].legs.map((l: any) => l.sportsbook)).toContain('draftkings');
     const onB = await b.call('/opportunities/arbitrage?min_profit=0', { key: KEYS.sharp });
