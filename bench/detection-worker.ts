@@ -5,7 +5,7 @@ import { Catalog } from '../src/config/catalog.js';
 import { loadConfig } from '../src/config/env.js';
 import { BoardService } from '../src/modules/board/board.service.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
-import { DetectionService } from '../src/modules/opportunities/detection.service.js';
+import { DetectionService } from '../src/modules/detection/detection.service.js';
 import { syntheticQuotes } from './synthetic-board.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 250_000);

@@ -19,7 +19,7 @@ import { EventsModule } from './modules/events/events.module.js';
 import { IngestionModule } from './modules/ingestion/ingestion.module.js';
 import { ReferenceModule } from './modules/reference/reference.module.js';
 import { OddsModule } from './modules/odds/odds.module.js';
-import { OpportunitiesModule } from './modules/opportunities/opportunities.module.js';
+import { OpportunitiesModule } from './modules/detection/opportunities.module.js';
 import { StreamModule } from './modules/stream/stream.module.js';
 import { ClusterModule } from './modules/cluster/cluster.module.js';
 import { MetricsGaugesModule, MetricsModule } from './modules/metrics/metrics.module.js';

@@ -3,7 +3,7 @@ import { Catalog } from '../../src/config/catalog.js';
 import { ManualClock } from '../../src/common/time/clock.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { MarketSimulator } from '../../src/modules/ingestion/simulator/simulator.js';
-import { DetectionService } from '../../src/modules/opportunities/detection.service.js';
+import { DetectionService } from '../../src/modules/detection/detection.service.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Global, Module, type OnModuleInit } from '@nestjs/common';
 import { BoardService } from '../board/board.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
-import { DetectionService } from '../opportunities/detection.service.js';
+import { DetectionService } from '../detection/detection.service.js';
 import { StreamHub } from '../stream/stream-hub.js';
 import { StreamModule } from '../stream/stream.module.js';
 import { MetricsController } from './metrics.controller.js';

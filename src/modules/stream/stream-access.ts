@@ -4,7 +4,7 @@ import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { badRequest, tierRestricted } from '../../common/http/api-error.js';
 import { EventsService } from '../events/events.service.js';
 import { OddsService } from '../odds/odds.service.js';
-import type { OpportunityKind } from '../opportunities/detect/records.js';
+import type { OpportunityKind } from '../detection/detect/records.js';
 import type { Channel, StreamFilter } from './stream-client.js';
 
 export interface FilterInput {

@@ -1,6 +1,6 @@
 import type { Account } from '../../common/auth/account.js';
 import type { BookScope } from '../../common/auth/access-policy.js';
-import type { OpportunityKind } from '../opportunities/detect/records.js';
+import type { OpportunityKind } from '../detection/detect/records.js';
 
 export type Channel = 'odds' | 'opportunities' | 'gamestate';
 

@@ -3,7 +3,7 @@ import type { RawData, WebSocket } from 'ws';
 import type { Account } from '../../common/auth/account.js';
 import { ApiError } from '../../common/http/api-error.js';
 import type { Clock } from '../../common/time/clock.js';
-import type { OpportunityKind } from '../opportunities/detect/records.js';
+import type { OpportunityKind } from '../detection/detect/records.js';
 import type { FilterInput, StreamAccess } from './stream-access.js';
 import type { CloseReason, StreamClient, StreamFilter } from './stream-client.js';
 import type { ResumePoint, StreamHub } from './stream-hub.js';
