@@ -1,5 +1,5 @@
-import type { BookDef } from '../../../config/catalog.js';
-import type { OddsRow } from '../../../domain/odds-row.js';
+import type { BookDef } from '../../config/catalog.js';
+import type { OddsRow } from '../../domain/odds-row.js';
 
 /**
  * Plausibility guards of opportunity detection (pure functions). Two checks, both on one market group:

@@ -1,7 +1,7 @@
-import type { Catalog } from '../../../config/catalog.js';
-import { HANDICAP_MARKETS } from '../../../domain/normalise.js';
-import type { OddsRow } from '../../../domain/odds-row.js';
-import type { OddsBoard } from '../../board/odds-board.js';
+import type { Catalog } from '../../config/catalog.js';
+import { HANDICAP_MARKETS } from '../../domain/normalise.js';
+import type { OddsRow } from '../../domain/odds-row.js';
+import type { OddsBoard } from '../board/odds-board.js';
 
 /** The complementary outcomes of a market group, or null when the market's outcome set is not closed. */
 export function outcomesOf(catalog: Catalog, marketType: string, sport: string): readonly string[] | null {

@@ -13,11 +13,21 @@ export interface LifecycleDiff<R> {
   updated: R[];
 }
 
+/** The read side of a registry: what the type modules and the stream may look at. */
+export interface LiveSet<R> {
+  readonly size: number;
+  get(id: string): R | undefined;
+  values(): IterableIterator<R>;
+  /** The market groups (or ladders) that hold live opportunities. */
+  sources(): IterableIterator<string>;
+  idsOf(source: string): ReadonlySet<string> | undefined;
+}
+
 /**
  * The live opportunities of one kind (and book scope), by id and by the market group or ladder they come
  * from. replaceSource() swaps in a fresh evaluation of one source and says what appeared and what expired.
  */
-export class OpportunityRegistry<R extends Tracked> {
+export class OpportunityRegistry<R extends Tracked> implements LiveSet<R> {
   readonly byId = new Map<string, R>();
   private readonly bySource = new Map<string, Set<string>>();
 

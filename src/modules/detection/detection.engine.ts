@@ -4,17 +4,17 @@ import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
 import { Catalog } from '../../config/catalog.js';
-import { APP_CONFIG, TIER_TABLE } from '../../config/config.module.js';
+import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
-import { TIERS, type Feature, type TierName, type TierTable } from '../../config/tiers.js';
+import { TIERS, type TierName } from '../../config/tiers.js';
 import type { ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService } from '../board/board.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { detectArbitrage, detectEv, detectLowHold, detectMiddles, groupInfo, impliedTotalAllBooks, LOW_HOLD_MAX, type DetectContext } from './detect/detectors.js';
-import type { MarketCheck } from './detect/guards.js';
-import type { BookFilter } from './detect/market-groups.js';
-import type { ArbitrageRecord, EvRecord, LowHoldRecord, MiddleRecord, OpportunityKind, OpportunityRecord } from './detect/records.js';
-import { OpportunityRegistry, type LifecycleDiff, type Tracked } from './detect/registry.js';
+import type { Detector, OpportunityRecord } from './detector.js';
+import { groupInfo, type DetectContext } from './group-info.js';
+import type { MarketCheck } from './guards.js';
+import type { BookFilter } from './market-groups.js';
+import { OpportunityRegistry, type LifecycleDiff, type LiveSet, type Tracked } from './registry.js';
 
 export const OPPORTUNITIES_TOPIC = 'opportunities';
 
@@ -35,11 +35,12 @@ export interface OpportunityRef {
   books: string[];
 }
 
-/** What the detection engine announces (locally) for the stream: a kind's lifecycle changes in one scope. */
+/** What the detection engine announces (locally) for the stream: a type's lifecycle changes in one scope. */
 export interface OpportunityEvent {
   /** Sequence of the change set that caused it (the last one, for re-scan corrections). */
   seq: number;
-  kind: OpportunityKind;
+  /** The Detector's kind. */
+  kind: string;
   scope: string;
   at: number;
   detected: OpportunityRef[];
@@ -47,23 +48,9 @@ export interface OpportunityEvent {
   updated: OpportunityRef[];
 }
 
-/** The books and market of a record, for stream filters. */
-export function rowsOf(r: OpportunityRecord): OddsRow[] {
-  switch (r.kind) {
-    case 'arbitrage':
-      return r.legs.map((l) => l.row);
-    case 'low_hold':
-      return r.sides.map((s) => s.row);
-    case 'middles':
-      return [r.side1.row, r.side2.row];
-    case 'ev':
-      return [r.row];
-  }
-}
-
-export function refOf(rec: Tracked): OpportunityRef {
-  const r = rec as OpportunityRecord;
-  const rows = rowsOf(r);
+/** The ref of an opportunity: its event and market (from its first price) and its books. */
+export function refOf(detector: Detector, r: OpportunityRecord): OpportunityRef {
+  const rows = detector.rows(r);
   const first = rows[0];
   return { id: r.id, eventId: first?.eventId ?? '', sport: first?.sport ?? '', league: first?.league ?? '', marketType: first?.marketType ?? '', books: [...new Set(rows.map((x) => x.sportsbook))] };
 }
@@ -82,23 +69,33 @@ export interface DetectionStats {
   flaggedMarkets: number;
 }
 
-const SCOPE_FEATURES: Record<Exclude<OpportunityKind, 'ev'>, Feature> = { arbitrage: 'arbitrage', low_hold: 'low_hold', middles: 'middles' };
+/** A registered type: its detector, its scopes and a registry of live opportunities per scope. */
+interface TypeState {
+  detector: Detector;
+  scopes: DetectionScope[];
+  live: Map<string, OpportunityRegistry<OpportunityRecord>>;
+}
+
+/** Lifecycle changes of one evaluation, per type and scope (in the order they are published). */
+type Diffs = Map<TypeState, Map<string, LifecycleDiff<Tracked>>>;
+
+const ALL_BOOKS: DetectionScope = { key: 'all', books: null, filter: () => true };
 
 /**
- * Finds +EV, arbitrage, middles and low-hold opportunities incrementally: every change set re-evaluates only
- * the market groups (and ladders, for middles) it touched; a periodic full re-scan is the safety net and is
- * compared with the incremental state. Arbitrage, middles and low-hold are evaluated in each tier's default
- * book scope (a hobby key's arbitrages are among its five books); +EV items are per book and evaluated once.
- * Lifecycle changes go on the bus.
+ * The detection engine: finds the opportunities of every registered type (Detector) incrementally. Every change
+ * set re-evaluates only the market groups and line ladders it touched, and only with the detectors that read
+ * them; a periodic full re-scan is the safety net and is compared with the incremental state. Types evaluated
+ * per scope are evaluated in each tier's default book set; the others once over every book. Lifecycle changes
+ * go on the bus (local delivery: every instance detects for itself), for the stream.
+ *
+ * The registry is public (types(), detector(), live(), known()): the stream, the access policy and the type
+ * modules read opportunities through it, and nothing here names a type.
  */
 @Injectable()
-export class DetectionService implements OnApplicationBootstrap {
+export class DetectionEngine implements OnApplicationBootstrap {
   private readonly logger = new Logger('detection');
-  readonly ev = new OpportunityRegistry<EvRecord>();
-  readonly arbitrage = new Map<string, OpportunityRegistry<ArbitrageRecord>>();
-  readonly lowHold = new Map<string, OpportunityRegistry<LowHoldRecord>>();
-  readonly middles = new Map<string, OpportunityRegistry<MiddleRecord>>();
-  readonly scopes: Record<Exclude<OpportunityKind, 'ev'>, DetectionScope[]>;
+  private readonly states: TypeState[] = [];
+  private readonly byKind = new Map<string, TypeState>();
   readonly stats: DetectionStats = { incrementalRuns: 0, groupsEvaluated: 0, laddersEvaluated: 0, lastIncrementalMs: 0, lastRescanAt: null, lastRescanMs: null, rescanMismatches: 0, lastRescanMismatches: 0, flaggedMarkets: 0 };
   private readonly rowSource = new Map<string, { group: string; ladder: string; event: string }>();
   private readonly eventSources = new Map<string, Set<string>>();
@@ -122,40 +119,100 @@ export class DetectionService implements OnApplicationBootstrap {
     private readonly policy: AccessPolicy,
     private readonly scheduler: SchedulerRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(TIER_TABLE) private readonly tiers: TierTable,
     private readonly metrics: MetricsService,
-  ) {
-    this.scopes = {
-      arbitrage: this.scopesFor('arbitrage'),
-      low_hold: this.scopesFor('low_hold'),
-      middles: this.scopesFor('middles'),
-    };
-    for (const s of this.scopes.arbitrage) this.arbitrage.set(s.key, new OpportunityRegistry());
-    for (const s of this.scopes.low_hold) this.lowHold.set(s.key, new OpportunityRegistry());
-    for (const s of this.scopes.middles) this.middles.set(s.key, new OpportunityRegistry());
+  ) {}
+
+  // ---------------------------------------------------------------- the registry
+
+  /**
+   * Adds an opportunity type (its module calls this in onModuleInit, before the application starts): its
+   * features go to the access policy, and its registries are made for its scopes. Types are listed (stream
+   * snapshots, tier tables) in the order they register, which is the order of their modules in app.module.
+   */
+  register(detector: Detector): void {
+    if (this.running) throw new Error(`Opportunity type "${detector.kind}" registered after detection started`);
+    const clash = this.states.find((s) => s.detector.kind === detector.kind || s.detector.stream.channel === detector.stream.channel || [s.detector.stream.detected, s.detector.stream.expired].some((n) => n === detector.stream.detected || n === detector.stream.expired));
+    if (clash) throw new Error(`Opportunity type "${detector.kind}" clashes with "${clash.detector.kind}" (kind, channel or event names)`);
+    for (const f of [detector.feature, ...(detector.extraFeatures ?? [])]) this.policy.registerFeature(f);
+    const scopes = detector.perScope ? this.scopesFor(detector) : [ALL_BOOKS];
+    const state: TypeState = { detector, scopes, live: new Map(scopes.map((s) => [s.key, new OpportunityRegistry<OpportunityRecord>()])) };
+    this.states.push(state);
+    this.byKind.set(detector.kind, state);
   }
 
-  /** Distinct default book sets of the tiers that have a feature, named after the lowest such tier. */
-  private scopesFor(feature: Feature): DetectionScope[] {
+  /** The registered types, in registration order. */
+  types(): readonly Detector[] {
+    return this.states.map((s) => s.detector);
+  }
+
+  detector(kind: string): Detector | undefined {
+    return this.byKind.get(kind)?.detector;
+  }
+
+  /** The registered types as a table for the API document: feature and lowest tier, stream names. */
+  typesMarkdown(): string {
+    const rows = this.states.map(({ detector: d }) => {
+      const threshold = d.stream.threshold ? `\`${d.stream.threshold.param}\`` : '-';
+      return `| ${d.kind} | \`${d.feature.name}\` (${this.policy.requiredTierFor(d.feature.name)} and up) | \`${d.stream.channel}\` | \`${d.stream.detected}\` / \`${d.stream.expired}\` | \`${d.stream.type}\` | ${threshold} |`;
+    });
+    return ['| Type | Feature | WebSocket channel | Stream events | Snapshot `type` | Stream threshold |', '|---|---|---|---|---|---|', ...rows].join('\n');
+  }
+
+  /** The scopes a type is evaluated in (`all` always among them). */
+  scopes(kind: string): readonly DetectionScope[] {
+    return this.byKind.get(kind)?.scopes ?? [];
+  }
+
+  /**
+   * The live opportunities of a type in one scope (`all`: every book), or undefined for an unknown type or
+   * scope. Records are typed by the caller: a type's own module knows its record.
+   */
+  live<R extends OpportunityRecord = OpportunityRecord>(kind: string, scope = 'all'): LiveSet<R> | undefined {
+    return this.byKind.get(kind)?.live.get(scope) as LiveSet<R> | undefined;
+  }
+
+  /** A live opportunity of a type in one scope, by id. */
+  record(kind: string, scope: string, id: string): OpportunityRecord | undefined {
+    return this.live(kind, scope)?.get(id);
+  }
+
+  /** A live opportunity of a type in any scope, by id. */
+  known<R extends OpportunityRecord = OpportunityRecord>(kind: string, id: string): R | undefined {
+    for (const reg of this.byKind.get(kind)?.live.values() ?? []) {
+      const r = reg.get(id);
+      if (r) return r as R;
+    }
+    return undefined;
+  }
+
+  /** Distinct default book sets of the tiers that have a type's feature, named after the lowest such tier. */
+  private scopesFor(detector: Detector): DetectionScope[] {
     const out: DetectionScope[] = [];
     for (const tier of TIERS) {
-      if (!this.tiers.byName[tier].features[feature]) continue;
+      if (!this.policy.tierHas(tier, detector.feature.name)) continue;
       const d = this.policy.defaultBooks(tier);
       const key = d.all ? 'all' : tier;
       if (out.some((s) => s.key === key || (!d.all && s.books && s.books.size === d.books.length && d.books.every((b) => s.books!.has(b))))) continue;
       const books = d.all ? null : new Set(d.books);
       out.push({ key, books, filter: books ? (b) => books.has(b) : () => true });
     }
-    if (!out.some((s) => s.key === 'all')) out.push({ key: 'all', books: null, filter: () => true });
+    if (!out.some((s) => s.key === 'all')) out.push(ALL_BOOKS);
     return out;
   }
 
-  /** The scope key a tier's default book set is evaluated in. */
-  scopeKeyFor(kind: Exclude<OpportunityKind, 'ev'>, tier: TierName): string {
+  /** The scope a tier's default book set of a type is evaluated in (`all` for types evaluated once). */
+  scopeKeyFor(kind: string, tier: TierName): string {
+    const state = this.byKind.get(kind);
+    if (!state?.detector.perScope) return 'all';
     const d = this.policy.defaultBooks(tier);
     if (d.all) return 'all';
-    const hit = this.scopes[kind].find((s) => s.books && s.books.size === d.books.length && d.books.every((b) => s.books!.has(b)));
+    const hit = state.scopes.find((s) => s.books && s.books.size === d.books.length && d.books.every((b) => s.books!.has(b)));
     return hit?.key ?? 'all';
+  }
+
+  /** The scope a caller's opportunities of a type come from: its tier's default set when it named no book, else all books. */
+  scopeFor(kind: string, tier: TierName, defaultBooks: boolean): string {
+    return defaultBooks ? this.scopeKeyFor(kind, tier) : 'all';
   }
 
   ctx(now = this.clock.now(), opts: { includeFlagged?: boolean } = {}): DetectContext {
@@ -167,20 +224,9 @@ export class DetectionService implements OnApplicationBootstrap {
     return this.flagged.get(groupKey)?.find((f) => f.book === book);
   }
 
-  /** A live opportunity of a kind in any scope, by id. */
-  known(kind: OpportunityKind, id: string): OpportunityRecord | undefined {
-    if (kind === 'ev') return this.ev.get(id);
-    const regs = kind === 'arbitrage' ? this.arbitrage : kind === 'low_hold' ? this.lowHold : this.middles;
-    for (const reg of regs.values() as IterableIterator<OpportunityRegistry<OpportunityRecord>>) {
-      const r = reg.get(id);
-      if (r) return r;
-    }
-    return undefined;
-  }
-
-  /** The market groups (or, for middles, ladders) holding a flagged venue market right now. */
-  flaggedSources(kind: OpportunityKind): ReadonlySet<string> {
-    return new Set(kind === 'middles' ? this.flaggedLadderGroups.keys() : this.flagged.keys());
+  /** The sources of a type holding a flagged venue market right now: market groups, or ladders for ladder readers. */
+  flaggedSources(kind: string): ReadonlySet<string> {
+    return new Set(this.byKind.get(kind)?.detector.reads === 'ladders' ? this.flaggedLadderGroups.keys() : this.flagged.keys());
   }
 
   /** Remembers whether a group just evaluated holds flagged venue markets. */
@@ -202,6 +248,8 @@ export class DetectionService implements OnApplicationBootstrap {
       if (set && !set.size) this.flaggedLadderGroups.delete(ladder);
     }
   }
+
+  // ---------------------------------------------------------------- incremental detection
 
   async onApplicationBootstrap(): Promise<void> {
     // Every instance detects on its own board (replicas too): detection is deterministic in the change sets.
@@ -304,54 +352,66 @@ export class DetectionService implements OnApplicationBootstrap {
     }
   }
 
+  /** The types reading market groups, then those reading ladders: the order sources are evaluated and published in. */
+  private byReads(): { groupTypes: TypeState[]; ladderTypes: TypeState[] } {
+    return { groupTypes: this.states.filter((s) => s.detector.reads !== 'ladders'), ladderTypes: this.states.filter((s) => s.detector.reads === 'ladders') };
+  }
+
+  /** One type's opportunities on one source in one scope (a two-way reader finds nothing on other groups). */
+  private detect(ctx: DetectContext, state: TypeState, source: string, scope: DetectionScope): OpportunityRecord[] {
+    return this.detectOn(state.detector, ctx, source, scope.filter);
+  }
+
+  /**
+   * A type's opportunities on one source among some books, found now and not kept (lists among named books,
+   * `include_flagged`): what the type reads only (a two-way reader finds nothing on other groups).
+   */
+  detectOn<R extends OpportunityRecord>(detector: Detector<R>, ctx: DetectContext, source: string, inScope: BookFilter): R[] {
+    if (detector.reads === 'two_way' && groupInfo(ctx, source)?.outcomes.length !== 2) return [];
+    return detector.detect(ctx, source, inScope);
+  }
+
   /** Evaluates groups and ladders in every scope, updates the registries and publishes the lifecycle. */
   evaluate(groups: Iterable<string>, ladders: Iterable<string>, now: number): void {
     const ctx = this.ctx(now);
     const diffs = this.newDiffs();
+    const { groupTypes, ladderTypes } = this.byReads();
     for (const g of groups) {
       this.stats.groupsEvaluated++;
       this.noteFlags(ctx, g);
-      this.ev.replaceSource(g, detectEv(ctx, g), diffs.ev.get('all'));
-      // What all books together cannot offer, no narrower scope can: most groups stop here.
-      const implied = impliedTotalAllBooks(ctx, g);
-      const mayArb = implied !== null && implied < 1;
-      const mayLowHold = implied !== null && (implied - 1) * 100 <= LOW_HOLD_MAX;
-      for (const s of this.scopes.arbitrage) {
-        const a = mayArb ? detectArbitrage(ctx, g, s.filter) : null;
-        this.arbitrage.get(s.key)!.replaceSource(g, a ? [a] : [], diffs.arbitrage.get(s.key));
-      }
-      for (const s of this.scopes.low_hold) {
-        const h = mayLowHold ? detectLowHold(ctx, g, s.filter) : null;
-        this.lowHold.get(s.key)!.replaceSource(g, h ? [h] : [], diffs.low_hold.get(s.key));
+      for (const state of groupTypes) {
+        const may = state.detector.mayFind?.(ctx, g) ?? true;
+        for (const s of state.scopes) state.live.get(s.key)!.replaceSource(g, may ? this.detect(ctx, state, g, s) : [], diffs.get(state)!.get(s.key));
       }
     }
     for (const l of ladders) {
       this.stats.laddersEvaluated++;
-      for (const s of this.scopes.middles) this.middles.get(s.key)!.replaceSource(l, detectMiddles(ctx, l, s.filter), diffs.middles.get(s.key));
+      for (const state of ladderTypes) {
+        const may = state.detector.mayFind?.(ctx, l) ?? true;
+        for (const s of state.scopes) state.live.get(s.key)!.replaceSource(l, may ? this.detect(ctx, state, l, s) : [], diffs.get(state)!.get(s.key));
+      }
     }
     this.publish(diffs, now);
   }
 
-  private newDiffs(): Record<OpportunityKind, Map<string, LifecycleDiff<Tracked>>> {
-    const m = (keys: string[]) => new Map(keys.map((k) => [k, { detected: [], expired: [], updated: [] } as LifecycleDiff<Tracked>]));
-    return {
-      ev: m(['all']),
-      arbitrage: m(this.scopes.arbitrage.map((s) => s.key)),
-      low_hold: m(this.scopes.low_hold.map((s) => s.key)),
-      middles: m(this.scopes.middles.map((s) => s.key)),
-    };
+  private newDiffs(): Diffs {
+    const { groupTypes, ladderTypes } = this.byReads();
+    return new Map([...groupTypes, ...ladderTypes].map((state) => [state, new Map(state.scopes.map((s) => [s.key, { detected: [], expired: [], updated: [] } as LifecycleDiff<Tracked>]))]));
   }
 
-  private publish(diffs: Record<OpportunityKind, Map<string, LifecycleDiff<Tracked>>>, at: number): void {
-    for (const [kind, byScope] of Object.entries(diffs) as Array<[OpportunityKind, Map<string, LifecycleDiff<Tracked>>]>) {
+  private publish(diffs: Diffs, at: number): void {
+    for (const [state, byScope] of diffs) {
+      const ref = (r: Tracked) => refOf(state.detector, r as OpportunityRecord);
       for (const [scope, d] of byScope) {
         if (!d.detected.length && !d.expired.length && !d.updated.length) continue;
-        const evt: OpportunityEvent = { seq: this.lastSeq, kind, scope, at, detected: d.detected.map(refOf), expired: d.expired.map(refOf), updated: d.updated.map(refOf) };
+        const evt: OpportunityEvent = { seq: this.lastSeq, kind: state.detector.kind, scope, at, detected: d.detected.map(ref), expired: d.expired.map(ref), updated: d.updated.map(ref) };
         // Every instance detects for itself from the same change sets (deterministically): local delivery only.
         this.bus.publishLocal(OPPORTUNITIES_TOPIC, evt);
       }
     }
   }
+
+  // ---------------------------------------------------------------- the safety net
 
   /**
    * The safety net: evaluates every market group and ladder from scratch and compares, source by source,
@@ -395,39 +455,35 @@ export class DetectionService implements OnApplicationBootstrap {
   /** Every source on the board plus those the registries still hold (vanished ones must expire). */
   private allSources(): { groups: string[]; ladders: string[] } {
     const board = this.boards.board;
+    const { groupTypes, ladderTypes } = this.byReads();
     const groups = new Set(board.keys('group'));
-    for (const r of [this.ev, ...this.arbitrage.values(), ...this.lowHold.values()]) for (const s of r.sources()) groups.add(s);
+    for (const state of groupTypes) for (const r of state.live.values()) for (const s of r.sources()) groups.add(s);
     for (const g of this.flagged.keys()) groups.add(g);
     const ladders = new Set(board.keys('ladder'));
-    for (const r of this.middles.values()) for (const s of r.sources()) ladders.add(s);
+    for (const state of ladderTypes) for (const r of state.live.values()) for (const s of r.sources()) ladders.add(s);
     return { groups: [...groups], ladders: [...ladders] };
   }
 
-  private rescanSlice(groups: string[], ladders: string[], now: number, diffs: Record<OpportunityKind, Map<string, LifecycleDiff<Tracked>>>): number {
+  private rescanSlice(groups: string[], ladders: string[], now: number, diffs: Diffs): number {
     const ctx = this.ctx(now);
     let mismatches = 0;
-    const check = <R extends Tracked>(reg: OpportunityRegistry<R>, source: string, found: R[], diff: LifecycleDiff<Tracked>) => {
-      const had = reg.idsOf(source);
-      const ids = new Set(found.map((r) => r.id));
-      for (const id of had ?? []) if (!ids.has(id)) mismatches++;
-      for (const id of ids) if (!had?.has(id)) mismatches++;
-      reg.replaceSource(source, found, diff);
+    const check = (state: TypeState, source: string) => {
+      for (const s of state.scopes) {
+        const reg = state.live.get(s.key)!;
+        const found = this.detect(ctx, state, source, s);
+        const had = reg.idsOf(source);
+        const ids = new Set(found.map((r) => r.id));
+        for (const id of had ?? []) if (!ids.has(id)) mismatches++;
+        for (const id of ids) if (!had?.has(id)) mismatches++;
+        reg.replaceSource(source, found, diffs.get(state)!.get(s.key));
+      }
     };
+    const { groupTypes, ladderTypes } = this.byReads();
     for (const g of groups) {
       this.noteFlags(ctx, g);
-      check(this.ev, g, detectEv(ctx, g), diffs.ev.get('all')!);
-      for (const s of this.scopes.arbitrage) {
-        const a = detectArbitrage(ctx, g, s.filter);
-        check(this.arbitrage.get(s.key)!, g, a ? [a] : [], diffs.arbitrage.get(s.key)!);
-      }
-      for (const s of this.scopes.low_hold) {
-        const h = detectLowHold(ctx, g, s.filter);
-        check(this.lowHold.get(s.key)!, g, h ? [h] : [], diffs.low_hold.get(s.key)!);
-      }
+      for (const state of groupTypes) check(state, g);
     }
-    for (const l of ladders) {
-      for (const s of this.scopes.middles) check(this.middles.get(s.key)!, l, detectMiddles(ctx, l, s.filter), diffs.middles.get(s.key)!);
-    }
+    for (const l of ladders) for (const state of ladderTypes) check(state, l);
     this.stats.groupsEvaluated += groups.length;
     this.stats.laddersEvaluated += ladders.length;
     return mismatches;

@@ -1,10 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { Catalog } from '../../../config/catalog.js';
-import type { Quote } from '../../../domain/types.js';
-import { OddsBoard } from '../../board/odds-board.js';
-import { IngestionPipeline } from '../../ingestion/pipeline.js';
-import { detectArbitrage, detectEv, detectLowHold, detectMiddles, type DetectContext } from './detectors.js';
+import { Catalog } from '../config/catalog.js';
+import type { Quote } from '../domain/types.js';
+import { detectArbitrage } from './arbitrage/arbitrage.detector.js';
+import { OddsBoard } from './board/odds-board.js';
+import type { DetectContext } from './detection/group-info.js';
+import { detectEv } from './ev/ev.detector.js';
+import { IngestionPipeline } from './ingestion/pipeline.js';
+import { detectLowHold } from './low-hold/low-hold.detector.js';
+import { detectMiddles } from './middles/middles.detector.js';
 
 /**
  * Detection on real-shaped data: the traps of feeds no one cleaned, each with the opportunities a careful

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { Catalog } from '../../../config/catalog.js';
-import type { OddsRow } from '../../../domain/odds-row.js';
+import { Catalog } from '../../config/catalog.js';
+import type { OddsRow } from '../../domain/odds-row.js';
 import { checkMarkets, consensusGap, holdCeiling, median, pricesByBook } from './guards.js';
 
 const catalog = new Catalog();

@@ -1,16 +1,30 @@
 import { describe, expect, it } from '@jest/globals';
-import { Catalog } from '../../config/catalog.js';
-import type { Quote } from '../../domain/types.js';
-import { OddsBoard } from '../board/odds-board.js';
-import { IngestionPipeline } from '../ingestion/pipeline.js';
-import { RefBlocks } from '../reference/ref-blocks.js';
-import { detectArbitrage, detectEv, detectLowHold, detectMiddles, type DetectContext } from './detect/detectors.js';
-import { OpportunityPresenter } from './presenter.js';
+import { Catalog } from '../config/catalog.js';
+import type { Quote } from '../domain/types.js';
+import { ArbitragePresenter } from './arbitrage/arbitrage.presenter.js';
+import { detectArbitrage } from './arbitrage/arbitrage.detector.js';
+import { OddsBoard } from './board/odds-board.js';
+import type { DetectContext } from './detection/group-info.js';
+import { detectEv } from './ev/ev.detector.js';
+import { EvPresenter } from './ev/ev.presenter.js';
+import { IngestionPipeline } from './ingestion/pipeline.js';
+import { detectLowHold } from './low-hold/low-hold.detector.js';
+import { LowHoldPresenter } from './low-hold/low-hold.presenter.js';
+import { detectMiddles } from './middles/middles.detector.js';
+import { MiddlesPresenter } from './middles/middles.presenter.js';
+import { RefBlocks } from './reference/ref-blocks.js';
 
-/** Every warning of every opportunity kind, at its documented threshold (README "Opportunities"). */
+/** Every warning of every opportunity type, at its documented threshold (README "Opportunities"). */
 
 const catalog = new Catalog();
-const presenter = new OpportunityPresenter(catalog, new RefBlocks(catalog));
+const refs = new RefBlocks(catalog);
+const presenters = { arbitrage: new ArbitragePresenter(catalog, refs), ev: new EvPresenter(catalog, refs), middles: new MiddlesPresenter(catalog, refs), lowHold: new LowHoldPresenter(catalog, refs) };
+const presenter = {
+  arbitrage: (...a: Parameters<ArbitragePresenter['present']>) => presenters.arbitrage.present(...a),
+  ev: (...a: Parameters<EvPresenter['present']>) => presenters.ev.present(...a),
+  middle: (...a: Parameters<MiddlesPresenter['present']>) => presenters.middles.present(...a),
+  lowHold: (...a: Parameters<LowHoldPresenter['present']>) => presenters.lowHold.present(...a),
+};
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T18:00:00Z');
 const all = () => true;
