@@ -1,7 +1,9 @@
+import { assertNever } from '../../common/assert-never.js';
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
 import { roundTo } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Guards } from './detector.js';
+import type { MarketFlag } from './guards.js';
 import { ageSeconds, isPlayerProp } from './market-groups.js';
 
 /**
@@ -26,10 +28,23 @@ export const r2 = (x: number) => roundTo(x, 2);
  */
 export function guardWarnings(g: Guards): string[] {
   const out: string[] = [];
-  if (g.flagged.some((f) => f.flag === 'self_arbitrage')) out.push('VENUE_SELF_ARBITRAGE');
-  if (g.flagged.some((f) => f.flag === 'excess_hold')) out.push('VENUE_EXCESS_HOLD');
+  for (const w of VENUE_WARNINGS) if (g.flagged.some((f) => venueWarning(f.flag) === w)) out.push(w);
   if (g.offConsensus.length) out.push('PRICE_OFF_CONSENSUS');
   return out;
+}
+
+/** The venue warnings, in the order items list them. */
+const VENUE_WARNINGS = ['VENUE_SELF_ARBITRAGE', 'VENUE_EXCESS_HOLD'] as const;
+
+function venueWarning(flag: MarketFlag): (typeof VENUE_WARNINGS)[number] {
+  switch (flag) {
+    case 'self_arbitrage':
+      return 'VENUE_SELF_ARBITRAGE';
+    case 'excess_hold':
+      return 'VENUE_EXCESS_HOLD';
+    default:
+      return assertNever(flag, 'market flag');
+  }
 }
 
 /** How old the oldest of some prices is (seconds, rounded), and whether that is stale or very stale. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FeatureDef } from '../../common/auth/access-policy.js';
+import { assertNever } from '../../common/assert-never.js';
 import { isQuarterLine, shortHash } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { analyzeMiddle, discretisedNormal, marginPmf, middleQualityScore, poissonPmf, totalPmf, type MiddleAnalysis, type Pmf } from '../../math/index.js';
@@ -72,6 +73,18 @@ function ladderPmf(ctx: DetectContext, first: OddsRow): Pmf | null {
     return cachedPmf(`m|${sport}|${half(-main)}|${half(eventTotal)}`, () => marginPmf(sport, -main, eventTotal));
   }
   return cachedPmf(`t|${sport}|${half(main)}`, () => totalPmf(sport, main));
+}
+
+/** The map of one side kind (an exhaustive switch: a third kind would not compile). */
+function sideMap<T>(kind: MiddleSideRecord['kind'], above: T, below: T): T {
+  switch (kind) {
+    case 'above':
+      return above;
+    case 'below':
+      return below;
+    default:
+      return assertNever(kind, 'middle side');
+  }
 }
 
 function sideOf(r: OddsRow): { kind: 'above' | 'below'; threshold: number } | null {
@@ -150,7 +163,7 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
     if (mains.get(r.sportsbook) !== r.groupLine) continue;
     const s = sideOf(r);
     if (!s) continue;
-    const m = s.kind === 'above' ? above : below;
+    const m = sideMap(s.kind, above, below);
     const list = m.get(s.threshold);
     if (list) list.push(r);
     else m.set(s.threshold, [r]);

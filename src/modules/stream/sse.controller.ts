@@ -1,6 +1,8 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { Account } from '../../common/auth/account.js';
+import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
 import { RequiresFeature } from '../../common/auth/decorators.js';
 import { StreamQuery } from './dto/stream.query.js';
 import { StreamAccess } from './stream-access.js';
@@ -17,8 +19,8 @@ export class SseController {
     private readonly access: StreamAccess,
   ) {}
 
-  private async run(req: FastifyRequest, reply: FastifyReply, q: StreamQuery, channels?: string[], events?: string[]): Promise<void> {
-    const account = req.account!;
+  /** `lastEventId`: the Last-Event-ID header (a reconnecting EventSource sends it), else `?last_event_id=`. */
+  private async run(account: Account, lastEventId: string | undefined, reply: FastifyReply, q: StreamQuery, channels?: string[], events?: string[]): Promise<void> {
     const filter = this.access.filter(account, {
       channels: channels ?? q.channel ?? q.channels ?? q.type,
       sport: q.sport,
@@ -38,48 +40,47 @@ export class SseController {
     raw.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
     raw.write('retry: 3000\n\n');
     const client = this.hub.client(account, filter, new SseTransport(raw));
-    const last = (req.headers['last-event-id'] as string | undefined) ?? q.last_event_id;
-    await this.hub.open(client, last);
+    await this.hub.open(client, lastEventId ?? q.last_event_id);
   }
 
   @Get()
   @RequiresFeature('streaming')
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'The live stream (SSE)', description: DESCRIPTION })
-  stream(@Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q);
+  stream(@Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q);
   }
 
   @Get('odds')
   @RequiresFeature('streaming')
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'The odds channel (same as /stream?channel=odds)' })
-  odds(@Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q, ['odds']);
+  odds(@Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q, ['odds']);
   }
 
   @Get('opportunities')
   @RequiresFeature('streaming')
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'The opportunities channel (same as /stream?channel=opportunities)' })
-  opportunities(@Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q, ['opportunities']);
+  opportunities(@Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q, ['opportunities']);
   }
 
   @Get('gamestate')
   @RequiresFeature('game_state')
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'Live game state (enterprise; same as /stream?channel=gamestate)' })
-  gamestate(@Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q, ['gamestate']);
+  gamestate(@Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q, ['gamestate']);
   }
 
   @Get('all')
   @RequiresFeature('streaming')
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'Every channel the tier has (same as /stream?channel=all)' })
-  all(@Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q, ['all']);
+  all(@Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q, ['all']);
   }
 
   @Get('events/:eventId')
@@ -87,7 +88,7 @@ export class SseController {
   @ApiParam({ name: 'eventId', example: 'nba_celtics_lakers_2026-11-22_b3' })
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'One event\'s prices and opportunities' })
-  event(@Param('eventId') id: string, @Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q, ['odds', 'opportunities'], [id]);
+  event(@Param('eventId') id: string, @Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q, ['odds', 'opportunities'], [id]);
   }
 }

@@ -172,7 +172,8 @@ export class WsSession {
 
   private build(account: Account, s: Subscription): StreamFilter {
     if (!s.channels) return this.deps.access.filter(account, { ...s.filter, channels: ['all'] });
-    const channels = [...new Set(s.channels.map((c) => (c === 'odds' || c === 'gamestate' ? c : 'opportunities')))];
+    // An opportunity type's channel means the opportunities channel (narrowed to its kinds); the others are odds and gamestate.
+    const channels = [...new Set(s.channels.map((c) => (this.deps.kindOfChannel.has(c) ? 'opportunities' : c)))];
     const kinds = s.channels.flatMap((c) => this.deps.kindOfChannel.get(c) ?? []);
     return this.deps.access.filter(account, { ...s.filter, channels }, { exact: true, kinds });
   }
