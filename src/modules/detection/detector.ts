@@ -70,7 +70,7 @@ export interface PresentView {
  * Detector.
  */
 export interface Detector<R extends OpportunityRecord = OpportunityRecord> {
-  /** The type's name: the records' `kind`, the snapshot's `kind`, the key of its feature in `/account`. */
+  /** The type's name: the records' `kind` and the stream snapshot's `kind`. */
   readonly kind: string;
   readonly reads: Reads;
   /**
