@@ -6,7 +6,7 @@ import { Catalog } from '../../config/catalog.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { DetectionEngine } from '../detection/detection.engine.js';
 import type { OpportunityRecord } from '../detection/detector.js';
-import { bySport, countBy, OpportunityLists, round4, sortOf, type ListScope } from '../detection/opportunity-lists.js';
+import { bySport, countBy, OpportunityLists, round4, sortOf, type ListScope } from '../opportunity-lists/opportunity-lists.js';
 import { arbitrageCsv } from './arbitrage-csv.js';
 import { ArbitrageDetector, type ArbitrageRecord } from './arbitrage.detector.js';
 import { ArbitragePresenter } from './arbitrage.presenter.js';

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
 import { DetectionEngine } from './detection.engine.js';
-import { OpportunityLists } from './opportunity-lists.js';
 
 /**
- * The detection engine and what the opportunity types share (their lists' scope and filters). The types
- * themselves are modules of their own (ev/, arbitrage/, middles/, low-hold/) that import this one and register
- * their Detector; the stream reads opportunities through the engine.
+ * The detection engine. The opportunity types are modules of their own (ev/, arbitrage/, middles/, low-hold/)
+ * that import this one and register their Detector; their lists share opportunity-lists/; the stream reads
+ * opportunities through the engine.
  */
-@Module({ providers: [DetectionEngine, OpportunityLists], exports: [DetectionEngine, OpportunityLists] })
+@Module({ providers: [DetectionEngine], exports: [DetectionEngine] })
 export class DetectionModule {}

@@ -5,7 +5,7 @@ import { Clock } from '../../common/time/clock.js';
 import { kellyFraction, type DevigMethod } from '../../math/index.js';
 import { DetectionEngine } from '../detection/detection.engine.js';
 import type { Json, OpportunityRecord } from '../detection/detector.js';
-import { countBy, OpportunityLists, round4, sortOf } from '../detection/opportunity-lists.js';
+import { countBy, OpportunityLists, round4, sortOf } from '../opportunity-lists/opportunity-lists.js';
 import { EvDetector, type EvRecord } from './ev.detector.js';
 import type { EvQuery } from './dto/ev.query.js';
 import { EvPresenter } from './ev.presenter.js';

@@ -4,7 +4,7 @@ import type { Account } from '../../common/auth/account.js';
 import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
 import { RequiresFeature } from '../../common/auth/decorators.js';
 import { ApiPagedResponse } from '../../common/http/api-responses.js';
-import { LIST_SCOPE_NOTE } from '../detection/opportunity-lists.js';
+import { LIST_SCOPE_NOTE } from '../opportunity-lists/opportunity-lists.js';
 import { LowHoldItemDto } from './dto/low-hold-item.response.dto.js';
 import { LowHoldQuery } from './dto/low-hold.query.js';
 import { LowHoldService } from './low-hold.service.js';

@@ -3,7 +3,7 @@ import { Catalog } from '../../config/catalog.js';
 import { roundTo } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Json } from '../detection/detector.js';
-import { eventBlock, guardWarnings, iso, r4, staleness } from '../detection/present.js';
+import { eventBlock, guardWarnings, iso, r4, staleness } from '../opportunity-lists/present.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import type { LowHoldRecord } from './low-hold.detector.js';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Account } from '../../common/auth/account.js';
 import { page } from '../../common/http/envelope.js';
 import { Clock } from '../../common/time/clock.js';
-import { bySport, countBy, OpportunityLists, round4, sortOf } from '../detection/opportunity-lists.js';
+import { bySport, countBy, OpportunityLists, round4, sortOf } from '../opportunity-lists/opportunity-lists.js';
 import type { LowHoldQuery } from './dto/low-hold.query.js';
 import { LowHoldDetector, type LowHoldRecord } from './low-hold.detector.js';
 import { LowHoldPresenter } from './low-hold.presenter.js';

@@ -4,7 +4,7 @@ import type { Account } from '../../common/auth/account.js';
 import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
 import { RequiresFeature } from '../../common/auth/decorators.js';
 import { ApiDataResponse, ApiPagedResponse } from '../../common/http/api-responses.js';
-import { LIST_SCOPE_NOTE } from '../detection/opportunity-lists.js';
+import { LIST_SCOPE_NOTE } from '../opportunity-lists/opportunity-lists.js';
 import { MiddleItemDto, MiddlesSummaryDto } from './dto/middle-item.response.dto.js';
 import { MiddlesQuery, MiddlesSummaryQuery } from './dto/middles.query.js';
 import { MiddlesService } from './middles.service.js';

@@ -5,7 +5,7 @@ import { roundTo } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Json } from '../detection/detector.js';
 import { ageSeconds } from '../detection/market-groups.js';
-import { eventBlock, guardWarnings, iso, r2, r4 } from '../detection/present.js';
+import { eventBlock, guardWarnings, iso, r2, r4 } from '../opportunity-lists/present.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import type { MiddleRecord, MiddleSideRecord } from './middles.detector.js';
 

@@ -7,7 +7,7 @@ import { Clock } from '../../common/time/clock.js';
 import { Catalog } from '../../config/catalog.js';
 import { BoardService } from '../board/board.service.js';
 import { DetectionEngine } from '../detection/detection.engine.js';
-import { countBy, OpportunityLists, round4, round6, sortOf, type ListScope } from '../detection/opportunity-lists.js';
+import { countBy, OpportunityLists, round4, round6, sortOf, type ListScope } from '../opportunity-lists/opportunity-lists.js';
 import type { MiddlesQuery, MiddlesSummaryQuery } from './dto/middles.query.js';
 import { MiddlesDetector, type MiddleRecord } from './middles.detector.js';
 import { MiddlesPresenter } from './middles.presenter.js';

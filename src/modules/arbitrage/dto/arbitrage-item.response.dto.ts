@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { OpportunityEventDto, RefBlocksDto, WARNINGS_DESCRIPTION } from '../../detection/dto/opportunity-item.response.dto.js';
+import { OpportunityEventDto, RefBlocksDto, WARNINGS_DESCRIPTION } from '../../opportunity-lists/dto/opportunity-item.response.dto.js';
 
 /** One leg: the best price of one outcome and the share of the total stake it takes. */
 export class ArbitrageLegDto extends RefBlocksDto {

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { NumberParam, StringParam } from '../../../common/http/query.js';
-import { OddsBounds, sortValues } from '../../detection/dto/opportunity-filters.query.js';
+import { OddsBounds, sortValues } from '../../opportunity-lists/dto/opportunity-filters.query.js';
 
 export const ARB_SORTS = sortValues(['profit', 'start_time', 'sport']);
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DEVIG_METHODS } from '../../../math/devig.js';
-import { OpportunityEventDto, WARNINGS_DESCRIPTION } from '../../detection/dto/opportunity-item.response.dto.js';
+import { OpportunityEventDto, WARNINGS_DESCRIPTION } from '../../opportunity-lists/dto/opportunity-item.response.dto.js';
 
 /** One +EV price: a book's price above the devigged sharp line. */
 export class EvItemDto extends OpportunityEventDto {

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { NumberParam, StringParam } from '../../../common/http/query.js';
 import { DEVIG_METHODS } from '../../../math/devig.js';
-import { OddsBounds, sortValues } from '../../detection/dto/opportunity-filters.query.js';
+import { OddsBounds, sortValues } from '../../opportunity-lists/dto/opportunity-filters.query.js';
 
 export const EV_SORTS = sortValues(['ev', 'odds', 'confidence', 'start_time', 'kelly']);
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { OpportunityEventDto, WARNINGS_DESCRIPTION } from '../../detection/dto/opportunity-item.response.dto.js';
+import { OpportunityEventDto, WARNINGS_DESCRIPTION } from '../../opportunity-lists/dto/opportunity-item.response.dto.js';
 
 export class LowHoldOddsDto {
   @ApiProperty({ example: -105 }) american: number;

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
 import { CsvList, NumberParam, StringParam } from '../../../common/http/query.js';
-import { OpportunityFilters, sortValues } from '../../detection/dto/opportunity-filters.query.js';
+import { OpportunityFilters, sortValues } from '../../opportunity-lists/dto/opportunity-filters.query.js';
 
 export const MIDDLE_SORTS = sortValues(['quality', 'ev', 'probability', 'middle_size']);
 

@@ -2,9 +2,9 @@ import { assertNever } from '../../common/assert-never.js';
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
 import { roundTo } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
-import type { Guards } from './detector.js';
-import type { MarketFlag } from './guards.js';
-import { ageSeconds, isPlayerProp } from './market-groups.js';
+import type { Guards } from '../detection/detector.js';
+import type { MarketFlag } from '../detection/guards.js';
+import { ageSeconds, isPlayerProp } from '../detection/market-groups.js';
 
 /**
  * What every opportunity item shares: staleness thresholds, the event block and the guards' warnings. Each

@@ -8,11 +8,11 @@ import { localDateHour } from '../../domain/normalise.js';
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
 import { BoardService } from '../board/board.service.js';
 import type { OddsBoard } from '../board/odds-board.js';
+import { DetectionEngine } from '../detection/detection.engine.js';
+import type { OpportunityRecord } from '../detection/detector.js';
+import { ageSeconds } from '../detection/market-groups.js';
 import { EventsService } from '../events/events.service.js';
-import { DetectionEngine } from './detection.engine.js';
-import type { OpportunityRecord } from './detector.js';
 import type { OpportunityFilters } from './dto/opportunity-filters.query.js';
-import { ageSeconds } from './market-groups.js';
 
 /** One list request's view: the caller's board (its tier's delay), books (its tier's rules) and filters. */
 export interface ListScope {
