@@ -29,10 +29,6 @@ twice is 400. \`team\` and \`q\` must contain a letter or a digit. Request heade
 ## Tiers
 ${tierTable}
 
-## Opportunity types
-Each type has its list under \`/api/v1/opportunities\`, its tier feature and its names on the stream:
-${typesTable}
-
 **Books.** Which books a tier may name comes from each book's \`requires_tier\` (23 books are open to free, hobby and
 pro; the 3 sharp-tier books only to sharp and enterprise). How many distinct books one request may cover comes from
 the tier's max books. Without \`sportsbook\` a request covers the tier's default set: free DraftKings + FanDuel; hobby
@@ -40,6 +36,10 @@ and pro the 5 / 15 most popular open books; sharp and enterprise every book. Nam
 books than your maximum, is 403 \`tier_restricted\` saying which rule and the limit.
 
 **Delay.** The free tier sees the board as it stood 60 seconds ago (\`X-Data-Delay: 60\`).
+
+## Opportunity types
+Each type has its list under \`/api/v1/opportunities\`, its tier feature and its names on the stream:
+${typesTable}
 
 ## Responses
 Lists: \`{"success": true, "data": [...], "pagination": {"limit","offset","has_more","next_offset"}, "meta": {"count","total", ...}}\`.
