@@ -5,14 +5,14 @@ import { Catalog } from '../src/config/catalog.js';
 import { loadConfig } from '../src/config/env.js';
 import { BoardService } from '../src/modules/board/board.service.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
-import { DetectionService } from '../src/modules/opportunities/detection.service.js';
+import { DetectionEngine } from '../src/modules/detection/detection.engine.js';
 import { syntheticQuotes } from './synthetic-board.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 250_000);
 const config = loadConfig({ PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'sharp:sk_bench_sharp_0001' }, 'bench');
 const app = await createApp(config);
 const ingestion = app.get(IngestionService);
-const detection = app.get(DetectionService);
+const detection = app.get(DetectionEngine);
 const board = app.get(BoardService).board;
 const now = Date.now();
 const quotes = syntheticQuotes(new Catalog(), rows, now);

@@ -19,7 +19,8 @@ import { EventsModule } from './modules/events/events.module.js';
 import { IngestionModule } from './modules/ingestion/ingestion.module.js';
 import { ReferenceModule } from './modules/reference/reference.module.js';
 import { OddsModule } from './modules/odds/odds.module.js';
-import { OpportunitiesModule } from './modules/opportunities/opportunities.module.js';
+import { DetectionModule } from './modules/detection/detection.module.js';
+import { OPPORTUNITY_TYPES } from './modules/opportunity-types.js';
 import { StreamModule } from './modules/stream/stream.module.js';
 import { ClusterModule } from './modules/cluster/cluster.module.js';
 import { MetricsGaugesModule, MetricsModule } from './modules/metrics/metrics.module.js';
@@ -38,6 +39,8 @@ class GuardsModule {}
 
 export interface AppModuleOptions {
   clock?: Clock;
+  /** The opportunity type modules (default OPPORTUNITY_TYPES; a test adds one of its own). */
+  opportunityTypes?: readonly Type[];
 }
 
 @Module({})
@@ -63,7 +66,8 @@ export class AppModule {
       EventsModule,
       IngestionModule,
       OddsModule,
-      OpportunitiesModule,
+      DetectionModule,
+      ...(options.opportunityTypes ?? OPPORTUNITY_TYPES),
       StreamModule,
       SplitsModule,
       MetricsGaugesModule,

@@ -1,9 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { AccessPolicy } from './common/auth/access-policy.js';
 import { MAX_OBJECT_KEYS } from './common/http/body-limits.js';
 import type { AppConfig } from './config/env.js';
+import { DetectionEngine } from './modules/detection/detection.engine.js';
 
-const description = (c: AppConfig) => `
+const description = (c: AppConfig, tierTable: string, typesTable: string) => `
 Odds from many sportsbooks matched into events, with best-price, comparison, delta and batch reads, public betting
 splits, and opportunity detection (+EV against a devigged sharp line, arbitrage, middles, low-hold), over REST and a
 live stream (\`/api/v1/stream\`, Server-Sent Events; WebSocket at \`/api/v1/ws\`).
@@ -25,13 +27,7 @@ Query parameters must be declared by the endpoint (400 naming an unknown one); a
 twice is 400. \`team\` and \`q\` must contain a letter or a digit. Request headers and URL: 16 KB in all (431).
 
 ## Tiers
-| Tier | Requests/min | Data delay | Max books per request | +EV | Arbitrage | Middles | Low-hold | Game state | Streams |
-|---|---|---|---|---|---|---|---|---|---|
-| free | 12 | 60 s | 2 | - | - | - | - | - | 0 |
-| hobby | 120 | 0 | 5 | - | yes | - | yes | - | 1 |
-| pro | 300 | 0 | 15 | yes | yes | yes | yes | - | 2 |
-| sharp | 1000 | 0 | all | yes | yes | yes | yes | - | 5 |
-| enterprise | custom | 0 | all | yes | yes | yes | yes | yes | 20 |
+${tierTable}
 
 **Books.** Which books a tier may name comes from each book's \`requires_tier\` (23 books are open to free, hobby and
 pro; the 3 sharp-tier books only to sharp and enterprise). How many distinct books one request may cover comes from
@@ -40,6 +36,10 @@ and pro the 5 / 15 most popular open books; sharp and enterprise every book. Nam
 books than your maximum, is 403 \`tier_restricted\` saying which rule and the limit.
 
 **Delay.** The free tier sees the board as it stood 60 seconds ago (\`X-Data-Delay: 60\`).
+
+## Opportunity types
+Each type has its list under \`/api/v1/opportunities\`, its tier feature and its names on the stream:
+${typesTable}
 
 ## Responses
 Lists: \`{"success": true, "data": [...], "pagination": {"limit","offset","has_more","next_offset"}, "meta": {"count","total", ...}}\`.
@@ -71,7 +71,7 @@ Every error is \`{"error": {"code", "message", "docs"}}\`; fields such as \`requ
 export function buildOpenApi(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
   const doc = new DocumentBuilder()
     .setTitle('Odds Service API')
-    .setDescription(description(config))
+    .setDescription(description(config, app.get(AccessPolicy).tierTableMarkdown(), app.get(DetectionEngine).typesMarkdown()))
     .setVersion(config.version)
     .addServer('/', 'This server')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Recommended for server-side clients' }, 'ApiKeyHeader')

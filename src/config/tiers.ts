@@ -3,8 +3,15 @@ import { readJson } from './paths.js';
 export type TierName = 'free' | 'hobby' | 'pro' | 'sharp' | 'enterprise';
 export const TIERS: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
 
-export type Feature =
-  | 'odds' | 'splits' | 'ev' | 'arbitrage' | 'middles' | 'low_hold' | 'middles_summary' | 'game_state' | 'streaming';
+/** The service's own features. Each opportunity type declares its own (`ev`, `arbitrage`, ...) in its module. */
+export const CORE_FEATURES = ['odds', 'splits', 'game_state', 'streaming'] as const;
+export type CoreFeature = (typeof CORE_FEATURES)[number];
+/**
+ * A tier feature: a core feature or one an opportunity type declares (its Detector's `feature`). A tier's
+ * features come from config/tiers.json; one the file does not name falls back to the type's declared tier.
+ */
+// `string & {}` keeps the core names suggested while any declared feature name is accepted.
+export type Feature = CoreFeature | (string & {});
 
 export interface TierDefinition {
   name: TierName;
@@ -16,7 +23,8 @@ export interface TierDefinition {
   defaultBooks: string[] | null;
   batchSize: number;
   maxStreams: number;
-  features: Record<Feature, boolean>;
+  /** The features config/tiers.json names for the tier (a name it leaves out: see AccessPolicy.tierHas). */
+  features: Readonly<Record<string, boolean>>;
 }
 
 interface TierFile {
@@ -28,7 +36,7 @@ interface TierFile {
     default_books: string[] | null;
     batch_size: number;
     max_streams: number;
-    features: Record<Feature, boolean>;
+    features: Record<string, boolean>;
   }>;
   keyless: { requests_per_minute: number };
 }

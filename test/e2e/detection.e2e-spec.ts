@@ -3,7 +3,7 @@ import { Catalog } from '../../src/config/catalog.js';
 import { ManualClock } from '../../src/common/time/clock.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { MarketSimulator } from '../../src/modules/ingestion/simulator/simulator.js';
-import { DetectionService } from '../../src/modules/opportunities/detection.service.js';
+import { DetectionEngine } from '../../src/modules/detection/detection.engine.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -25,7 +25,8 @@ describe('incremental detection agrees with the full re-scan', () => {
 
   it('over three simulated minutes', () => {
     const ingestion = t.app.get(IngestionService);
-    const detection = t.app.get(DetectionService);
+    const detection = t.app.get(DetectionEngine);
+    const ids = (kind: string) => new Set([...detection.live(kind)!.values()].map((r) => r.id));
     const sim = new MarketSimulator(new Catalog(), { seed: 7, events: 60, days: 3, tickMs: 1000, start });
     ingestion.ingest(sim.start(start), start, { backfill: true });
     expect(detection.rescan(start)).toBe(0);
@@ -38,16 +39,16 @@ describe('incremental detection agrees with the full re-scan', () => {
       const batch = sim.poll(clock.now());
       ingestion.ingest(batch, clock.now());
       const now = {
-        arbitrage: new Set(detection.arbitrage.get('all')!.byId.keys()),
-        ev: new Set(detection.ev.byId.keys()),
-        middles: new Set(detection.middles.get('all')!.byId.keys()),
+        arbitrage: ids('arbitrage'),
+        ev: ids('ev'),
+        middles: ids('middles'),
       };
       for (const k of ['arbitrage', 'ev', 'middles'] as const) {
         for (const id of now[k]) seen[k].add(id);
         for (const id of prev[k]) if (!now[k].has(id)) expired[k]++;
       }
-      for (const h of detection.lowHold.get('all')!.byId.keys()) seen.low_hold.add(h);
-      for (const r of [...detection.arbitrage.get('all')!.values(), ...detection.middles.get('all')!.values()]) {
+      for (const h of ids('low_hold')) seen.low_hold.add(h);
+      for (const r of [...detection.live('arbitrage')!.values(), ...detection.live('middles')!.values()]) {
         const first = firstSeen.get(r.id);
         if (first === undefined) firstSeen.set(r.id, r.detectedAt);
         else if (now.arbitrage.has(r.id) || now.middles.has(r.id)) {

@@ -7,7 +7,7 @@ import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 /**
  * Opportunity guards end to end: real-shaped quotes go in through POST /admin/ingest (as an operator's import
  * does), the REST lists come out. What a careful human accepts is written here before anything runs (the
- * numbers are worked out in the comments; src/modules/opportunities/detect/real-shaped.spec.ts has the same
+ * numbers are worked out in the comments; src/modules/opportunity-guards.spec.ts has the same
  * traps at detector level).
  */
 

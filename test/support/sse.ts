@@ -16,7 +16,8 @@ export class SseRecorder {
   private waiters: Array<{ types: string[]; from: number; resolve: (e: SseEvent) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }> = [];
   error: unknown = null;
 
-  constructor(url: string, opts: { lastEventId?: string; headers?: Record<string, string> } = {}) {
+  /** `events`: more event names to record (an opportunity type a test registers). */
+  constructor(url: string, opts: { lastEventId?: string; headers?: Record<string, string>; events?: string[] } = {}) {
     this.es = new EventSource(url, {
       fetch: (input, init) =>
         fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...(opts.headers ?? {}), ...(opts.lastEventId ? { 'Last-Event-ID': opts.lastEventId } : {}) } }),
@@ -24,6 +25,7 @@ export class SseRecorder {
     const names = [
       'connected', 'snapshot', 'snapshot:complete', 'odds:update', 'odds:locked', 'odds:removed', 'ev:detected', 'ev:expired', 'arb:detected', 'arb:expired',
       'middles:detected', 'middles:expired', 'low_hold:detected', 'low_hold:expired', 'gamestate:snapshot', 'gamestate:update', 'gamestate:removed', 'heartbeat', 'error',
+      ...(opts.events ?? []),
     ];
     for (const n of names) {
       this.es.addEventListener(n, (ev: MessageEvent) => {

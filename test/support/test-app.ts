@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory.js';
@@ -102,11 +103,14 @@ export async function call<T = any>(base: string, path: string, opts: CallOption
   return { status: res.status, headers: res.headers, json, text };
 }
 
-/** Starts the whole application on a random port (real HTTP), with a manual clock unless told otherwise. */
-export async function startTestApp(opts: { env?: Record<string, string>; clock?: Clock; config?: AppConfig } = {}): Promise<TestApp> {
+/**
+ * Starts the whole application on a random port (real HTTP), with a manual clock unless told otherwise.
+ * `opportunityTypes`: the opportunity type modules to run instead of the service's own list.
+ */
+export async function startTestApp(opts: { env?: Record<string, string>; clock?: Clock; config?: AppConfig; opportunityTypes?: readonly Type[] } = {}): Promise<TestApp> {
   const clock = opts.clock ?? new ManualClock(Date.now());
   const config = opts.config ?? testConfig(opts.env);
-  const app = await createApp(config, { clock });
+  const app = await createApp(config, { clock, opportunityTypes: opts.opportunityTypes });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -1,26 +1,30 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Catalog, type BookDef } from '../../config/catalog.js';
 import { TIER_TABLE } from '../../config/config.module.js';
-import { TIERS, tierRank, type Feature, type TierDefinition, type TierName, type TierTable } from '../../config/tiers.js';
+import { TIERS, tierRank, type CoreFeature, type Feature, type TierDefinition, type TierName, type TierTable } from '../../config/tiers.js';
 import { badRequest, tierRestricted } from '../http/api-error.js';
 import type { Account } from './account.js';
 
-const FEATURE_LABEL: Record<Feature, string> = {
-  odds: 'Odds',
-  splits: 'Betting splits',
-  ev: '+EV opportunities',
-  arbitrage: 'Arbitrage opportunities',
-  middles: 'Middles',
-  middles_summary: 'The middles summary',
-  low_hold: 'Low-hold opportunities',
-  game_state: 'Game state',
-  streaming: 'Streaming',
+/** A tier feature as the policy knows it: the core ones below, and those the opportunity types declare. */
+export interface FeatureDef {
+  name: Feature;
+  /** What a 403 says the feature is ("Middles require the pro tier"): plural. */
+  label: string;
+  /** Its column title in the API document's tier table; none: not a column. */
+  title?: string;
+  /** Who has it when config/tiers.json does not name it for a tier: this tier and those above. */
+  fromTier: TierName;
+  /** A per-account switch on top of the tier (arbitrage: the account's arbitrage flag), with its refusal. */
+  account?: { allows(account: Account): boolean; refusal: string };
+}
+
+const CORE: Record<CoreFeature, FeatureDef> = {
+  odds: { name: 'odds', label: 'Odds', fromTier: 'free' },
+  splits: { name: 'splits', label: 'Betting splits', fromTier: 'free' },
+  game_state: { name: 'game_state', label: 'Game state', title: 'Game state', fromTier: 'enterprise' },
+  streaming: { name: 'streaming', label: 'Streaming', fromTier: 'hobby' },
 };
 
-/**
- * The access policy: turns a key's tier into what it may do. Every controller, guard and the stream hub
- * ask this service; nothing else decides tier rules.
- */
 /** The books a request covers, after the tier's book rules. `all` = no restriction (every book). */
 export interface BookScope {
   books: string[];
@@ -35,9 +39,16 @@ function scope(books: string[], all: boolean, isDefault: boolean): BookScope {
   return { books, all, isDefault, has: all ? () => true : (b: string) => set.has(b) };
 }
 
+/**
+ * The access policy: turns a key's tier into what it may do. Every controller, guard and the stream hub
+ * ask this service; nothing else decides tier rules. The opportunity types' features are registered here by
+ * the detection engine (their labels, tiers and account switches come with them).
+ */
 @Injectable()
 export class AccessPolicy {
   private readonly defaults = new Map<TierName, BookScope>();
+  /** The opportunity types' features, in registration order. */
+  private readonly declared = new Map<string, FeatureDef>();
 
   constructor(
     @Inject(TIER_TABLE) private readonly tiers: TierTable,
@@ -101,28 +112,63 @@ export class AccessPolicy {
     return this.tiers.byName[tier];
   }
 
+  /** Adds a feature an opportunity type declares; a name taken already (core or declared) is a programming error. */
+  registerFeature(def: FeatureDef): void {
+    if (this.definition(def.name)) throw new Error(`Feature "${def.name}" is declared twice`);
+    this.declared.set(def.name, def);
+  }
+
+  private definition(feature: Feature): FeatureDef | undefined {
+    return (CORE as Record<string, FeatureDef>)[feature] ?? this.declared.get(feature);
+  }
+
+  /** Whether a tier has a feature: as config/tiers.json says, else from the feature's declared tier up. */
+  tierHas(tier: TierName, feature: Feature): boolean {
+    const configured = this.tiers.byName[tier].features[feature];
+    if (configured !== undefined) return configured;
+    const def = this.definition(feature);
+    return def ? tierRank(tier) >= tierRank(def.fromTier) : false;
+  }
+
   /** The lowest tier that has a feature. */
   requiredTierFor(feature: Feature): TierName {
-    const t = TIERS.find((name) => this.tiers.byName[name].features[feature]);
+    const t = TIERS.find((name) => this.tierHas(name, feature));
     return t ?? 'enterprise';
   }
 
   hasFeature(account: Account, feature: Feature): boolean {
-    if (!this.tiers.byName[account.tier].features[feature]) return false;
-    if (feature === 'arbitrage' && !account.arbitrageEnabled) return false;
-    return true;
+    if (!this.tierHas(account.tier, feature)) return false;
+    return this.definition(feature)?.account?.allows(account) ?? true;
   }
 
   /** Throws 403 tier_restricted naming the feature and the tier it needs. */
   assertFeature(account: Account, feature: Feature): void {
     const required = this.requiredTierFor(feature);
-    if (!this.tiers.byName[account.tier].features[feature]) {
+    const def = this.definition(feature);
+    if (!this.tierHas(account.tier, feature)) {
       const plus = tierRank(required) < TIERS.length - 1 ? ' or higher' : '';
-      throw tierRestricted(`${FEATURE_LABEL[feature]} require the ${required} tier${plus}; this key is on the ${account.tier} tier`, required, { tier: account.tier });
+      throw tierRestricted(`${def?.label ?? feature} require the ${required} tier${plus}; this key is on the ${account.tier} tier`, required, { tier: account.tier });
     }
-    if (feature === 'arbitrage' && !account.arbitrageEnabled) {
-      throw tierRestricted('Arbitrage is disabled for this account; ask the operator to enable it (npm run cli -- keys:arbitrage ID on)', required, { tier: account.tier });
-    }
+    if (def?.account && !def.account.allows(account)) throw tierRestricted(def.account.refusal, required, { tier: account.tier });
+  }
+
+  /**
+   * The tier table of the API document: limits per tier, then a column per feature with a title (the
+   * opportunity types' in registration order, then game state), then streams.
+   */
+  tierTableMarkdown(): string {
+    const columns = [...this.declared.values(), ...Object.values(CORE)].filter((f) => f.title);
+    const head = ['Tier', 'Requests/min', 'Data delay', 'Max books per request', ...columns.map((f) => f.title!), 'Streams'];
+    const rows = TIERS.map((name) => {
+      const t = this.tiers.byName[name];
+      // The spec gives the top tier's rate as "custom" (ENTERPRISE_REQUESTS_PER_MINUTE sets it per deployment).
+      const rate = name === 'enterprise' ? 'custom' : String(t.requestsPerMinute);
+      const delay = t.dataDelaySeconds ? `${t.dataDelaySeconds} s` : '0';
+      const books = t.maxBooks === null ? 'all' : String(t.maxBooks);
+      return [name, rate, delay, books, ...columns.map((f) => (this.tierHas(name, f.name) ? 'yes' : '-')), String(t.maxStreams)];
+    });
+    const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+    return [line(head), `|${head.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
   }
 
   delaySeconds(account: Account | undefined): number {

@@ -1,7 +1,8 @@
-import { Global, Module, type OnModuleInit } from '@nestjs/common';
+import { Global, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { BoardService } from '../board/board.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
-import { DetectionService } from '../opportunities/detection.service.js';
+import { DetectionEngine } from '../detection/detection.engine.js';
+import { DetectionModule } from '../detection/detection.module.js';
 import { StreamHub } from '../stream/stream-hub.js';
 import { StreamModule } from '../stream/stream.module.js';
 import { MetricsController } from './metrics.controller.js';
@@ -12,24 +13,24 @@ import { MetricsService } from './metrics.service.js';
 export class MetricsModule {}
 
 /** Gauges read at scrape time from the services that own the numbers. */
-@Module({ imports: [StreamModule] })
-export class MetricsGaugesModule implements OnModuleInit {
+@Module({ imports: [StreamModule, DetectionModule] })
+export class MetricsGaugesModule implements OnApplicationBootstrap {
   constructor(
     private readonly metrics: MetricsService,
     private readonly boards: BoardService,
-    private readonly detection: DetectionService,
+    private readonly detection: DetectionEngine,
     private readonly hub: StreamHub,
     private readonly leadership: Leadership,
   ) {}
 
-  onModuleInit(): void {
+  // At bootstrap: every module (the opportunity types too) is initialised by then.
+  onApplicationBootstrap(): void {
     const m = this.metrics;
     m.gauge('board_rows', 'Prices on the board', () => this.boards.board.size);
     m.gauge('board_events', 'Events on the board', () => this.boards.board.events.size);
     m.gauge('board_write_backlog', 'Board changes waiting to be written to the database', () => this.boards.writer.pending);
-    m.gauge('opportunities_ev', 'Live +EV items', () => this.detection.ev.size);
-    m.gauge('opportunities_arbitrage', 'Live arbitrages (all books)', () => this.detection.arbitrage.get('all')?.size ?? 0);
-    m.gauge('opportunities_middles', 'Live middles (all books)', () => this.detection.middles.get('all')?.size ?? 0);
+    // One gauge per opportunity type (its live count among all books): the types register before this runs.
+    for (const d of this.detection.types()) m.gauge(d.gauge.name, d.gauge.help, () => this.detection.live(d.kind)?.size ?? 0);
     m.gauge('detection_rescan_mismatches_total', 'Opportunities the full re-scan found different from the incremental state', () => this.detection.stats.rescanMismatches);
     m.gauge('stream_open', 'Open SSE and WebSocket streams', () => this.hub.openStreams);
     m.gauge('stream_closing', 'Streams closed by the server whose sockets have not yet let go of their queued data', () => this.hub.closingStreams);

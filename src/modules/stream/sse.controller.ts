@@ -1,13 +1,15 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { Account } from '../../common/auth/account.js';
+import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
 import { RequiresFeature } from '../../common/auth/decorators.js';
 import { StreamQuery } from './dto/stream.query.js';
 import { StreamAccess } from './stream-access.js';
 import { HEARTBEAT_MS, MAX_SNAPSHOT_ODDS, StreamHub } from './stream-hub.js';
 import { SseTransport } from './transports.js';
 
-const DESCRIPTION = `Server-Sent Events. The key may be sent as \`?api_key=\` (EventSource cannot set headers). Events: \`connected\`, \`snapshot\` (frames of at most 256 KB: up to 1000 prices or 300 opportunities; prices first, then each opportunity kind, then game states; a filter whose snapshot would exceed ${MAX_SNAPSHOT_ODDS} prices is refused with 400), \`snapshot:complete\`, \`odds:update\` / \`odds:locked\` / \`odds:removed\`, \`ev:detected\` / \`ev:expired\`, \`arb:detected\` / \`arb:expired\`, \`middles:detected\` / \`middles:expired\`, \`low_hold:detected\` / \`low_hold:expired\`, \`gamestate:snapshot\` / \`gamestate:update\` / \`gamestate:removed\` (enterprise), \`heartbeat\` every ${HEARTBEAT_MS / 1000} s, and \`error\` before the server closes a stream (\`backpressure\` for a client too far behind, \`too_many_streams\` when a newer stream of the same key takes its place, \`unauthorized\` within 5 s of the key being revoked or expiring). Every frame has an id: reconnect with \`Last-Event-ID\` to get what was missed from a two-minute replay buffer, or a fresh snapshot when it is older (\`connected.resumed\` says which). Defaults: \`min_ev\` 2.0 (the product's stream default; \`/opportunities/ev\` defaults to 0) and \`min_profit\` 0.5 (as \`/opportunities/arbitrage\`); \`connected.filters\` states the values in force. Streams per key: hobby 1, pro 2, sharp 5, enterprise 20; the free tier has no streaming.`;
+const DESCRIPTION = `Server-Sent Events. The key may be sent as \`?api_key=\` (EventSource cannot set headers). Events: \`connected\`, \`snapshot\` (frames of at most 256 KB: up to 1000 prices or 300 opportunities; prices first, then each opportunity type, then game states; a filter whose snapshot would exceed ${MAX_SNAPSHOT_ODDS} prices is refused with 400), \`snapshot:complete\`, \`odds:update\` / \`odds:locked\` / \`odds:removed\`, each opportunity type's \`<name>:detected\` / \`<name>:expired\` (such as \`arb:detected\`; the table "Opportunity types" in the API description lists them), \`gamestate:snapshot\` / \`gamestate:update\` / \`gamestate:removed\` (enterprise), \`heartbeat\` every ${HEARTBEAT_MS / 1000} s, and \`error\` before the server closes a stream (\`backpressure\` for a client too far behind, \`too_many_streams\` when a newer stream of the same key takes its place, \`unauthorized\` within 5 s of the key being revoked or expiring). Every frame has an id: reconnect with \`Last-Event-ID\` to get what was missed from a two-minute replay buffer, or a fresh snapshot when it is older (\`connected.resumed\` says which). Defaults: \`min_ev\` 2.0 (the product's stream default; \`/opportunities/ev\` defaults to 0) and \`min_profit\` 0.5 (as \`/opportunities/arbitrage\`); \`connected.filters\` states the values in force. Streams per key: hobby 1, pro 2, sharp 5, enterprise 20; the free tier has no streaming.`;
 
 @ApiTags('Streaming')
 @Controller('stream')
@@ -17,8 +19,8 @@ export class SseController {
     private readonly access: StreamAccess,
   ) {}
 
-  private async run(req: FastifyRequest, reply: FastifyReply, q: StreamQuery, channels?: string[], events?: string[]): Promise<void> {
-    const account = req.account!;
+  /** `lastEventId`: the Last-Event-ID header (a reconnecting EventSource sends it), else `?last_event_id=`. */
+  private async run(account: Account, lastEventId: string | undefined, reply: FastifyReply, q: StreamQuery, channels?: string[], events?: string[]): Promise<void> {
     const filter = this.access.filter(account, {
       channels: channels ?? q.channel ?? q.channels ?? q.type,
       sport: q.sport,
@@ -38,48 +40,47 @@ export class SseController {
     raw.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
     raw.write('retry: 3000\n\n');
     const client = this.hub.client(account, filter, new SseTransport(raw));
-    const last = (req.headers['last-event-id'] as string | undefined) ?? q.last_event_id;
-    await this.hub.open(client, last);
+    await this.hub.open(client, lastEventId ?? q.last_event_id);
   }
 
   @Get()
   @RequiresFeature('streaming')
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'The live stream (SSE)', description: DESCRIPTION })
-  stream(@Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q);
+  stream(@Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q);
   }
 
   @Get('odds')
   @RequiresFeature('streaming')
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'The odds channel (same as /stream?channel=odds)' })
-  odds(@Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q, ['odds']);
+  odds(@Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q, ['odds']);
   }
 
   @Get('opportunities')
   @RequiresFeature('streaming')
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'The opportunities channel (same as /stream?channel=opportunities)' })
-  opportunities(@Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q, ['opportunities']);
+  opportunities(@Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q, ['opportunities']);
   }
 
   @Get('gamestate')
   @RequiresFeature('game_state')
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'Live game state (enterprise; same as /stream?channel=gamestate)' })
-  gamestate(@Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q, ['gamestate']);
+  gamestate(@Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q, ['gamestate']);
   }
 
   @Get('all')
   @RequiresFeature('streaming')
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'Every channel the tier has (same as /stream?channel=all)' })
-  all(@Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q, ['all']);
+  all(@Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q, ['all']);
   }
 
   @Get('events/:eventId')
@@ -87,7 +88,7 @@ export class SseController {
   @ApiParam({ name: 'eventId', example: 'nba_celtics_lakers_2026-11-22_b3' })
   @ApiProduces('text/event-stream')
   @ApiOperation({ summary: 'One event\'s prices and opportunities' })
-  event(@Param('eventId') id: string, @Query() q: StreamQuery, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.run(req, reply, q, ['odds', 'opportunities'], [id]);
+  event(@Param('eventId') id: string, @Query() q: StreamQuery, @CurrentAccount() account: Account, @Headers('last-event-id') last: string | undefined, @Res() reply: FastifyReply) {
+    return this.run(account, last, reply, q, ['odds', 'opportunities'], [id]);
   }
 }

@@ -4,7 +4,8 @@ import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { badRequest, tierRestricted } from '../../common/http/api-error.js';
 import { EventsService } from '../events/events.service.js';
 import { OddsService } from '../odds/odds.service.js';
-import type { OpportunityKind } from '../opportunities/detect/records.js';
+import { DetectionEngine } from '../detection/detection.engine.js';
+import type { StreamThreshold } from '../detection/detector.js';
 import type { Channel, StreamFilter } from './stream-client.js';
 
 export interface FilterInput {
@@ -26,11 +27,12 @@ const CHANNELS = ['odds', 'opportunities', 'gamestate', 'all'];
  * `connected` frame's filters. REST differs on min_ev (`/opportunities/ev` defaults to 0); min_profit is the
  * same 0.5 as `/opportunities/arbitrage`.
  */
-export const STREAM_DEFAULTS = { min_ev: 2.0, min_profit: 0.5 } as const;
+export const STREAM_DEFAULTS = { min_ev: 2.0, min_profit: 0.5 } as const satisfies Record<StreamThreshold, number>;
 
 /**
  * Turns a stream request into a filter under the caller's tier: streaming itself, the game-state channel
- * (enterprise), the opportunity kinds of the tier (and the account's arbitrage flag), and the book rules.
+ * (enterprise), the opportunity types whose feature the caller has (tier and account switches), and the book
+ * rules.
  * Shared by SSE and WebSocket.
  */
 @Injectable()
@@ -39,13 +41,14 @@ export class StreamAccess {
     private readonly policy: AccessPolicy,
     private readonly events: EventsService,
     private readonly odds: OddsService,
+    private readonly engine: DetectionEngine,
   ) {}
 
   /**
    * `defaultChannels`: when the request names none. `exact`: the channels are taken as listed (WebSocket)
-   * rather than several meaning all (SSE). `kinds`: the opportunity kinds asked for (WebSocket channels).
+   * rather than several meaning all (SSE). `kinds`: the opportunity types asked for (WebSocket channels).
    */
-  filter(account: Account, q: FilterInput, opts: { defaultChannels?: string[]; exact?: boolean; kinds?: OpportunityKind[] } = {}): StreamFilter {
+  filter(account: Account, q: FilterInput, opts: { defaultChannels?: string[]; exact?: boolean; kinds?: string[] } = {}): StreamFilter {
     this.policy.assertFeature(account, 'streaming');
     const requested = q.channels?.length ? q.channels : (opts.defaultChannels ?? ['opportunities']);
     for (const ch of requested) if (!CHANNELS.includes(ch)) throw badRequest(`Invalid parameter "channel": "${ch}" (allowed: ${CHANNELS.join(', ')})`, { parameter: 'channel' });
@@ -56,9 +59,8 @@ export class StreamAccess {
       if (!all) throw tierRestricted(`The gamestate channel requires the ${this.policy.requiredTierFor('game_state')} tier; this key is on the ${account.tier} tier`, this.policy.requiredTierFor('game_state'), { tier: account.tier });
       channels.delete('gamestate');
     }
-    const kinds = new Set<OpportunityKind>();
-    const features: Array<[OpportunityKind, 'ev' | 'arbitrage' | 'middles' | 'low_hold']> = [['ev', 'ev'], ['arbitrage', 'arbitrage'], ['middles', 'middles'], ['low_hold', 'low_hold']];
-    for (const [kind, feature] of features) if (this.policy.hasFeature(account, feature) && (!opts.kinds || opts.kinds.includes(kind))) kinds.add(kind);
+    const kinds = new Set<string>();
+    for (const d of this.engine.types()) if (this.policy.hasFeature(account, d.feature.name) && (!opts.kinds || opts.kinds.includes(d.kind))) kinds.add(d.kind);
     const books = this.policy.resolveBooks(account, q.sportsbook, q.add_sportsbook);
     return {
       channels,
@@ -68,8 +70,7 @@ export class StreamAccess {
       leagues: this.events.resolveLeagues(q.league),
       markets: this.odds.resolveMarkets(q.market),
       events: q.events?.length ? new Set(q.events) : undefined,
-      minEv: q.min_ev ?? STREAM_DEFAULTS.min_ev,
-      minProfit: q.min_profit ?? STREAM_DEFAULTS.min_profit,
+      thresholds: { min_ev: q.min_ev ?? STREAM_DEFAULTS.min_ev, min_profit: q.min_profit ?? STREAM_DEFAULTS.min_profit },
     };
   }
 }

@@ -1,21 +1,21 @@
 import type { Account } from '../../common/auth/account.js';
 import type { BookScope } from '../../common/auth/access-policy.js';
-import type { OpportunityKind } from '../opportunities/detect/records.js';
+import type { StreamThreshold } from '../detection/detector.js';
 
 export type Channel = 'odds' | 'opportunities' | 'gamestate';
 
 /** What one stream wants and may see. */
 export interface StreamFilter {
   channels: ReadonlySet<Channel>;
-  /** Opportunity kinds the stream receives (its tier's features, narrowed by the WebSocket's channels). */
-  kinds: ReadonlySet<OpportunityKind>;
+  /** Opportunity types (kinds) the stream receives (its tier's features, narrowed by the WebSocket's channels). */
+  kinds: ReadonlySet<string>;
   books: BookScope;
   sports?: ReadonlySet<string>;
   leagues?: ReadonlySet<string>;
   markets?: ReadonlySet<string>;
   events?: ReadonlySet<string>;
-  minEv: number;
-  minProfit: number;
+  /** The minimums items of the types that have one must reach (min_ev for +EV, min_profit for arbitrage). */
+  thresholds: Readonly<Record<StreamThreshold, number>>;
 }
 
 /** One frame, transport-neutral: an id, an event name and its JSON data. */

@@ -10,16 +10,13 @@ import type { BoardEvent, ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService, ODDS_TOPIC } from '../board/board.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { OddsItemBuilder } from '../odds/odds-item.js';
-import type { OpportunityKind, OpportunityRecord } from '../opportunities/detect/records.js';
-import { DetectionService, OPPORTUNITIES_TOPIC, rowsOf, type OpportunityEvent, type OpportunityRef } from '../opportunities/detection.service.js';
-import { OpportunityPresenter, type Json } from '../opportunities/presenter.js';
+import { DetectionEngine, OPPORTUNITIES_TOPIC, refOf, type OpportunityEvent, type OpportunityRef } from '../detection/detection.engine.js';
+import type { Detector, Json } from '../detection/detector.js';
 import type { Account } from '../../common/auth/account.js';
 import { badRequest } from '../../common/http/api-error.js';
 import { Chunker, MAX_ODDS_PER_FRAME, MAX_OPPORTUNITIES_PER_FRAME } from './chunks.js';
 import { StreamClient, type CloseReason, type Frame, type StreamFilter, type Transport } from './stream-client.js';
 
-/** Event name prefix per opportunity kind (CONTRACT.md 10). */
-export const KIND_PREFIX: Record<OpportunityKind, string> = { ev: 'ev', arbitrage: 'arb', middles: 'middles', low_hold: 'low_hold' };
 export const HEARTBEAT_MS = 30_000;
 /** The most prices one stream's snapshot may hold; a broader filter is refused with a message saying so. */
 export const MAX_SNAPSHOT_ODDS = 150_000;
@@ -93,8 +90,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly bus: EventBus,
     private readonly boards: BoardService,
-    private readonly detection: DetectionService,
-    private readonly presenter: OpportunityPresenter,
+    private readonly engine: DetectionEngine,
     private readonly items: OddsItemBuilder,
     private readonly policy: AccessPolicy,
     private readonly clock: Clock,
@@ -202,14 +198,15 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     const payloads = new Map<string, Json>();
     const board = this.boards.board;
     const now = this.clock.now();
+    const detector = this.engine.detector(evt.kind);
     const render = (ref: { id: string }, updated: boolean) => {
-      const rec = this.record(evt.kind, evt.scope, ref.id);
-      if (!rec) return;
+      const rec = this.engine.record(evt.kind, evt.scope, ref.id);
+      if (!rec || !detector) return;
       // A re-evaluated opportunity whose prices did not move is not sent again (nor rendered).
-      const sig = JSON.stringify(signature(rec));
+      const sig = JSON.stringify(detector.signature(rec));
       if (updated && this.signatures.get(rec.id) === sig) return;
       this.signatures.set(rec.id, sig);
-      payloads.set(ref.id, this.present(rec, now, board));
+      payloads.set(ref.id, detector.present(rec, { board, now }));
     };
     for (const ref of evt.detected) render(ref, false);
     for (const ref of evt.updated) render(ref, true);
@@ -217,32 +214,6 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     const item = { evt, payloads };
     e.opps.push(item);
     for (const c of this.clients) this.deliverOpps(c, e, item, e.opps.length - 1);
-  }
-
-  private record(kind: OpportunityKind, scope: string, id: string): OpportunityRecord | undefined {
-    switch (kind) {
-      case 'ev':
-        return this.detection.ev.get(id);
-      case 'arbitrage':
-        return this.detection.arbitrage.get(scope)?.get(id);
-      case 'low_hold':
-        return this.detection.lowHold.get(scope)?.get(id);
-      case 'middles':
-        return this.detection.middles.get(scope)?.get(id);
-    }
-  }
-
-  private present(rec: OpportunityRecord, now: number, board = this.boards.board): Json {
-    switch (rec.kind) {
-      case 'ev':
-        return this.presenter.ev(board, rec, 'power', now);
-      case 'arbitrage':
-        return this.presenter.arbitrage(board, rec, now);
-      case 'middles':
-        return this.presenter.middle(board, rec, now);
-      case 'low_hold':
-        return this.presenter.lowHold(board, rec, now);
-    }
   }
 
   // ---------------------------------------------------------------- filters
@@ -269,16 +240,15 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     return true;
   }
 
-  /** The detection scope a stream's opportunities come from: its tier's default set, or all books. */
-  scopeOf(c: StreamClient, kind: OpportunityKind): string {
-    if (kind === 'ev') return 'all';
-    return c.filter.books.isDefault ? this.detection.scopeKeyFor(kind, c.account.tier) : 'all';
+  /** The detection scope a stream's opportunities of a type come from: its tier's default set, or all books. */
+  scopeOf(c: StreamClient, kind: string): string {
+    return this.engine.scopeFor(kind, c.account.tier, c.filter.books.isDefault);
   }
 
-  private passesThreshold(f: StreamFilter, kind: OpportunityKind, json: Json): boolean {
-    if (kind === 'ev') return Number(json.ev_percentage) >= f.minEv;
-    if (kind === 'arbitrage') return Number(json.profit_percent) >= f.minProfit;
-    return true;
+  /** Whether an item reaches the stream's threshold for its type (min_ev, min_profit), if the type has one. */
+  private passesThreshold(f: StreamFilter, detector: Detector, json: Json): boolean {
+    const t = detector.stream.threshold;
+    return !t || t.value(json) >= f.thresholds[t.param];
   }
 
   // ---------------------------------------------------------------- rendering
@@ -330,19 +300,19 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   private oppFrames(c: StreamClient, item: Entry['opps'][number]): Array<{ event: string; data: string }> {
     const { evt, payloads } = item;
     const f = c.filter;
-    if (!f.channels.has('opportunities') || !f.kinds.has(evt.kind) || this.scopeOf(c, evt.kind) !== evt.scope) return [];
+    const detector = this.engine.detector(evt.kind);
+    if (!detector || !f.channels.has('opportunities') || !f.kinds.has(evt.kind) || this.scopeOf(c, evt.kind) !== evt.scope) return [];
     const out: Array<{ event: string; data: string }> = [];
-    const prefix = KIND_PREFIX[evt.kind];
     const shown: Json[] = [];
     for (const ref of [...evt.detected, ...evt.updated]) {
       const json = payloads.get(ref.id);
-      if (json && this.refVisible(f, ref) && this.passesThreshold(f, evt.kind, json)) shown.push(json);
+      if (json && this.refVisible(f, ref) && this.passesThreshold(f, detector, json)) shown.push(json);
     }
-    if (shown.length) out.push({ event: `${prefix}:detected`, data: JSON.stringify(shown) });
+    if (shown.length) out.push({ event: detector.stream.detected, data: JSON.stringify(shown) });
     const expired = evt.expired.filter((r) => this.refVisible(f, r)).map((r) => r.id);
     if (expired.length) {
-      const data = evt.kind === 'ev' || evt.kind === 'arbitrage' ? { expired, timestamp: new Date(evt.at).toISOString() } : { expired };
-      out.push({ event: `${prefix}:expired`, data: JSON.stringify(data) });
+      const data = detector.stream.expiredAt ? { expired, timestamp: new Date(evt.at).toISOString() } : { expired };
+      out.push({ event: detector.stream.expired, data: JSON.stringify(data) });
     }
     return out;
   }
@@ -431,8 +401,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
         league: f.leagues ? [...f.leagues] : null,
         event: f.events ? [...f.events] : null,
         market: f.markets ? [...f.markets] : null,
-        min_ev: f.minEv,
-        min_profit: f.minProfit,
+        min_ev: f.thresholds.min_ev,
+        min_profit: f.thresholds.min_profit,
       },
       reconnected: Boolean(lastEventId),
       resumed: resume !== null,
@@ -512,8 +482,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * One snapshot, paced by the socket, in frames of at most 256 KB, in this order: the prices (`snapshot`
-   * frames with `odds`), the opportunities of each kind (ev, arbitrage, middles, low_hold; at least one frame
-   * per kind), the live game states (`gamestate:snapshot`), `snapshot:complete`, then what changed meanwhile.
+   * frames with `odds`), the opportunities of each type (in registration order: ev, arbitrage, middles,
+   * low_hold; at least one frame per type the stream receives), the live game states (`gamestate:snapshot`), `snapshot:complete`, then what changed meanwhile.
    * Stops as soon as `live()` turns false: the stream closed, or a newer snapshot of it was asked for.
    */
   private async writeSnapshot(c: StreamClient, live: () => boolean): Promise<void> {
@@ -561,17 +531,14 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       if (chunker.size) await flush();
     }
     if (f.channels.has('opportunities')) {
-      for (const kind of ['ev', 'arbitrage', 'middles', 'low_hold'] as const) {
+      for (const detector of this.engine.types()) {
+        const kind = detector.kind;
         if (!f.kinds.has(kind) || !live()) continue;
-        const scope = this.scopeOf(c, kind);
-        const reg = kind === 'ev' ? this.detection.ev : kind === 'arbitrage' ? this.detection.arbitrage.get(scope) : kind === 'middles' ? this.detection.middles.get(scope) : this.detection.lowHold.get(scope);
         const list: string[] = [];
-        for (const rec of (reg?.values() ?? []) as Iterable<OpportunityRecord>) {
-          const rows = rowsOf(rec);
-          const ref: OpportunityRef = { id: rec.id, eventId: rec.eventId, sport: rows[0]?.sport ?? '', league: rows[0]?.league ?? '', marketType: rec.marketType, books: [...new Set(rows.map((r) => r.sportsbook))] };
-          if (!this.refVisible(f, ref)) continue;
-          const json = this.present(rec, now, board);
-          if (this.passesThreshold(f, kind, json)) list.push(JSON.stringify(json));
+        for (const rec of this.engine.live(kind, this.scopeOf(c, kind))?.values() ?? []) {
+          if (!this.refVisible(f, refOf(detector, rec))) continue;
+          const json = detector.present(rec, { board, now });
+          if (this.passesThreshold(f, detector, json)) list.push(JSON.stringify(json));
         }
         totalOpps += list.length;
         const chunker = new Chunker(MAX_OPPORTUNITIES_PER_FRAME);
@@ -580,7 +547,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
           const opps = chunker.take();
           const at = offset;
           offset += opps.length;
-          await write('snapshot', () => `{"type":${JSON.stringify(KIND_PREFIX[kind])},"kind":${JSON.stringify(kind)},"opportunities":[${opps.join(',')}],"count":${opps.length},"total":${list.length},"offset":${at},"has_more":${at + opps.length < list.length}}`);
+          await write('snapshot', () => `{"type":${JSON.stringify(detector.stream.type)},"kind":${JSON.stringify(kind)},"opportunities":[${opps.join(',')}],"count":${opps.length},"total":${list.length},"offset":${at},"has_more":${at + opps.length < list.length}}`);
         };
         for (const json of list) {
           const n = Buffer.byteLength(json);
@@ -664,18 +631,4 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
 /** Resolves on a later turn of the event loop (after pending I/O), unlike an already resolved promise. */
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** The numbers of an opportunity that, when they change, are worth re-announcing. */
-function signature(r: OpportunityRecord): unknown {
-  switch (r.kind) {
-    case 'arbitrage':
-      return r.legs.map((l) => [l.row.sportsbook, l.row.decimal]);
-    case 'ev':
-      return [r.row.decimal, r.fair.power];
-    case 'middles':
-      return [r.side1.row.decimal, r.side2.row.decimal, r.analysis.expectedValue];
-    case 'low_hold':
-      return r.sides.map((s) => [s.row.decimal, s.books]);
-  }
 }

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module.js';
+import { DetectionModule } from '../detection/detection.module.js';
 import { StreamKeyWatch } from './key-watch.js';
 import { SseController } from './sse.controller.js';
 import { StreamAccess } from './stream-access.js';
 import { StreamHub } from './stream-hub.js';
 import { WsGateway } from './ws.gateway.js';
 
-@Module({ imports: [AccountsModule], controllers: [SseController], providers: [StreamHub, StreamAccess, WsGateway, StreamKeyWatch], exports: [StreamHub] })
+/** SSE and WebSocket streams, fed by the hub from the bus (prices) and the detection engine (opportunities). */
+@Module({ imports: [AccountsModule, DetectionModule], controllers: [SseController], providers: [StreamHub, StreamAccess, WsGateway, StreamKeyWatch], exports: [StreamHub] })
 export class StreamModule {}

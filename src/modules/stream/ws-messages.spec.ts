@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkSubscribe, MAX_LIST, MAX_VALUE_LENGTH, parseClientMessage, subscribeFromQuery, WindowBudget } from './ws-messages.js';
+import { MAX_LIST, MAX_VALUE_LENGTH, WindowBudget, WsMessages } from './ws-messages.js';
+
+// The parser with the opportunity channels the service registers (ev, arbitrage, middles, low_hold).
+const messages = new WsMessages(['ev', 'arbitrage', 'middles', 'low_hold']);
+const parseClientMessage = messages.parseClientMessage.bind(messages);
+const subscribeFromQuery = messages.subscribeFromQuery.bind(messages);
+const checkSubscribe = messages.checkSubscribe.bind(messages);
 
 const text = (s: string) => parseClientMessage(Buffer.from(s, 'utf8'), false);
 const refused = (s: string) => {

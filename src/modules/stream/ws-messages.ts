@@ -5,8 +5,9 @@ import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
  * read: `{"type":"ping"}` and `{"type":"subscribe", channels?, filters?}`. Everything else is answered with
  * an `error` frame (`invalid_message` or `unknown_message_type`) and the socket stays open.
  */
-export const WS_CHANNELS = ['ev', 'arbitrage', 'middles', 'low_hold', 'odds', 'gamestate'] as const;
-export type WsChannel = (typeof WS_CHANNELS)[number];
+/** The channels that are not opportunity types; each opportunity type adds its own (Detector.stream.channel). */
+export const WS_BASE_CHANNELS = ['odds', 'gamestate'] as const;
+export type WsChannel = string;
 
 export interface SubscribeFilters {
   sports?: string[];
@@ -47,11 +48,11 @@ const envelopeSchema: JSONSchemaType<{ type: string }> = {
 };
 
 // Not JSONSchemaType: it would make optional fields accept null, and a null filter is a mistake to report.
-const subscribeSchema = {
+const subscribeSchema = (channels: readonly string[]) => ({
   type: 'object',
   properties: {
     type: { type: 'string', const: 'subscribe' },
-    channels: { type: 'array', minItems: 1, maxItems: WS_CHANNELS.length, items: { type: 'string', enum: WS_CHANNELS } },
+    channels: { type: 'array', minItems: 1, maxItems: channels.length, items: { type: 'string', enum: channels } },
     filters: {
       type: 'object',
       properties: {
@@ -68,7 +69,7 @@ const subscribeSchema = {
   },
   required: ['type'],
   additionalProperties: false,
-} as const;
+});
 
 const pingSchema: JSONSchemaType<PingMessage> = {
   type: 'object',
@@ -76,13 +77,6 @@ const pingSchema: JSONSchemaType<PingMessage> = {
   required: ['type'],
 };
 
-// One error is enough to answer with (and stops validation early); no schema is compiled after start.
-const ajv = new Ajv({ allErrors: false, strict: true });
-const validators = {
-  envelope: ajv.compile(envelopeSchema),
-  subscribe: ajv.compile<SubscribeMessage>(subscribeSchema),
-  ping: ajv.compile(pingSchema),
-};
 
 /** `filters.sportsbooks.0 must be string`: the first schema error, in the client's terms. */
 export function describeError(e: ErrorObject | undefined): string {
@@ -97,65 +91,90 @@ export function describeError(e: ErrorObject | undefined): string {
 
 const fail = (code: MessageErrorCode, message: string): ParsedMessage => ({ ok: false, code, message });
 
-/** Validates a value as a subscribe message (a message's body, or what the upgrade URL's query asks for). */
-export function checkSubscribe(value: unknown, what = 'subscribe message'): ParsedMessage {
-  if (!validators.subscribe(value)) return fail('invalid_message', `Invalid ${what}: ${describeError(validators.subscribe.errors?.[0])}`);
-  return { ok: true, message: value };
+function compileValidators(channels: readonly string[]) {
+  // One error is enough to answer with (and stops validation early).
+  const ajv = new Ajv({ allErrors: false, strict: true });
+  return {
+    envelope: ajv.compile(envelopeSchema),
+    subscribe: ajv.compile<SubscribeMessage>(subscribeSchema(channels)),
+    ping: ajv.compile(pingSchema),
+  };
 }
 
 /**
- * The subscription an upgrade URL asks for (`?channels=odds,ev&league=nba&min_ev=3`; lists comma-separated,
- * names case-insensitive), checked with the subscribe message's schema. `channels` is undefined when the URL
- * names none.
+ * The message parser of one set of channels: the opportunity types' channels (in registration order) then
+ * odds and gamestate. Its schemas are compiled once, when the gateway starts.
  */
-export function subscribeFromQuery(q: Record<string, unknown>): ParsedMessage {
-  const list = (v: unknown, lower = true): unknown => {
-    if (v === undefined) return undefined;
-    const parts = Array.isArray(v) ? v : [v];
-    if (!parts.every((p): p is string => typeof p === 'string')) return v;
-    const out = parts.flatMap((p) => p.split(',')).map((x) => x.trim()).filter((x) => x.length > 0);
-    return lower ? out.map((x) => x.toLowerCase()) : out;
-  };
-  const num = (v: unknown): unknown => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
-  const filters: Record<string, unknown> = {
-    sports: list(q.sport),
-    sportsbooks: list(q.sportsbook),
-    leagues: list(q.league),
-    markets: list(q.market),
-    eventIds: list(q.event_id ?? q.event, false),
-    min_ev: num(q.min_ev),
-    min_profit: num(q.min_profit),
-  };
-  for (const k of Object.keys(filters)) if (filters[k] === undefined) delete filters[k];
-  const value: Record<string, unknown> = { type: 'subscribe', filters };
-  const channels = list(q.channels ?? q.channel);
-  if (channels !== undefined) value.channels = channels;
-  return checkSubscribe(value, 'query string');
-}
+export class WsMessages {
+  /** Every channel a subscription may name. */
+  readonly channels: readonly string[];
+  private readonly validators: ReturnType<typeof compileValidators>;
 
-/**
- * Parses and validates one WebSocket message. Never throws: binary frames, text that is not JSON, JSON that
- * is not an object with a string `type`, and messages that break their type's schema are all answered.
- */
-export function parseClientMessage(data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): ParsedMessage {
-  if (isBinary) return fail('invalid_message', 'Binary frames are not accepted: send JSON text frames');
-  const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return fail('invalid_message', 'Messages must be JSON objects such as {"type":"ping"}');
+  constructor(opportunityChannels: readonly string[]) {
+    this.channels = [...opportunityChannels, ...WS_BASE_CHANNELS];
+    this.validators = compileValidators(this.channels);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || !validators.envelope(value)) {
-    return fail('invalid_message', 'Messages must be JSON objects with a string "type" (subscribe or ping)');
-  }
-  const type = value.type;
-  if (type === 'subscribe') return checkSubscribe(value);
-  if (type === 'ping') {
-    if (!validators.ping(value)) return fail('invalid_message', `Invalid ping message: ${describeError(validators.ping.errors?.[0])}`);
+
+  /** Validates a value as a subscribe message (a message's body, or what the upgrade URL's query asks for). */
+  checkSubscribe(value: unknown, what = 'subscribe message'): ParsedMessage {
+    if (!this.validators.subscribe(value)) return fail('invalid_message', `Invalid ${what}: ${describeError(this.validators.subscribe.errors?.[0])}`);
     return { ok: true, message: value };
   }
-  return fail('unknown_message_type', `Unknown message type ${JSON.stringify(type.slice(0, 64))} (allowed: subscribe, ping)`);
+
+  /**
+   * The subscription an upgrade URL asks for (`?channels=odds,ev&league=nba&min_ev=3`; lists comma-separated,
+   * names case-insensitive), checked with the subscribe message's schema. `channels` is undefined when the URL
+   * names none.
+   */
+  subscribeFromQuery(q: Record<string, unknown>): ParsedMessage {
+    const list = (v: unknown, lower = true): unknown => {
+      if (v === undefined) return undefined;
+      const parts = Array.isArray(v) ? v : [v];
+      if (!parts.every((p): p is string => typeof p === 'string')) return v;
+      const out = parts.flatMap((p) => p.split(',')).map((x) => x.trim()).filter((x) => x.length > 0);
+      return lower ? out.map((x) => x.toLowerCase()) : out;
+    };
+    const num = (v: unknown): unknown => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+    const filters: Record<string, unknown> = {
+      sports: list(q.sport),
+      sportsbooks: list(q.sportsbook),
+      leagues: list(q.league),
+      markets: list(q.market),
+      eventIds: list(q.event_id ?? q.event, false),
+      min_ev: num(q.min_ev),
+      min_profit: num(q.min_profit),
+    };
+    for (const k of Object.keys(filters)) if (filters[k] === undefined) delete filters[k];
+    const value: Record<string, unknown> = { type: 'subscribe', filters };
+    const channels = list(q.channels ?? q.channel);
+    if (channels !== undefined) value.channels = channels;
+    return this.checkSubscribe(value, 'query string');
+  }
+
+  /**
+   * Parses and validates one WebSocket message. Never throws: binary frames, text that is not JSON, JSON that
+   * is not an object with a string `type`, and messages that break their type's schema are all answered.
+   */
+  parseClientMessage(data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): ParsedMessage {
+    if (isBinary) return fail('invalid_message', 'Binary frames are not accepted: send JSON text frames');
+    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return fail('invalid_message', 'Messages must be JSON objects such as {"type":"ping"}');
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !this.validators.envelope(value)) {
+      return fail('invalid_message', 'Messages must be JSON objects with a string "type" (subscribe or ping)');
+    }
+    const type = value.type;
+    if (type === 'subscribe') return this.checkSubscribe(value);
+    if (type === 'ping') {
+      if (!this.validators.ping(value)) return fail('invalid_message', `Invalid ping message: ${describeError(this.validators.ping.errors?.[0])}`);
+      return { ok: true, message: value };
+    }
+    return fail('unknown_message_type', `Unknown message type ${JSON.stringify(type.slice(0, 64))} (allowed: subscribe, ping)`);
+  }
 }
 
 /**

@@ -3,12 +3,11 @@ import type { RawData, WebSocket } from 'ws';
 import type { Account } from '../../common/auth/account.js';
 import { ApiError } from '../../common/http/api-error.js';
 import type { Clock } from '../../common/time/clock.js';
-import type { OpportunityKind } from '../opportunities/detect/records.js';
 import type { FilterInput, StreamAccess } from './stream-access.js';
 import type { CloseReason, StreamClient, StreamFilter } from './stream-client.js';
 import type { ResumePoint, StreamHub } from './stream-hub.js';
 import { WsTransport, wsErrorFrame } from './transports.js';
-import { parseClientMessage, subscribeFromQuery, WindowBudget, type SubscribeMessage, type WsChannel } from './ws-messages.js';
+import { WindowBudget, type SubscribeMessage, type WsChannel, type WsMessages } from './ws-messages.js';
 
 /** Subscribe messages per connection: 10 per 10 s are served; past 20 in one window the client is closed. */
 export const SUBSCRIBE_BUDGET = { limit: 10, windowMs: 10_000, closeAt: 20 } as const;
@@ -17,13 +16,15 @@ export const MESSAGE_BUDGET = { limit: 60, windowMs: 10_000, closeAt: 120 } as c
 /** Messages kept while the connection is being authenticated; more and the client is closed. */
 export const MAX_EARLY_MESSAGES = 16;
 
-const KINDS: readonly OpportunityKind[] = ['ev', 'arbitrage', 'middles', 'low_hold'];
-
 export interface SessionDeps {
   hub: StreamHub;
   access: StreamAccess;
   clock: Clock;
   logger: Logger;
+  /** The message schemas (with the channels of the registered opportunity types). */
+  messages: WsMessages;
+  /** The opportunity type (kind) of each opportunity channel. */
+  kindOfChannel: ReadonlyMap<string, string>;
 }
 
 /** What the client subscribed to: the WebSocket channels (undefined: all its tier has) and the filters. */
@@ -70,7 +71,7 @@ export class WsSession {
   start(account: Account, q: Record<string, unknown>, lastEventId: string | undefined, extra: (f: StreamFilter) => Record<string, unknown>): void {
     if (this.ended) return;
     this.safely(() => {
-      const fromQuery = subscribeFromQuery(q);
+      const fromQuery = this.deps.messages.subscribeFromQuery(q);
       if (!fromQuery.ok) throw new ApiError('invalid_request', fromQuery.message);
       const asked = fromQuery.message as SubscribeMessage;
       this.subscription = this.next(asked);
@@ -129,7 +130,7 @@ export class WsSession {
   }
 
   private handle(data: RawData, isBinary: boolean): void {
-    const parsed = parseClientMessage(data, isBinary);
+    const parsed = this.deps.messages.parseClientMessage(data, isBinary);
     if (!parsed.ok) return this.reply(parsed.code, parsed.message);
     const msg = parsed.message;
     if (msg.type === 'ping') {
@@ -171,8 +172,9 @@ export class WsSession {
 
   private build(account: Account, s: Subscription): StreamFilter {
     if (!s.channels) return this.deps.access.filter(account, { ...s.filter, channels: ['all'] });
-    const channels = [...new Set(s.channels.map((c) => (c === 'odds' || c === 'gamestate' ? c : 'opportunities')))];
-    const kinds = s.channels.filter((c): c is OpportunityKind => (KINDS as readonly string[]).includes(c));
+    // An opportunity type's channel means the opportunities channel (narrowed to its kinds); the others are odds and gamestate.
+    const channels = [...new Set(s.channels.map((c) => (this.deps.kindOfChannel.has(c) ? 'opportunities' : c)))];
+    const kinds = s.channels.flatMap((c) => this.deps.kindOfChannel.get(c) ?? []);
     return this.deps.access.filter(account, { ...s.filter, channels }, { exact: true, kinds });
   }
 
@@ -197,8 +199,8 @@ export class WsSession {
           leagues: next.filter.league ?? null,
           markets: next.filter.market ?? null,
           eventIds: next.filter.events ?? null,
-          min_ev: f.minEv,
-          min_profit: f.minProfit,
+          min_ev: f.thresholds.min_ev,
+          min_profit: f.thresholds.min_profit,
         },
       }),
     );

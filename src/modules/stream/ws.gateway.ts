@@ -9,9 +9,11 @@ import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { RATE_LIMIT_STORE } from '../../common/common.module.js';
 import { ApiError } from '../../common/http/api-error.js';
 import { Clock } from '../../common/time/clock.js';
+import { DetectionEngine } from '../detection/detection.engine.js';
 import { StreamAccess } from './stream-access.js';
 import { StreamHub } from './stream-hub.js';
-import { WsSession } from './ws-session.js';
+import { WsMessages } from './ws-messages.js';
+import { WsSession, type SessionDeps } from './ws-session.js';
 
 /** The REST throttler's window (app.module.ts: one budget per key per minute). */
 const RATE_WINDOW_MS = 60_000;
@@ -34,7 +36,19 @@ export class WsGateway implements OnModuleInit {
     private readonly policy: AccessPolicy,
     private readonly clock: Clock,
     @Inject(RATE_LIMIT_STORE) private readonly limits: ThrottlerStorage,
+    private readonly engine: DetectionEngine,
   ) {}
+
+  private protocol: Pick<SessionDeps, 'messages' | 'kindOfChannel'> | null = null;
+
+  /** Message schemas and channel names of the registered opportunity types (read at the first connection, after start). */
+  private messages(): Pick<SessionDeps, 'messages' | 'kindOfChannel'> {
+    if (!this.protocol) {
+      const types = this.engine.types();
+      this.protocol = { messages: new WsMessages(types.map((d) => d.stream.channel)), kindOfChannel: new Map(types.map((d) => [d.stream.channel, d.kind])) };
+    }
+    return this.protocol;
+  }
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
@@ -42,13 +56,13 @@ export class WsGateway implements OnModuleInit {
   }
 
   private accept(socket: WebSocket, req: FastifyRequest): void {
-    const session = new WsSession(socket, { hub: this.hub, access: this.access, clock: this.clock, logger: this.logger });
+    const session = new WsSession(socket, { hub: this.hub, access: this.access, clock: this.clock, logger: this.logger, ...this.messages() });
     const q = (req.query ?? {}) as Record<string, unknown>;
     this.admit(req)
       .then(
         (account) => {
           const t = this.policy.tier(account.tier);
-          const features = { ev: this.policy.hasFeature(account, 'ev'), arbitrage: this.policy.hasFeature(account, 'arbitrage'), middles: this.policy.hasFeature(account, 'middles'), low_hold: this.policy.hasFeature(account, 'low_hold') };
+          const features = Object.fromEntries(this.engine.types().map((d) => [d.feature.name, this.policy.hasFeature(account, d.feature.name)]));
           const lastEventId = typeof q.last_event_id === 'string' ? q.last_event_id : undefined;
           session.start(account, q, lastEventId, (f) => ({ message: 'connected', features, books: { max: t.maxBooks ?? -1, allowed: f.books.all ? null : f.books.books } }));
         },

@@ -1,0 +1,501 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { AccessPolicy } from '../../common/auth/access-policy.js';
+import { EventBus } from '../../common/bus/event-bus.js';
+import { Clock } from '../../common/time/clock.js';
+import { Catalog } from '../../config/catalog.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+import { TIERS, type TierName } from '../../config/tiers.js';
+import type { ChangeSet, OddsRow } from '../../domain/odds-row.js';
+import { BoardService } from '../board/board.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import type { Detector, OpportunityRecord } from './detector.js';
+import { groupInfo, type DetectContext } from './group-info.js';
+import type { MarketCheck } from './guards.js';
+import type { BookFilter } from './market-groups.js';
+import { OpportunityRegistry, type LifecycleDiff, type LiveSet, type Tracked } from './registry.js';
+
+export const OPPORTUNITIES_TOPIC = 'opportunities';
+
+/** A book scope opportunities are evaluated in: every book, or a tier's default set. */
+export interface DetectionScope {
+  key: string;
+  books: ReadonlySet<string> | null;
+  filter: BookFilter;
+}
+
+/** What an opportunity was about, enough to filter its expiry for a stream after it is gone. */
+export interface OpportunityRef {
+  id: string;
+  eventId: string;
+  sport: string;
+  league: string;
+  marketType: string;
+  books: string[];
+}
+
+/** What the detection engine announces (locally) for the stream: a type's lifecycle changes in one scope. */
+export interface OpportunityEvent {
+  /** Sequence of the change set that caused it (the last one, for re-scan corrections). */
+  seq: number;
+  /** The Detector's kind. */
+  kind: string;
+  scope: string;
+  at: number;
+  detected: OpportunityRef[];
+  expired: OpportunityRef[];
+  updated: OpportunityRef[];
+}
+
+/** The ref of an opportunity: its event and market (from its first price) and its books. */
+export function refOf(detector: Detector, r: OpportunityRecord): OpportunityRef {
+  const rows = detector.rows(r);
+  const first = rows[0];
+  return { id: r.id, eventId: first?.eventId ?? '', sport: first?.sport ?? '', league: first?.league ?? '', marketType: first?.marketType ?? '', books: [...new Set(rows.map((x) => x.sportsbook))] };
+}
+
+export interface DetectionStats {
+  incrementalRuns: number;
+  groupsEvaluated: number;
+  laddersEvaluated: number;
+  lastIncrementalMs: number;
+  lastRescanAt: number | null;
+  lastRescanMs: number | null;
+  /** Opportunities the periodic re-scan found different from the incremental state (should stay 0). */
+  rescanMismatches: number;
+  lastRescanMismatches: number;
+  /** Venue markets (one book in one market group) currently flagged by the guards and kept out of detection. */
+  flaggedMarkets: number;
+}
+
+/** A registered type: its detector, its scopes and a registry of live opportunities per scope. */
+interface TypeState {
+  detector: Detector;
+  scopes: DetectionScope[];
+  live: Map<string, OpportunityRegistry<OpportunityRecord>>;
+}
+
+/** Lifecycle changes of one evaluation, per type and scope (in the order they are published). */
+type Diffs = Map<TypeState, Map<string, LifecycleDiff<Tracked>>>;
+
+const ALL_BOOKS: DetectionScope = { key: 'all', books: null, filter: () => true };
+
+/**
+ * The detection engine: finds the opportunities of every registered type (Detector) incrementally. Every change
+ * set re-evaluates only the market groups and line ladders it touched, and only with the detectors that read
+ * them; a periodic full re-scan is the safety net and is compared with the incremental state. Types evaluated
+ * per scope are evaluated in each tier's default book set; the others once over every book. Lifecycle changes
+ * go on the bus (local delivery: every instance detects for itself), for the stream.
+ *
+ * The registry is public (types(), detector(), live(), known()): the stream, the access policy and the type
+ * modules read opportunities through it, and nothing here names a type.
+ */
+@Injectable()
+export class DetectionEngine implements OnApplicationBootstrap {
+  private readonly logger = new Logger('detection');
+  private readonly states: TypeState[] = [];
+  private readonly byKind = new Map<string, TypeState>();
+  readonly stats: DetectionStats = { incrementalRuns: 0, groupsEvaluated: 0, laddersEvaluated: 0, lastIncrementalMs: 0, lastRescanAt: null, lastRescanMs: null, rescanMismatches: 0, lastRescanMismatches: 0, flaggedMarkets: 0 };
+  private readonly rowSource = new Map<string, { group: string; ladder: string; event: string }>();
+  private readonly eventSources = new Map<string, Set<string>>();
+  /** The groups (with their row counts) of each ladder on the board: what a touched ladder re-evaluates. */
+  private readonly ladderGroups = new Map<string, Map<string, number>>();
+  /** The line ladders (spreads, totals; no props) of each `event|period`: what a moved game total re-prices. */
+  private readonly lineLadders = new Map<string, Set<string>>();
+  /** The market groups holding a flagged venue market, with the flags (kept current as groups are evaluated). */
+  private readonly flagged = new Map<string, MarketCheck[]>();
+  /** The ladders of those groups (middles are found per ladder), with their flagged groups. */
+  private readonly flaggedLadderGroups = new Map<string, Set<string>>();
+  private running = false;
+  /** Sequence of the last change set evaluated: opportunity events carry the sequence of their cause. */
+  private lastSeq = 0;
+
+  constructor(
+    private readonly boards: BoardService,
+    private readonly catalog: Catalog,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    private readonly policy: AccessPolicy,
+    private readonly scheduler: SchedulerRegistry,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  // ---------------------------------------------------------------- the registry
+
+  /**
+   * Adds an opportunity type (its module calls this in onModuleInit, before the application starts): its
+   * features go to the access policy, and its registries are made for its scopes. Types are listed (stream
+   * snapshots, tier tables) in the order they register, which is the order of their modules in app.module.
+   */
+  register(detector: Detector): void {
+    if (this.running) throw new Error(`Opportunity type "${detector.kind}" registered after detection started`);
+    const clash = this.states.find((s) => s.detector.kind === detector.kind || s.detector.stream.channel === detector.stream.channel || [s.detector.stream.detected, s.detector.stream.expired].some((n) => n === detector.stream.detected || n === detector.stream.expired));
+    if (clash) throw new Error(`Opportunity type "${detector.kind}" clashes with "${clash.detector.kind}" (kind, channel or event names)`);
+    for (const f of [detector.feature, ...(detector.extraFeatures ?? [])]) this.policy.registerFeature(f);
+    const scopes = detector.perScope ? this.scopesFor(detector) : [ALL_BOOKS];
+    const state: TypeState = { detector, scopes, live: new Map(scopes.map((s) => [s.key, new OpportunityRegistry<OpportunityRecord>()])) };
+    this.states.push(state);
+    this.byKind.set(detector.kind, state);
+  }
+
+  /** The registered types, in registration order. */
+  types(): readonly Detector[] {
+    return this.states.map((s) => s.detector);
+  }
+
+  detector(kind: string): Detector | undefined {
+    return this.byKind.get(kind)?.detector;
+  }
+
+  /** The registered types as a table for the API document: feature and lowest tier, stream names. */
+  typesMarkdown(): string {
+    const rows = this.states.map(({ detector: d }) => {
+      const threshold = d.stream.threshold ? `\`${d.stream.threshold.param}\`` : '-';
+      return `| ${d.kind} | \`${d.feature.name}\` (${this.policy.requiredTierFor(d.feature.name)} and up) | \`${d.stream.channel}\` | \`${d.stream.detected}\` / \`${d.stream.expired}\` | \`${d.stream.type}\` | ${threshold} |`;
+    });
+    return ['| Type | Feature | WebSocket channel | Stream events | Snapshot `type` | Stream threshold |', '|---|---|---|---|---|---|', ...rows].join('\n');
+  }
+
+  /** The scopes a type is evaluated in (`all` always among them). */
+  scopes(kind: string): readonly DetectionScope[] {
+    return this.byKind.get(kind)?.scopes ?? [];
+  }
+
+  /**
+   * The live opportunities of a type in one scope (`all`: every book), or undefined for an unknown type or
+   * scope. Records are typed by the caller: a type's own module knows its record.
+   */
+  live<R extends OpportunityRecord = OpportunityRecord>(kind: string, scope = 'all'): LiveSet<R> | undefined {
+    return this.byKind.get(kind)?.live.get(scope) as LiveSet<R> | undefined;
+  }
+
+  /** A live opportunity of a type in one scope, by id. */
+  record(kind: string, scope: string, id: string): OpportunityRecord | undefined {
+    return this.live(kind, scope)?.get(id);
+  }
+
+  /** A live opportunity of a type in any scope, by id. */
+  known<R extends OpportunityRecord = OpportunityRecord>(kind: string, id: string): R | undefined {
+    for (const reg of this.byKind.get(kind)?.live.values() ?? []) {
+      const r = reg.get(id);
+      if (r) return r as R;
+    }
+    return undefined;
+  }
+
+  /** Distinct default book sets of the tiers that have a type's feature, named after the lowest such tier. */
+  private scopesFor(detector: Detector): DetectionScope[] {
+    const out: DetectionScope[] = [];
+    for (const tier of TIERS) {
+      if (!this.policy.tierHas(tier, detector.feature.name)) continue;
+      const d = this.policy.defaultBooks(tier);
+      const key = d.all ? 'all' : tier;
+      if (out.some((s) => s.key === key || (!d.all && s.books && s.books.size === d.books.length && d.books.every((b) => s.books!.has(b))))) continue;
+      const books = d.all ? null : new Set(d.books);
+      out.push({ key, books, filter: books ? (b) => books.has(b) : () => true });
+    }
+    if (!out.some((s) => s.key === 'all')) out.push(ALL_BOOKS);
+    return out;
+  }
+
+  /** The scope a tier's default book set of a type is evaluated in (`all` for types evaluated once). */
+  scopeKeyFor(kind: string, tier: TierName): string {
+    const state = this.byKind.get(kind);
+    if (!state?.detector.perScope) return 'all';
+    const d = this.policy.defaultBooks(tier);
+    if (d.all) return 'all';
+    const hit = state.scopes.find((s) => s.books && s.books.size === d.books.length && d.books.every((b) => s.books!.has(b)));
+    return hit?.key ?? 'all';
+  }
+
+  /** The scope a caller's opportunities of a type come from: its tier's default set when it named no book, else all books. */
+  scopeFor(kind: string, tier: TierName, defaultBooks: boolean): string {
+    return defaultBooks ? this.scopeKeyFor(kind, tier) : 'all';
+  }
+
+  ctx(now = this.clock.now(), opts: { includeFlagged?: boolean } = {}): DetectContext {
+    return { board: this.boards.board, catalog: this.catalog, now, memo: new Map(), includeFlagged: opts.includeFlagged ?? false };
+  }
+
+  /** The flag of one venue's market in a group, if the guards flagged it (for odds rows and diagnostics). */
+  marketFlag(groupKey: string, book: string): MarketCheck | undefined {
+    return this.flagged.get(groupKey)?.find((f) => f.book === book);
+  }
+
+  /** The sources of a type holding a flagged venue market right now: market groups, or ladders for ladder readers. */
+  flaggedSources(kind: string): ReadonlySet<string> {
+    return new Set(this.byKind.get(kind)?.detector.reads === 'ladders' ? this.flaggedLadderGroups.keys() : this.flagged.keys());
+  }
+
+  /** Remembers whether a group just evaluated holds flagged venue markets. */
+  private noteFlags(ctx: DetectContext, group: string): void {
+    const flags = [...(groupInfo(ctx, group)?.flags.values() ?? [])];
+    const had = this.flagged.get(group);
+    if (!flags.length && !had) return;
+    const ladder = group.slice(0, group.lastIndexOf('|'));
+    this.stats.flaggedMarkets += flags.length - (had?.length ?? 0);
+    if (flags.length) {
+      this.flagged.set(group, flags);
+      let set = this.flaggedLadderGroups.get(ladder);
+      if (!set) this.flaggedLadderGroups.set(ladder, (set = new Set()));
+      set.add(group);
+    } else {
+      this.flagged.delete(group);
+      const set = this.flaggedLadderGroups.get(ladder);
+      set?.delete(group);
+      if (set && !set.size) this.flaggedLadderGroups.delete(ladder);
+    }
+  }
+
+  // ---------------------------------------------------------------- incremental detection
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Every instance detects on its own board (replicas too): detection is deterministic in the change sets.
+    await this.boards.rebuild();
+    this.running = true;
+    // Rows loaded from the store did not come through a change set: remember where they belong, so that their
+    // removal re-evaluates their market.
+    for (const r of this.boards.board.rows.values()) this.remember(r);
+    this.boards.board.onChange((cs) => this.onChange(cs));
+    this.rescan();
+    if (this.config.schedulers) this.scheduler.addInterval('detection:rescan', setInterval(() => void this.rescanInSlices(), 60_000));
+  }
+
+  /** Where a row belongs (its group, ladder, event), for when it changes or goes. */
+  private remember(r: OddsRow): void {
+    const prev = this.rowSource.get(r.id);
+    if (prev && prev.group === r.groupKey && prev.ladder === r.ladderKey && prev.event === r.eventId) return;
+    if (prev) this.forgetRow(r.id);
+    this.rowSource.set(r.id, { group: r.groupKey, ladder: r.ladderKey, event: r.eventId });
+    let ev = this.eventSources.get(r.eventId);
+    if (!ev) this.eventSources.set(r.eventId, (ev = new Set()));
+    ev.add(r.id);
+    let groups = this.ladderGroups.get(r.ladderKey);
+    if (!groups) this.ladderGroups.set(r.ladderKey, (groups = new Map()));
+    groups.set(r.groupKey, (groups.get(r.groupKey) ?? 0) + 1);
+    if (r.groupLine !== null && !r.playerName) {
+      const key = `${r.eventId}|${r.period}`;
+      let set = this.lineLadders.get(key);
+      if (!set) this.lineLadders.set(key, (set = new Set()));
+      set.add(r.ladderKey);
+    }
+  }
+
+  private track(groupOrLadder: Set<string>, ladders: Set<string>, id: string): void {
+    const src = this.rowSource.get(id);
+    if (!src) return;
+    groupOrLadder.add(src.group);
+    ladders.add(src.ladder);
+  }
+
+  /** Incremental detection: re-evaluates the groups and ladders a change set touched. */
+  onChange(cs: ChangeSet): void {
+    if (!this.running) return;
+    const groups = new Set<string>();
+    const ladders = new Set<string>();
+    for (const r of cs.upserted) {
+      this.track(groups, ladders, r.id);
+      groups.add(r.groupKey);
+      ladders.add(r.ladderKey);
+      this.remember(r);
+    }
+    for (const rm of cs.removed) {
+      this.track(groups, ladders, rm.id);
+      this.forgetRow(rm.id);
+    }
+    for (const eventId of cs.eventsRemoved) {
+      for (const id of [...(this.eventSources.get(eventId) ?? [])]) {
+        this.track(groups, ladders, id);
+        this.forgetRow(id);
+      }
+      this.eventSources.delete(eventId);
+      for (const key of this.lineLadders.keys()) if (key.startsWith(`${eventId}|`)) this.lineLadders.delete(key);
+    }
+    if (cs.seq !== undefined) this.lastSeq = cs.seq;
+    if (!groups.size && !ladders.size) return;
+    const started = performance.now();
+    this.expand(groups, ladders);
+    this.evaluate(groups, ladders, cs.at);
+    this.stats.incrementalRuns++;
+    this.stats.lastIncrementalMs = performance.now() - started;
+    this.metrics.detectionLatency.observe(this.stats.lastIncrementalMs / 1000);
+  }
+
+  /**
+   * What else a change affects: every group of a touched ladder (its main line, hence "alternate" flags, may
+   * have moved) and, when a game total moved, the spread ladders of that event (their middles are priced on
+   * the total).
+   */
+  private expand(groups: Set<string>, ladders: Set<string>): void {
+    for (const l of [...ladders]) {
+      for (const g of this.ladderGroups.get(l)?.keys() ?? []) groups.add(g);
+      const [eventId, market, period, subject] = l.split('|');
+      if (market === 'total_points' && !subject && eventId) {
+        for (const other of this.lineLadders.get(`${eventId}|${period}`) ?? []) if (other !== l) ladders.add(other);
+      }
+    }
+  }
+
+  private forgetRow(id: string): void {
+    const src = this.rowSource.get(id);
+    if (!src) return;
+    this.rowSource.delete(id);
+    this.eventSources.get(src.event)?.delete(id);
+    const groups = this.ladderGroups.get(src.ladder);
+    const n = groups?.get(src.group) ?? 0;
+    if (n > 1) groups!.set(src.group, n - 1);
+    else if (groups) {
+      groups.delete(src.group);
+      if (!groups.size) this.ladderGroups.delete(src.ladder);
+    }
+  }
+
+  /** The types reading market groups, then those reading ladders: the order sources are evaluated and published in. */
+  private byReads(): { groupTypes: TypeState[]; ladderTypes: TypeState[] } {
+    return { groupTypes: this.states.filter((s) => s.detector.reads !== 'ladders'), ladderTypes: this.states.filter((s) => s.detector.reads === 'ladders') };
+  }
+
+  /** One type's opportunities on one source in one scope (a two-way reader finds nothing on other groups). */
+  private detect(ctx: DetectContext, state: TypeState, source: string, scope: DetectionScope): OpportunityRecord[] {
+    return this.detectOn(state.detector, ctx, source, scope.filter);
+  }
+
+  /**
+   * A type's opportunities on one source among some books, found now and not kept (lists among named books,
+   * `include_flagged`): what the type reads only (a two-way reader finds nothing on other groups).
+   */
+  detectOn<R extends OpportunityRecord>(detector: Detector<R>, ctx: DetectContext, source: string, inScope: BookFilter): R[] {
+    if (detector.reads === 'two_way' && groupInfo(ctx, source)?.outcomes.length !== 2) return [];
+    return detector.detect(ctx, source, inScope);
+  }
+
+  /** Evaluates groups and ladders in every scope, updates the registries and publishes the lifecycle. */
+  evaluate(groups: Iterable<string>, ladders: Iterable<string>, now: number): void {
+    const ctx = this.ctx(now);
+    const diffs = this.newDiffs();
+    const { groupTypes, ladderTypes } = this.byReads();
+    for (const g of groups) {
+      this.stats.groupsEvaluated++;
+      this.noteFlags(ctx, g);
+      for (const state of groupTypes) {
+        const may = state.detector.mayFind?.(ctx, g) ?? true;
+        for (const s of state.scopes) state.live.get(s.key)!.replaceSource(g, may ? this.detect(ctx, state, g, s) : [], diffs.get(state)!.get(s.key));
+      }
+    }
+    for (const l of ladders) {
+      this.stats.laddersEvaluated++;
+      for (const state of ladderTypes) {
+        const may = state.detector.mayFind?.(ctx, l) ?? true;
+        for (const s of state.scopes) state.live.get(s.key)!.replaceSource(l, may ? this.detect(ctx, state, l, s) : [], diffs.get(state)!.get(s.key));
+      }
+    }
+    this.publish(diffs, now);
+  }
+
+  private newDiffs(): Diffs {
+    const { groupTypes, ladderTypes } = this.byReads();
+    return new Map([...groupTypes, ...ladderTypes].map((state) => [state, new Map(state.scopes.map((s) => [s.key, { detected: [], expired: [], updated: [] } as LifecycleDiff<Tracked>]))]));
+  }
+
+  private publish(diffs: Diffs, at: number): void {
+    for (const [state, byScope] of diffs) {
+      const ref = (r: Tracked) => refOf(state.detector, r as OpportunityRecord);
+      for (const [scope, d] of byScope) {
+        if (!d.detected.length && !d.expired.length && !d.updated.length) continue;
+        const evt: OpportunityEvent = { seq: this.lastSeq, kind: state.detector.kind, scope, at, detected: d.detected.map(ref), expired: d.expired.map(ref), updated: d.updated.map(ref) };
+        // Every instance detects for itself from the same change sets (deterministically): local delivery only.
+        this.bus.publishLocal(OPPORTUNITIES_TOPIC, evt);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- the safety net
+
+  /**
+   * The safety net: evaluates every market group and ladder from scratch and compares, source by source,
+   * with what the incremental engine holds (any difference is a bug, counted and logged), then keeps the
+   * fresh result. Also refreshes time-dependent fields. Returns the number of differing opportunities.
+   */
+  rescan(now = this.clock.now()): number {
+    const started = performance.now();
+    const { groups, ladders } = this.allSources();
+    const diffs = this.newDiffs();
+    const mismatches = this.rescanSlice(groups, ladders, now, diffs);
+    this.publish(diffs, now);
+    this.finishRescan(mismatches, now, started);
+    return mismatches;
+  }
+
+  private rescanning = false;
+
+  /** The scheduled re-scan: the same work in slices, yielding to the event loop so HTTP keeps flowing. */
+  async rescanInSlices(slice = 500): Promise<number> {
+    if (this.rescanning || !this.running) return 0;
+    this.rescanning = true;
+    try {
+      const started = performance.now();
+      const { groups, ladders } = this.allSources();
+      let mismatches = 0;
+      for (let i = 0; i < Math.max(groups.length, ladders.length); i += slice) {
+        const now = this.clock.now();
+        const diffs = this.newDiffs();
+        mismatches += this.rescanSlice(groups.slice(i, i + slice), ladders.slice(i, i + slice), now, diffs);
+        this.publish(diffs, now);
+        await new Promise<void>((r) => setImmediate(r));
+      }
+      this.finishRescan(mismatches, this.clock.now(), started);
+      return mismatches;
+    } finally {
+      this.rescanning = false;
+    }
+  }
+
+  /** Every source on the board plus those the registries still hold (vanished ones must expire). */
+  private allSources(): { groups: string[]; ladders: string[] } {
+    const board = this.boards.board;
+    const { groupTypes, ladderTypes } = this.byReads();
+    const groups = new Set(board.keys('group'));
+    for (const state of groupTypes) for (const r of state.live.values()) for (const s of r.sources()) groups.add(s);
+    for (const g of this.flagged.keys()) groups.add(g);
+    const ladders = new Set(board.keys('ladder'));
+    for (const state of ladderTypes) for (const r of state.live.values()) for (const s of r.sources()) ladders.add(s);
+    return { groups: [...groups], ladders: [...ladders] };
+  }
+
+  private rescanSlice(groups: string[], ladders: string[], now: number, diffs: Diffs): number {
+    const ctx = this.ctx(now);
+    let mismatches = 0;
+    const check = (state: TypeState, source: string) => {
+      for (const s of state.scopes) {
+        const reg = state.live.get(s.key)!;
+        const found = this.detect(ctx, state, source, s);
+        const had = reg.idsOf(source);
+        const ids = new Set(found.map((r) => r.id));
+        for (const id of had ?? []) if (!ids.has(id)) mismatches++;
+        for (const id of ids) if (!had?.has(id)) mismatches++;
+        reg.replaceSource(source, found, diffs.get(state)!.get(s.key));
+      }
+    };
+    const { groupTypes, ladderTypes } = this.byReads();
+    for (const g of groups) {
+      this.noteFlags(ctx, g);
+      for (const state of groupTypes) check(state, g);
+    }
+    for (const l of ladders) for (const state of ladderTypes) check(state, l);
+    this.stats.groupsEvaluated += groups.length;
+    this.stats.laddersEvaluated += ladders.length;
+    return mismatches;
+  }
+
+  private finishRescan(mismatches: number, now: number, started: number): void {
+    // The first scan after start builds the state: nothing to disagree with yet.
+    const first = this.stats.lastRescanAt === null;
+    if (mismatches && !first) this.logger.warn({ msg: 'full re-scan disagreed with incremental detection; corrected', mismatches });
+    if (!first) this.stats.rescanMismatches += mismatches;
+    this.stats.lastRescanMismatches = first ? 0 : mismatches;
+    this.stats.lastRescanAt = now;
+    this.stats.lastRescanMs = performance.now() - started;
+  }
+}

@@ -1,0 +1,130 @@
+import type { BookDef } from '../../config/catalog.js';
+import type { OddsRow } from '../../domain/odds-row.js';
+
+/**
+ * Plausibility guards of opportunity detection (pure functions). Two checks, both on one market group:
+ *
+ * - **Venue integrity**: a venue's own complete market (its best active price on every outcome) must not
+ *   cross itself and must not hold far more than that kind of venue usually does. A sportsbook sets both
+ *   prices and an exchange matches both sides in one order book, so neither can sum below 100% except by a
+ *   data error (a stale side, lay prices read as back, a side of another line); a prediction market trades
+ *   each contract in its own order book, so a small cross-contract arbitrage there is real. A flagged
+ *   market is kept out of detection (see detectors.ts).
+ * - **Consensus**: a price far from the median of the other books on the same outcome (a stale or
+ *   mislabelled line) puts a warning on every opportunity that uses it.
+ */
+
+export type MarketFlag = 'self_arbitrage' | 'excess_hold';
+
+/**
+ * A venue's market is a self-arbitrage below this implied total (a fraction): a sportsbook or an exchange
+ * below 99.9% (the 0.1% absorbs price rounding: -110/+110 stored as 1.9091/2.1 sums to 0.999997), a
+ * prediction market below 98% (a cross-contract arbitrage up to about 2% profit is real there).
+ */
+export const SELF_ARBITRAGE_FLOOR: Record<BookDef['settlement'], number> = { sportsbook: 0.999, exchange: 0.999, prediction: 0.98 };
+
+/** A venue's usual hold on a two-way market, in percent, by margin profile (three-way markets: 1.5 times). */
+export const USUAL_HOLD: Record<BookDef['margin_profile'], number> = { sharp: 3, exchange: 3, prediction: 4, soft: 7 };
+
+/** A venue's market is flagged when it holds more than this many points above its usual hold. */
+export const EXCESS_HOLD_MARGIN = 10;
+
+/** The consensus check: at least this many other books, and a gap beyond both bounds, make a price an outlier. */
+export const OFF_CONSENSUS = {
+  /** Other books (unflagged, active) quoting the same outcome needed for a consensus. */
+  minOtherBooks: 3,
+  /** Gap in log-odds between the price's implied probability and the consensus. */
+  logOdds: 0.35,
+  /** Gap in implied probability (a fraction: 0.05 = 5 percentage points). */
+  probability: 0.05,
+} as const;
+
+export interface MarketCheck {
+  book: string;
+  flag: MarketFlag;
+  /** The venue's own implied total (fraction, 0.97 = 97%). */
+  impliedTotal: number;
+  /** The bound it crossed (fraction): the self-arbitrage floor or 1 + the hold ceiling. */
+  limit: number;
+}
+
+export interface ConsensusGap {
+  book: string;
+  selectionType: string;
+  /** The price's implied probability. */
+  probability: number;
+  /** Median implied probability of the other books on the same outcome. */
+  consensus: number;
+  otherBooks: number;
+}
+
+type BookInfo = Pick<BookDef, 'settlement' | 'margin_profile'>;
+/** Unknown books (not in the catalog yet) are judged as ordinary sportsbooks. */
+const DEFAULT_BOOK: BookInfo = { settlement: 'sportsbook', margin_profile: 'soft' };
+
+/** The hold (percent) above which a venue's market of `outcomes` outcomes is flagged. */
+export function holdCeiling(book: BookInfo | undefined, outcomes: number): number {
+  const usual = USUAL_HOLD[(book ?? DEFAULT_BOOK).margin_profile] ?? USUAL_HOLD.soft;
+  return usual * (outcomes >= 3 ? 1.5 : 1) + EXCESS_HOLD_MARGIN;
+}
+
+/** Each book's best active price per outcome of a group (books missing an outcome have a shorter list). */
+export function pricesByBook(rows: readonly OddsRow[], outcomes: readonly string[]): Map<string, Map<string, OddsRow>> {
+  const out = new Map<string, Map<string, OddsRow>>();
+  for (const r of rows) {
+    if (!r.isActive || !outcomes.includes(r.selectionType)) continue;
+    let m = out.get(r.sportsbook);
+    if (!m) out.set(r.sportsbook, (m = new Map()));
+    const cur = m.get(r.selectionType);
+    if (!cur || r.decimal > cur.decimal) m.set(r.selectionType, r);
+  }
+  return out;
+}
+
+/**
+ * The venues whose own market in a group is not sound: a self-arbitrage or an excessive hold. A venue
+ * missing an outcome (or with a suspended side) is not judged.
+ */
+export function checkMarkets(byBook: ReadonlyMap<string, ReadonlyMap<string, OddsRow>>, outcomes: readonly string[], bookDef: (id: string) => BookInfo | undefined): Map<string, MarketCheck> {
+  const flags = new Map<string, MarketCheck>();
+  for (const [book, prices] of byBook) {
+    if (prices.size !== outcomes.length) continue;
+    let total = 0;
+    for (const r of prices.values()) total += 1 / r.decimal;
+    const def = bookDef(book) ?? DEFAULT_BOOK;
+    const floor = SELF_ARBITRAGE_FLOOR[def.settlement] ?? SELF_ARBITRAGE_FLOOR.sportsbook;
+    const ceiling = 1 + holdCeiling(def, outcomes.length) / 100;
+    if (total < floor) flags.set(book, { book, flag: 'self_arbitrage', impliedTotal: total, limit: floor });
+    else if (total > ceiling) flags.set(book, { book, flag: 'excess_hold', impliedTotal: total, limit: ceiling });
+  }
+  return flags;
+}
+
+const logit = (p: number) => Math.log(p / (1 - p));
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/**
+ * How far a price is from the consensus of the other books on its outcome, when it is an outlier: its
+ * implied probability and the median of the other books' (each book's best active price; flagged venues
+ * left out) differ by more than OFF_CONSENSUS.logOdds in log-odds AND more than OFF_CONSENSUS.probability.
+ * Null when it is not, or when fewer than OFF_CONSENSUS.minOtherBooks other books quote the outcome.
+ */
+export function consensusGap(row: OddsRow, byBook: ReadonlyMap<string, ReadonlyMap<string, OddsRow>>, excluded: (book: string) => boolean): ConsensusGap | null {
+  const others: number[] = [];
+  for (const [book, prices] of byBook) {
+    if (book === row.sportsbook || excluded(book)) continue;
+    const r = prices.get(row.selectionType);
+    if (r) others.push(1 / r.decimal);
+  }
+  if (others.length < OFF_CONSENSUS.minOtherBooks) return null;
+  const consensus = median(others);
+  const p = 1 / row.decimal;
+  if (p <= 0 || p >= 1 || consensus <= 0 || consensus >= 1) return null;
+  const far = Math.abs(logit(p) - logit(consensus)) > OFF_CONSENSUS.logOdds && Math.abs(p - consensus) > OFF_CONSENSUS.probability;
+  return far ? { book: row.sportsbook, selectionType: row.selectionType, probability: p, consensus, otherBooks: others.length } : null;
+}

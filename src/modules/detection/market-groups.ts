@@ -1,0 +1,73 @@
+import type { Catalog } from '../../config/catalog.js';
+import { HANDICAP_MARKETS } from '../../domain/normalise.js';
+import type { OddsRow } from '../../domain/odds-row.js';
+import type { OddsBoard } from '../board/odds-board.js';
+
+/** The complementary outcomes of a market group, or null when the market's outcome set is not closed. */
+export function outcomesOf(catalog: Catalog, marketType: string, sport: string): readonly string[] | null {
+  switch (catalog.outcomeSet(marketType, sport)) {
+    case 'two_way':
+      return ['home', 'away'];
+    case 'three_way':
+      return ['home', 'draw', 'away'];
+    case 'over_under':
+      return ['over', 'under'];
+    default:
+      return null;
+  }
+}
+
+export type BookFilter = (book: string) => boolean;
+
+export interface GroupBest {
+  /** One best row per outcome, in outcome order. */
+  legs: OddsRow[];
+  /** Every active row of each outcome at its best price (ties), per outcome. */
+  tied: OddsRow[][];
+  /** Books quoting the group (active rows, in scope). */
+  books: Set<string>;
+}
+
+/**
+ * The best active price of each outcome of a group among the books in scope. Null when an outcome has no
+ * active price (an incomplete market never yields an opportunity). Suspended rows never enter.
+ */
+export function bestPerOutcome(rows: readonly OddsRow[], outcomes: readonly string[], inScope: BookFilter): GroupBest | null {
+  const legs: Array<OddsRow | undefined> = outcomes.map(() => undefined);
+  const tied: OddsRow[][] = outcomes.map(() => []);
+  const books = new Set<string>();
+  for (const r of rows) {
+    if (!r.isActive || !inScope(r.sportsbook)) continue;
+    const i = outcomes.indexOf(r.selectionType);
+    if (i < 0) continue;
+    books.add(r.sportsbook);
+    const cur = legs[i];
+    if (!cur || r.decimal > cur.decimal) {
+      legs[i] = r;
+      tied[i] = [r];
+    } else if (r.decimal === cur.decimal) {
+      tied[i]!.push(r);
+      if (r.sportsbook < cur.sportsbook) legs[i] = r;
+    }
+  }
+  for (const l of legs) if (!l) return null;
+  return { legs: legs as OddsRow[], tied, books };
+}
+
+/** The line an opportunity on a group shows: a spread's home-side handicap, a total's line, null without. */
+export function displayLine(r: OddsRow): number | null {
+  return r.groupLine;
+}
+
+export function isPlayerProp(marketType: string): boolean {
+  return marketType.startsWith('player_');
+}
+
+export function isHandicap(marketType: string): boolean {
+  return HANDICAP_MARKETS.has(marketType);
+}
+
+/** Seconds since a row was last confirmed. */
+export function ageSeconds(board: OddsBoard, r: OddsRow, now: number): number {
+  return Math.max(0, (now - board.seenAt(r)) / 1000);
+}

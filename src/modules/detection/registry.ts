@@ -1,0 +1,91 @@
+/** A live opportunity: its id is stable while it lives, `detectedAt` is kept from its first detection. */
+export interface Tracked {
+  id: string;
+  source: string;
+  detectedAt: number;
+  updatedAt: number;
+}
+
+export interface LifecycleDiff<R> {
+  detected: R[];
+  expired: R[];
+  /** Still alive, re-evaluated (prices or stakes may have moved). */
+  updated: R[];
+}
+
+/** The read side of a registry: what the type modules and the stream may look at. */
+export interface LiveSet<R> {
+  readonly size: number;
+  get(id: string): R | undefined;
+  values(): IterableIterator<R>;
+  /** The market groups (or ladders) that hold live opportunities. */
+  sources(): IterableIterator<string>;
+  idsOf(source: string): ReadonlySet<string> | undefined;
+}
+
+/**
+ * The live opportunities of one kind (and book scope), by id and by the market group or ladder they come
+ * from. replaceSource() swaps in a fresh evaluation of one source and says what appeared and what expired.
+ */
+export class OpportunityRegistry<R extends Tracked> implements LiveSet<R> {
+  readonly byId = new Map<string, R>();
+  private readonly bySource = new Map<string, Set<string>>();
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get(id: string): R | undefined {
+    return this.byId.get(id);
+  }
+
+  values(): IterableIterator<R> {
+    return this.byId.values();
+  }
+
+  sources(): IterableIterator<string> {
+    return this.bySource.keys();
+  }
+
+  idsOf(source: string): ReadonlySet<string> | undefined {
+    return this.bySource.get(source);
+  }
+
+  replaceSource(source: string, found: readonly R[], into?: LifecycleDiff<Tracked>): LifecycleDiff<Tracked> {
+    const diff: LifecycleDiff<Tracked> = into ?? { detected: [], expired: [], updated: [] };
+    const prev = this.bySource.get(source);
+    const next = new Set<string>();
+    for (const r of found) {
+      const existing = this.byId.get(r.id);
+      if (existing) {
+        r.detectedAt = existing.detectedAt;
+        diff.updated.push(r);
+      } else diff.detected.push(r);
+      this.byId.set(r.id, r);
+      next.add(r.id);
+    }
+    if (prev) {
+      for (const id of prev) {
+        if (next.has(id)) continue;
+        const gone = this.byId.get(id);
+        this.byId.delete(id);
+        if (gone) diff.expired.push(gone);
+      }
+    }
+    if (next.size) this.bySource.set(source, next);
+    else this.bySource.delete(source);
+    return diff;
+  }
+
+  /** Replaces everything (an api replica loading the worker's state). */
+  load(records: readonly R[]): void {
+    this.byId.clear();
+    this.bySource.clear();
+    for (const r of records) {
+      this.byId.set(r.id, r);
+      const s = this.bySource.get(r.source) ?? new Set<string>();
+      s.add(r.id);
+      this.bySource.set(r.source, s);
+    }
+  }
+}

@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import type { FeatureDef } from '../../common/auth/access-policy.js';
+import { shortHash } from '../../domain/normalise.js';
+import type { OddsRow } from '../../domain/odds-row.js';
+import { DEVIG_METHODS, devig, marketWidth, type DevigMethod } from '../../math/index.js';
+import type { Detector, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
+import { groupInfo, guardsOf, isAlternate, usable, type DetectContext } from '../detection/group-info.js';
+import { bestPerOutcome } from '../detection/market-groups.js';
+import { EvPresenter } from './ev.presenter.js';
+
+/** Sharp reference books for devigging, in order of preference. */
+export const SHARP_REFERENCE_BOOKS = ['pinnacle', 'circa', 'bookmaker'] as const;
+
+/** One book's price above the devigged sharp line. */
+export interface EvRecord extends OpportunityRecord {
+  kind: 'ev';
+  row: OddsRow;
+  line: number | null;
+  sharpBook: string;
+  sharpRows: OddsRow[];
+  /** Fair probability of this outcome by every devig method. */
+  fair: Record<DevigMethod, number>;
+  /** Books quoting this selection (active, in the group). */
+  bookCount: number;
+  sharpRefCount: number;
+  sharpHoldPercent: number;
+  marketWidth: number | null;
+  isMainLine: boolean;
+}
+
+/**
+ * +EV prices of a group: the sharp reference book's complete market is devigged (every method), and every
+ * other book's active price above the fair value by any method is an opportunity (one per book and side).
+ * A flagged sharp market is never devigged (the next sharp book that quotes the whole market is used), and
+ * flagged venues' prices are candidates only when flagged markets are let in.
+ */
+export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: string): EvRecord[] {
+  const g = groupInfo(ctx, groupKey);
+  if (!g) return [];
+  let ref: { book: string; legs: OddsRow[] } | null = null;
+  let sharpRefCount = 0;
+  for (const book of SHARP_REFERENCE_BOOKS) {
+    if (g.flags.has(book)) continue;
+    const best = bestPerOutcome(g.rows, g.outcomes, (b) => b === book);
+    if (!best) continue;
+    sharpRefCount++;
+    if (!ref && !sharpBook) ref = { book, legs: best.legs };
+  }
+  if (sharpBook) {
+    const best = g.flags.has(sharpBook) ? null : bestPerOutcome(g.rows, g.outcomes, (b) => b === sharpBook);
+    ref = best ? { book: sharpBook, legs: best.legs } : null;
+  }
+  if (!ref) return [];
+  const implied = ref.legs.map((l) => 1 / l.decimal);
+  const sum = implied.reduce((s, p) => s + p, 0);
+  if (sum <= 1) return [];
+  const fairBy = {} as Record<DevigMethod, number[]>;
+  for (const m of DEVIG_METHODS) fairBy[m] = devig(implied, m);
+  const width = ref.legs.length === 2 ? marketWidth(ref.legs[0]!.american, ref.legs[1]!.american) : null;
+  const isMain = !isAlternate(ctx.board, g.first);
+  const refGuards = guardsOf(g, ref.legs);
+  const inScope = usable(ctx, g, () => true);
+  const out: EvRecord[] = [];
+  g.outcomes.forEach((outcome, i) => {
+    const quoting = g.rows.filter((r) => r.isActive && r.selectionType === outcome && inScope(r.sportsbook));
+    const bookCount = new Set(quoting.map((r) => r.sportsbook)).size;
+    for (const r of quoting) {
+      if (r.sportsbook === ref.book) continue;
+      const fair = {} as Record<DevigMethod, number>;
+      let bestEv = Number.NEGATIVE_INFINITY;
+      for (const m of DEVIG_METHODS) {
+        fair[m] = fairBy[m][i]!;
+        bestEv = Math.max(bestEv, fair[m] * r.decimal - 1);
+      }
+      if (bestEv <= 0) continue;
+      const own = guardsOf(g, [r]);
+      out.push({
+        kind: 'ev',
+        id: shortHash(['ev', groupKey, outcome, r.sportsbook]),
+        source: groupKey,
+        eventId: r.eventId,
+        marketType: r.marketType,
+        detectedAt: ctx.now,
+        updatedAt: ctx.now,
+        row: r,
+        line: r.line,
+        sharpBook: ref.book,
+        sharpRows: ref.legs,
+        fair,
+        bookCount,
+        sharpRefCount,
+        sharpHoldPercent: (sum - 1) * 100,
+        marketWidth: width,
+        isMainLine: isMain,
+        guards: { flagged: own.flagged, offConsensus: [...own.offConsensus, ...refGuards.offConsensus] },
+      });
+    }
+  });
+  return out;
+}
+
+
+/**
+ * +EV as an opportunity type: read on every closed market group, evaluated once over every book (each item is
+ * one book's price; a caller's books filter the list), streamed as `ev:detected` / `ev:expired`.
+ */
+@Injectable()
+export class EvDetector implements Detector<EvRecord> {
+  readonly kind = 'ev';
+  readonly reads: Reads = 'n_way';
+  readonly perScope = false;
+  readonly feature: FeatureDef = { name: 'ev', label: '+EV opportunities', title: '+EV', fromTier: 'pro' };
+  readonly stream: StreamNames = {
+    channel: 'ev',
+    type: 'ev',
+    detected: 'ev:detected',
+    expired: 'ev:expired',
+    expiredAt: true,
+    threshold: { param: 'min_ev', value: (item) => Number(item.ev_percentage) },
+  };
+  readonly gauge = { name: 'opportunities_ev', help: 'Live +EV items' };
+
+  constructor(private readonly presenter: EvPresenter) {}
+
+  detect(ctx: DetectContext, source: string): EvRecord[] {
+    return detectEv(ctx, source);
+  }
+
+  /** The stream's item: devigged with the default method (power). */
+  present(record: EvRecord, view: PresentView): Json {
+    return this.presenter.present(view.board, record, 'power', view.now);
+  }
+
+  rows(record: EvRecord): readonly OddsRow[] {
+    return [record.row];
+  }
+
+  signature(record: EvRecord): unknown {
+    return [record.row.decimal, record.fair.power];
+  }
+}

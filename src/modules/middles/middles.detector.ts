@@ -1,0 +1,280 @@
+import { Injectable } from '@nestjs/common';
+import type { FeatureDef } from '../../common/auth/access-policy.js';
+import { assertNever } from '../../common/assert-never.js';
+import { isQuarterLine, shortHash } from '../../domain/normalise.js';
+import type { OddsRow } from '../../domain/odds-row.js';
+import { analyzeMiddle, discretisedNormal, marginPmf, middleQualityScore, poissonPmf, totalPmf, type MiddleAnalysis, type Pmf } from '../../math/index.js';
+import type { Detector, Guards, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
+import { flagOf, groupInfo, guardsOf, type DetectContext } from '../detection/group-info.js';
+import { ageSeconds, isHandicap, outcomesOf, type BookFilter } from '../detection/market-groups.js';
+import { MiddlesPresenter } from './middles.presenter.js';
+
+/** Middles with an expected value below this (dollars per 100 staked) are not worth listing. */
+export const MIDDLE_MIN_EV = -2.5;
+/** Key numbers of spread markets by sport (spec part 2). */
+export const KEY_NUMBERS: Record<string, number[]> = { football: [3, 7, 10, 14], hockey: [1], baseball: [1], soccer: [1] };
+/** Typical game totals, for middles on events with no totals market of their own. */
+const DEFAULT_TOTAL: Record<string, number> = {
+  nba: 226, ncaab: 145, wnba: 165, euroleague: 160, nfl: 45, ncaaf: 54, nhl: 6, mlb: 8.5, atp: 22, wta: 21,
+};
+const SPORT_TOTAL: Record<string, number> = { basketball: 220, football: 45, hockey: 6, soccer: 2.6, baseball: 8.5, tennis: 22 };
+
+export interface MiddleSideRecord {
+  row: OddsRow;
+  kind: 'above' | 'below';
+  threshold: number;
+  /** Model probability that this side wins. */
+  winProbability: number;
+}
+
+/** Two books' main lines on one ladder leaving a window where both bets win. */
+export interface MiddleRecord extends OpportunityRecord {
+  kind: 'middles';
+  side1: MiddleSideRecord;
+  side2: MiddleSideRecord;
+  analysis: MiddleAnalysis;
+  qualityScore: number;
+  sport: string;
+}
+
+const pmfCache = new Map<string, Pmf>();
+
+function cachedPmf(key: string, build: () => Pmf): Pmf | null {
+  let p = pmfCache.get(key);
+  if (!p) {
+    try {
+      p = build();
+    } catch {
+      return null;
+    }
+    if (pmfCache.size > 20_000) pmfCache.clear();
+    pmfCache.set(key, p);
+  }
+  return p;
+}
+
+const half = (x: number) => Math.round(x * 2) / 2;
+
+/** The outcome distribution a ladder's middles are priced on, from the consensus main lines. */
+function ladderPmf(ctx: DetectContext, first: OddsRow): Pmf | null {
+  const main = ctx.board.mainLine(first.ladderKey);
+  if (main === null) return null;
+  const e = ctx.board.events.get(first.eventId);
+  const sport = first.sport;
+  if (first.marketType.startsWith('player_') || first.marketType === 'team_total') {
+    const mean = Math.max(0.25, main);
+    return cachedPmf(`prop|${half(mean)}`, () => (mean < 15 ? poissonPmf(mean) : discretisedNormal(mean, Math.max(1, 0.3 * mean))));
+  }
+  const totalLadder = `${first.eventId}|total_points|${first.period}|`;
+  const eventTotal = ctx.board.mainLine(totalLadder) ?? DEFAULT_TOTAL[e?.league ?? ''] ?? SPORT_TOTAL[sport];
+  if (eventTotal === undefined) return null;
+  if (isHandicap(first.marketType)) {
+    // main is the home side's handicap: the home team is expected to win by -main.
+    return cachedPmf(`m|${sport}|${half(-main)}|${half(eventTotal)}`, () => marginPmf(sport, -main, eventTotal));
+  }
+  return cachedPmf(`t|${sport}|${half(main)}`, () => totalPmf(sport, main));
+}
+
+/** The map of one side kind (an exhaustive switch: a third kind would not compile). */
+function sideMap<T>(kind: MiddleSideRecord['kind'], above: T, below: T): T {
+  switch (kind) {
+    case 'above':
+      return above;
+    case 'below':
+      return below;
+    default:
+      return assertNever(kind, 'middle side');
+  }
+}
+
+function sideOf(r: OddsRow): { kind: 'above' | 'below'; threshold: number } | null {
+  if (r.line === null || isQuarterLine(r.line)) return null;
+  if (isHandicap(r.marketType)) {
+    if (r.selectionType === 'home') return { kind: 'above', threshold: -r.line };
+    if (r.selectionType === 'away') return { kind: 'below', threshold: r.line };
+    return null;
+  }
+  if (r.selectionType === 'over') return { kind: 'above', threshold: r.line };
+  if (r.selectionType === 'under') return { kind: 'below', threshold: r.line };
+  return null;
+}
+
+/**
+ * Each book's main line in a ladder: among the lines where it quotes both sides, the most balanced one (the
+ * two implied probabilities closest to each other).
+ */
+export function bookMainLines(rows: readonly OddsRow[]): Map<string, number> {
+  const byBookLine = new Map<string, Map<number, { a?: number; b?: number }>>();
+  for (const r of rows) {
+    if (r.groupLine === null) continue;
+    let lines = byBookLine.get(r.sportsbook);
+    if (!lines) byBookLine.set(r.sportsbook, (lines = new Map()));
+    const pair = lines.get(r.groupLine) ?? {};
+    if (r.selectionType === 'home' || r.selectionType === 'over') pair.a = r.probability;
+    else if (r.selectionType === 'away' || r.selectionType === 'under') pair.b = r.probability;
+    lines.set(r.groupLine, pair);
+  }
+  const out = new Map<string, number>();
+  for (const [book, lines] of byBookLine) {
+    let best: number | null = null;
+    let bestGap = Number.POSITIVE_INFINITY;
+    for (const [line, p] of lines) {
+      if (p.a === undefined || p.b === undefined) continue;
+      const gap = Math.abs(p.a - p.b);
+      if (gap < bestGap || (gap === bestGap && best !== null && Math.abs(line) < Math.abs(best))) {
+        best = line;
+        bestGap = gap;
+      }
+    }
+    if (best !== null) out.set(book, best);
+  }
+  return out;
+}
+
+export function middleId(ladderKey: string, a: OddsRow, b: OddsRow): string {
+  return shortHash(['mid', ladderKey, a.sportsbook, a.selectionType, a.line, b.sportsbook, b.selectionType, b.line], 16);
+}
+
+/**
+ * Middles of a ladder among the books in scope: a side winning above one line and a side winning below a
+ * higher line at another book, so both can win. For each pair of lines the best price of each side (from two
+ * different books) is analysed on the sport's outcome distribution; pairs worth less than MIDDLE_MIN_EV per
+ * 100 staked are left out. Quarter lines and Asian handicaps never enter.
+ */
+export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: BookFilter): MiddleRecord[] {
+  const ids = ctx.board.ids('ladder', ladderKey);
+  if (!ids || ids.size < 2) return [];
+  const rows: OddsRow[] = [];
+  for (const id of ids) {
+    const r = ctx.board.rows.get(id);
+    if (r && r.isActive && inScope(r.sportsbook) && (ctx.includeFlagged || !flagOf(ctx, r))) rows.push(r);
+  }
+  const first = rows[0];
+  if (!first || first.marketType === 'asian_handicap') return [];
+  const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
+  if (!outcomes || outcomes.length !== 2) return [];
+  // Only each book's own main line: a middle is two books disagreeing on the line, not a pair of alternates
+  // (alternate rungs are priced off the same line and carry their own juice).
+  const mains = bookMainLines(rows);
+  // Top two books per (side, threshold).
+  const above = new Map<number, OddsRow[]>();
+  const below = new Map<number, OddsRow[]>();
+  for (const r of rows) {
+    if (mains.get(r.sportsbook) !== r.groupLine) continue;
+    const s = sideOf(r);
+    if (!s) continue;
+    const m = sideMap(s.kind, above, below);
+    const list = m.get(s.threshold);
+    if (list) list.push(r);
+    else m.set(s.threshold, [r]);
+  }
+  // Keep the two best prices from distinct books per threshold.
+  for (const m of [above, below]) {
+    for (const [t, list] of m) {
+      list.sort((x, y) => y.decimal - x.decimal || (x.sportsbook < y.sportsbook ? -1 : 1));
+      const distinct: OddsRow[] = [];
+      for (const x of list) if (distinct.length < 2 && !distinct.some((d) => d.sportsbook === x.sportsbook)) distinct.push(x);
+      m.set(t, distinct);
+    }
+  }
+  if (!above.size || !below.size) return [];
+  const pmf = ladderPmf(ctx, first);
+  if (!pmf) return [];
+  const keyNumbers = isHandicap(first.marketType) ? (KEY_NUMBERS[first.sport] ?? []) : [];
+  const out: MiddleRecord[] = [];
+  for (const [ta, listA] of above) {
+    for (const [tb, listB] of below) {
+      if (tb - ta < 0.5) continue;
+      let pick: [OddsRow, OddsRow] | null = null;
+      let bestOver = Number.POSITIVE_INFINITY;
+      for (const a of listA) {
+        for (const b of listB) {
+          if (a.sportsbook === b.sportsbook) continue;
+          const over = 1 / a.decimal + 1 / b.decimal;
+          if (over < bestOver) {
+            bestOver = over;
+            pick = [a, b];
+          }
+        }
+      }
+      if (!pick) continue;
+      const [a, b] = pick;
+      let analysis;
+      try {
+        analysis = analyzeMiddle({ above: { kind: 'above', threshold: ta, decimal: a.decimal }, below: { kind: 'below', threshold: tb, decimal: b.decimal }, pmf, keyNumbers });
+      } catch {
+        continue;
+      }
+      if (analysis.expectedValue < MIDDLE_MIN_EV && !analysis.isGuaranteedProfit) continue;
+      const side1: MiddleSideRecord = { row: a, kind: 'above', threshold: ta, winProbability: 1 - pmf.cdf(ta) };
+      const side2: MiddleSideRecord = { row: b, kind: 'below', threshold: tb, winProbability: pmf.cdf(Math.ceil(tb) - 1) };
+      const age = Math.max(ageSeconds(ctx.board, a, ctx.now), ageSeconds(ctx.board, b, ctx.now));
+      const ga = groupInfo(ctx, a.groupKey);
+      const gb = groupInfo(ctx, b.groupKey);
+      const guards: Guards = { flagged: [], offConsensus: [] };
+      for (const [gi, row] of [[ga, a], [gb, b]] as const) {
+        if (!gi) continue;
+        const found = guardsOf(gi, [row]);
+        guards.flagged.push(...found.flagged);
+        guards.offConsensus.push(...found.offConsensus);
+      }
+      out.push({
+        kind: 'middles',
+        id: middleId(ladderKey, a, b),
+        source: ladderKey,
+        eventId: first.eventId,
+        marketType: first.marketType,
+        detectedAt: ctx.now,
+        updatedAt: ctx.now,
+        side1,
+        side2,
+        analysis,
+        sport: first.sport,
+        qualityScore: middleQualityScore({
+          middleProbability: analysis.middleProbability,
+          expectedValue: analysis.expectedValue,
+          middleSize: analysis.middleSize,
+          keyNumberProbability: analysis.keyNumberProbability,
+          worstCaseLoss: analysis.worstCaseLoss,
+          oddsAgeSeconds: age,
+          isLive: a.isLive || b.isLive,
+        }),
+        guards,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Middles as an opportunity type: read on line ladders, evaluated in each tier's default book set, streamed as
+ * `middles:detected` / `middles:expired`; the summary route has a feature of its own.
+ */
+@Injectable()
+export class MiddlesDetector implements Detector<MiddleRecord> {
+  readonly kind = 'middles';
+  readonly reads: Reads = 'ladders';
+  readonly perScope = true;
+  readonly feature: FeatureDef = { name: 'middles', label: 'Middles', title: 'Middles', fromTier: 'pro' };
+  readonly extraFeatures: readonly FeatureDef[] = [{ name: 'middles_summary', label: 'The middles summary', fromTier: 'pro' }];
+  readonly stream: StreamNames = { channel: 'middles', type: 'middles', detected: 'middles:detected', expired: 'middles:expired', expiredAt: false };
+  readonly gauge = { name: 'opportunities_middles', help: 'Live middles (all books)' };
+
+  constructor(private readonly presenter: MiddlesPresenter) {}
+
+  detect(ctx: DetectContext, source: string, inScope: BookFilter): MiddleRecord[] {
+    return detectMiddles(ctx, source, inScope);
+  }
+
+  present(record: MiddleRecord, view: PresentView): Json {
+    return this.presenter.present(view.board, record, view.now);
+  }
+
+  rows(record: MiddleRecord): readonly OddsRow[] {
+    return [record.side1.row, record.side2.row];
+  }
+
+  signature(record: MiddleRecord): unknown {
+    return [record.side1.row.decimal, record.side2.row.decimal, record.analysis.expectedValue];
+  }
+}

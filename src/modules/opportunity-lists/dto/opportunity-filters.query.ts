@@ -1,0 +1,78 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
+import { BooleanParam, CsvList, IntParam, NumberParam, PageQuery, SearchText, StringParam } from '../../../common/http/query.js';
+
+/** The values of a `sort` parameter: each field, and each reversed with "-". */
+export const sortValues = (names: string[]) => names.flatMap((n) => [n, `-${n}`]);
+export const DATE_RANGES = ['today', 'tomorrow', 'week'];
+
+/** Filters every opportunity list accepts. */
+export class OpportunityFilters extends PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }) {
+  @ApiPropertyOptional({ description: 'Sport id(s), comma-separated', example: 'basketball' })
+  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  sport?: string[];
+
+  @ApiPropertyOptional({ description: 'League id(s) or aliases, comma-separated', example: 'nba' })
+  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  league?: string[];
+
+  @ApiPropertyOptional({
+    description: 'Books to consider (comma-separated). Omitted: the tier\'s default books, in which opportunities are found continuously; naming books narrows to opportunities among them. A book above the tier or more books than the tier allows is 403.',
+    example: 'draftkings,fanduel,betmgm',
+  })
+  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  sportsbook?: string[];
+
+  @ApiPropertyOptional({ description: 'Extra book(s) added to the tier\'s default set' })
+  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  add_sportsbook?: string[];
+
+  @ApiPropertyOptional({ description: 'Market type(s) or aliases (main, spread, total, props)', example: 'moneyline,spread' })
+  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  market?: string[];
+
+  @ApiPropertyOptional({ description: 'Event id(s) (alias event_id)' })
+  @IsOptional() @CsvList() @IsString({ each: true })
+  event?: string[];
+
+  @ApiPropertyOptional({ description: 'Alias of event' })
+  @IsOptional() @CsvList() @IsString({ each: true })
+  event_id?: string[];
+
+  @ApiPropertyOptional({ description: 'Team name or alias (partial; must contain a letter or digit)', example: 'celtics' })
+  @IsOptional() @SearchText()
+  team?: string;
+
+  @ApiPropertyOptional({ type: Boolean, description: 'true: live only; false: pre-game only' })
+  @IsOptional() @BooleanParam() @IsBoolean({ message: 'live must be true or false' })
+  live?: boolean;
+
+  @ApiPropertyOptional({ description: 'Only opportunities whose stalest price was confirmed at most this many seconds ago', example: 60, type: Number })
+  @IsOptional() @NumberParam() @IsNumber({}, { message: 'max_odds_age must be a number of seconds' }) @Min(0)
+  max_odds_age?: number;
+
+  @ApiPropertyOptional({ enum: DATE_RANGES, description: 'Start date window in US Eastern time: today, tomorrow, or the next 7 days' })
+  @IsOptional() @StringParam() @IsIn(DATE_RANGES, { message: `date_range must be one of ${DATE_RANGES.join(', ')}` })
+  date_range?: string;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description:
+      'true: also list opportunities built on flagged venue markets (a venue whose own sides cross below 100% or hold far more than usual), with a VENUE_SELF_ARBITRAGE or VENUE_EXCESS_HOLD warning. Default false: a flagged market\'s prices are left out of detection.',
+  })
+  @IsOptional() @BooleanParam() @IsBoolean({ message: 'include_flagged must be true or false' })
+  include_flagged?: boolean;
+}
+
+/** The price bounds of the lists whose items are prices (every leg within them). */
+export class OddsBounds extends OpportunityFilters {
+  @ApiPropertyOptional({ description: 'Lowest American price (every leg)', example: -200, type: Number })
+  @IsOptional() @IntParam() @IsInt({ message: 'min_odds must be an integer American price' }) @Min(-100000) @Max(100000)
+  min_odds?: number;
+
+  @ApiPropertyOptional({ description: 'Highest American price (every leg)', example: 400, type: Number })
+  @IsOptional() @IntParam() @IsInt({ message: 'max_odds must be an integer American price' }) @Min(-100000) @Max(100000)
+  max_odds?: number;
+}
+
