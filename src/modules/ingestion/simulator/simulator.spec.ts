@@ -325,7 +325,7 @@ describe('MarketSimulator end-of-game lock', () => {
       }
     };
     take(s.start(START));
-    const events = (s as unknown as { events: Map<number, { locked: boolean; status: string; league: { id: string }; home: string; away: string }> }).events;
+    const events = (s as unknown as { w: { events: Map<number, { locked: boolean; status: string; league: { id: string }; home: string; away: string }> } }).w.events;
     let locked: { locked: boolean; league: { id: string }; home: string; away: string } | undefined;
     let lockSeenAt = 0;
     for (let t = START + 5_000; t < START + 8 * 3600_000 && !locked; t += 5_000) {
