@@ -85,6 +85,23 @@ const APPROXIMATE_MS = 36 * 3600_000;
 /** Rejections listed per report (the admin channel takes at most 5000 quotes a call, so an import sees every one). */
 const MAX_REJECTIONS_LISTED = 5000;
 
+/** The selection types each outcome set admits. */
+const ALLOWED_SELECTIONS: Record<string, readonly string[]> = {
+  two_way: ['home', 'away'],
+  three_way: ['home', 'away', 'draw'],
+  over_under: ['over', 'under'],
+  binary: ['yes', 'no'],
+};
+
+/** The quote's price in every format, or a Rejection. */
+function priceOf(q: Quote): ReturnType<typeof normalizePrice> {
+  try {
+    return normalizePrice(q.price);
+  } catch (err) {
+    throw new Rejection('invalid_price', (err as Error).message.replace(/^normalizePrice: /, ''));
+  }
+}
+
 /** The counts a report adds to a running total. */
 export type IngestCounts = Pick<IngestReport, 'quotes' | 'accepted' | 'changed' | 'removed' | 'rejected'> & { unchanged?: number };
 
@@ -334,15 +351,10 @@ export class IngestionPipeline {
   normalise(q: Quote, now: number, register = false): OddsRow {
     const textBad = quoteTextProblem(q);
     if (textBad) throw new Rejection('invalid_text', textBad);
-    let marketType = String(q.marketType ?? '').toLowerCase();
-    if (!/^[a-z0-9_]{1,64}$/.test(marketType)) throw new Rejection('invalid_market', `invalid market type "${q.marketType}"`);
-    if (marketType.endsWith('_lay')) throw new Rejection('lay_market', 'exchange lay prices are not back prices');
-    let price;
-    try {
-      price = normalizePrice(q.price);
-    } catch (err) {
-      throw new Rejection('invalid_price', (err as Error).message.replace(/^normalizePrice: /, ''));
-    }
+    const quotedMarket = String(q.marketType ?? '').toLowerCase();
+    if (!/^[a-z0-9_]{1,64}$/.test(quotedMarket)) throw new Rejection('invalid_market', `invalid market type "${q.marketType}"`);
+    if (quotedMarket.endsWith('_lay')) throw new Rejection('lay_market', 'exchange lay prices are not back prices');
+    const price = priceOf(q);
     const book = this.bookFor(q.book, register);
     const league = this.leagueFor(q, register);
     const e = this.event(league, q.homeTeam, q.awayTeam, q.startTime, now, {
@@ -352,72 +364,15 @@ export class IngestionPipeline {
       externalId: q.externalEventId,
     });
     if (e.status === 'ended' || e.status === 'cancelled') throw new Rejection('event_ended', `event ${e.id} has ${e.status}`);
-
-    let selectionType = String(q.selectionType ?? '').toLowerCase() || 'other';
-    let line = q.line === undefined || q.line === null || Number.isNaN(q.line) ? null : Number(q.line);
+    const line = q.line === undefined || q.line === null || Number.isNaN(q.line) ? null : Number(q.line);
     if (line !== null && !Number.isFinite(line)) throw new Rejection('invalid_market', 'line is not a number');
-    let subject: string | null = q.playerName ? compact(q.playerName) : null;
-
-    if (marketType === 'moneyline') {
-      // Prediction-market contracts settle on what they name: a "Yes" on a team is that team's win, on the tie the
-      // draw; a "No" is a Yes/No market of its own (a team's "No" is not the other team: the draw also pays it).
-      const c = readContract(q.selection, selectionType);
-      const named = (text: string, hint: string): 'home' | 'away' | 'draw' | null =>
-        isDrawSelection(text) ? 'draw' : (this.sideOf(league, e, text) ?? (hint.startsWith('home') ? 'home' : hint.startsWith('away') ? 'away' : null));
-      if (c.answer === 'yes') {
-        const side = named(c.subject, selectionType);
-        if (side) selectionType = side;
-        else {
-          marketType = 'binary';
-          subject = compact(c.subject) || null;
-          selectionType = 'yes';
-        }
-      } else if (c.answer === 'no') {
-        marketType = 'binary';
-        subject = named(c.subject, selectionType) ?? (compact(c.subject) || 'no');
-        selectionType = 'no';
-      } else if (['draw', 'tie', 'x'].includes(selectionType) || (selectionType !== 'home' && selectionType !== 'away' && isDrawSelection(q.selection))) {
-        // Tie/draw contracts in every spelling venues use: `Draw`, `Tie`, `X`, `Reg Time: Tie` (often typed `other`).
-        selectionType = 'draw';
-      }
-    }
-    // Quarter lines settle half win / half loss: an Asian handicap, never an ordinary spread.
-    if (line !== null && HANDICAP_MARKETS.has(marketType) && marketType !== 'asian_handicap' && isQuarterLine(line)) marketType = 'asian_handicap';
-
-    const outcomes = this.catalog.outcomeSet(marketType, league.sport);
-    const teamMarket = marketType === 'moneyline' || HANDICAP_MARKETS.has(marketType);
-    if (teamMarket && (selectionType === 'home' || selectionType === 'away' || selectionType === 'other')) {
-      const side = this.sideOf(league, e, q.selection);
-      if (side) selectionType = side;
-      else if (selectionType !== 'other' && this.team(league, q.homeTeam).key !== e.homeKey && this.team(league, q.homeTeam).key === e.awayKey) {
-        // The source lists the teams the other way round: its home is our away.
-        selectionType = selectionType === 'home' ? 'away' : 'home';
-      }
-    }
-    if (marketType === 'team_total') subject = this.sideOf(league, e, q.selection) ?? subject;
-    const allowed: Record<string, readonly string[]> = {
-      two_way: ['home', 'away'],
-      three_way: ['home', 'away', 'draw'],
-      over_under: ['over', 'under'],
-      binary: ['yes', 'no'],
-    };
-    const fit = allowed[outcomes];
-    // A team market on a question with no opponent (a futures "moneyline" on who wins an award) has no two sides
-    // to fit: it is kept as quoted and never forms a two- or three-way group.
-    const headToHead = Boolean(e.homeKey && e.awayKey);
-    const enforce = fit !== undefined && (headToHead || (outcomes !== 'two_way' && outcomes !== 'three_way'));
-    if (enforce && !fit.includes(selectionType)) {
-      const why = selectionType === 'draw' && outcomes === 'two_way' ? ` (${league.sport} ${marketType} has no draw)` : '';
-      throw new Rejection('selection_not_in_market', `selection "${q.selection}" (${selectionType}) does not fit a ${outcomes.replace('_', '-')} ${marketType} market${why}`);
-    }
-    const needsLine = outcomes === 'over_under' || (outcomes === 'two_way' && HANDICAP_MARKETS.has(marketType));
-    if (needsLine && line === null) throw new Rejection('missing_line', `${marketType} needs a line`);
-    if (marketType === 'moneyline' && line !== null) throw new Rejection('unexpected_line', 'a moneyline has no line');
+    const { marketType, selectionType, subject } = this.classify(q, league, e, quotedMarket, line);
+    const sided = this.checkFit(q, league, e, marketType, selectionType, line);
 
     const period = (q.period ?? 'game').toLowerCase();
     const gLine = groupLine(marketType, selectionType, line);
     const ladder = ladderKey(e.id, marketType, period, subject);
-    const id = oddsRowId({ book: book.id, eventId: e.id, marketType, period, selectionType, selection: q.selection, line, playerName: q.playerName ?? null, sided: fit !== undefined });
+    const id = oddsRowId({ book: book.id, eventId: e.id, marketType, period, selectionType, selection: q.selection, line, playerName: q.playerName ?? null, sided });
     const isLive = q.isLive ?? false;
     const sourceTime = q.sourceTime && Number.isFinite(q.sourceTime) ? q.sourceTime : null;
     return {
@@ -451,6 +406,73 @@ export class IngestionPipeline {
     };
   }
 
+  /**
+   * The canonical market type, selection type and subject of a quote: prediction-market contracts read, quarter
+   * lines as Asian handicaps, team selections named by their side in the canonical event.
+   */
+  private classify(q: Quote, league: LeagueDef, e: BoardEvent, quotedMarket: string, line: number | null): { marketType: string; selectionType: string; subject: string | null } {
+    let marketType = quotedMarket;
+    let selectionType = String(q.selectionType ?? '').toLowerCase() || 'other';
+    let subject: string | null = q.playerName ? compact(q.playerName) : null;
+    if (marketType === 'moneyline') ({ marketType, selectionType, subject } = this.readMoneyline(q, league, e, selectionType, subject));
+    // Quarter lines settle half win / half loss: an Asian handicap, never an ordinary spread.
+    if (line !== null && HANDICAP_MARKETS.has(marketType) && marketType !== 'asian_handicap' && isQuarterLine(line)) marketType = 'asian_handicap';
+    const teamMarket = marketType === 'moneyline' || HANDICAP_MARKETS.has(marketType);
+    if (teamMarket && (selectionType === 'home' || selectionType === 'away' || selectionType === 'other')) {
+      const side = this.sideOf(league, e, q.selection);
+      if (side) selectionType = side;
+      else if (selectionType !== 'other' && this.team(league, q.homeTeam).key !== e.homeKey && this.team(league, q.homeTeam).key === e.awayKey) {
+        // The source lists the teams the other way round: its home is our away.
+        selectionType = selectionType === 'home' ? 'away' : 'home';
+      }
+    }
+    if (marketType === 'team_total') subject = this.sideOf(league, e, q.selection) ?? subject;
+    return { marketType, selectionType, subject };
+  }
+
+  /**
+   * A moneyline quote: prediction-market contracts settle on what they name: a "Yes" on a team is that team's win,
+   * on the tie the draw; a "No" is a Yes/No market of its own (a team's "No" is not the other team: the draw also
+   * pays it).
+   */
+  private readMoneyline(q: Quote, league: LeagueDef, e: BoardEvent, selectionType: string, subject: string | null): { marketType: string; selectionType: string; subject: string | null } {
+    const c = readContract(q.selection, selectionType);
+    const named = (text: string, hint: string): 'home' | 'away' | 'draw' | null =>
+      isDrawSelection(text) ? 'draw' : (this.sideOf(league, e, text) ?? (hint.startsWith('home') ? 'home' : hint.startsWith('away') ? 'away' : null));
+    if (c.answer === 'yes') {
+      const side = named(c.subject, selectionType);
+      if (side) return { marketType: 'moneyline', selectionType: side, subject };
+      return { marketType: 'binary', selectionType: 'yes', subject: compact(c.subject) || null };
+    }
+    if (c.answer === 'no') return { marketType: 'binary', selectionType: 'no', subject: named(c.subject, selectionType) ?? (compact(c.subject) || 'no') };
+    if (['draw', 'tie', 'x'].includes(selectionType) || (selectionType !== 'home' && selectionType !== 'away' && isDrawSelection(q.selection))) {
+      // Tie/draw contracts in every spelling venues use: `Draw`, `Tie`, `X`, `Reg Time: Tie` (often typed `other`).
+      return { marketType: 'moneyline', selectionType: 'draw', subject };
+    }
+    return { marketType: 'moneyline', selectionType, subject };
+  }
+
+  /**
+   * Rejects a selection that does not fit its market's outcome set, a missing or unexpected line; returns whether
+   * the market is sided (has a fixed outcome set).
+   */
+  private checkFit(q: Quote, league: LeagueDef, e: BoardEvent, marketType: string, selectionType: string, line: number | null): boolean {
+    const outcomes = this.catalog.outcomeSet(marketType, league.sport);
+    const fit = ALLOWED_SELECTIONS[outcomes];
+    // A team market on a question with no opponent (a futures "moneyline" on who wins an award) has no two sides
+    // to fit: it is kept as quoted and never forms a two- or three-way group.
+    const headToHead = Boolean(e.homeKey && e.awayKey);
+    const enforce = fit !== undefined && (headToHead || (outcomes !== 'two_way' && outcomes !== 'three_way'));
+    if (enforce && !fit.includes(selectionType)) {
+      const why = selectionType === 'draw' && outcomes === 'two_way' ? ` (${league.sport} ${marketType} has no draw)` : '';
+      throw new Rejection('selection_not_in_market', `selection "${q.selection}" (${selectionType}) does not fit a ${outcomes.replace('_', '-')} ${marketType} market${why}`);
+    }
+    const needsLine = outcomes === 'over_under' || (outcomes === 'two_way' && HANDICAP_MARKETS.has(marketType));
+    if (needsLine && line === null) throw new Rejection('missing_line', `${marketType} needs a line`);
+    if (marketType === 'moneyline' && line !== null) throw new Rejection('unexpected_line', 'a moneyline has no line');
+    return fit !== undefined;
+  }
+
   /** The row id a quote key maps to (for removals), or null when it cannot be resolved. */
   private idOf(k: QuoteKey, now: number): string | null {
     try {
@@ -481,15 +503,31 @@ export class IngestionPipeline {
     this.pending = new Map();
     this.newLeagues = new Map();
     this.newBooks = new Map();
-    const displayOnly: Record<string, number> = {};
     const report: IngestReport = { source: batch.source, quotes: batch.quotes.length, accepted: 0, changed: 0, unchanged: 0, removed: 0, rejected: {}, rejections: [] };
-    const reject = (index: number, err: unknown) => {
-      const r = err instanceof Rejection ? err : new Rejection('malformed_quote', 'the quote is malformed (a field has the wrong type)');
-      report.rejected[r.reason] = (report.rejected[r.reason] ?? 0) + 1;
-      if (report.rejections.length < MAX_REJECTIONS_LISTED) report.rejections.push({ index, reason: r.reason, message: r.message });
-    };
+    this.applyEventUpdates(batch.events ?? [], now);
+    const { upserts, displayOnly } = this.normaliseQuotes(batch.quotes, now, report);
+    const { upserted, seen } = this.diffWithBoard(upserts, now, report);
+    const { removed, eventsRemoved } = this.removals(batch, upserts, now);
+    report.removed = removed.length;
+    const splits = this.resolveSplits(batch.splits ?? [], now);
+    const events = this.changedEvents(upserted, seen, splits);
+    this.updated = new Set();
+    this.pending = new Map();
+    const confirmed = (batch.confirms ?? []).map((b) => this.catalog.book(b)?.id).filter((b): b is string => Boolean(b));
+    const changeSet: ChangeSet = { version: this.board.version + 1, at: now, upserted, removed, events, eventsRemoved, seen, ...(confirmed.length ? { confirmed } : {}) };
+    if (this.newLeagues.size || this.newBooks.size) {
+      changeSet.catalog = { leagues: [...this.newLeagues.values()].map((l) => l.def), books: [...this.newBooks.values()].map((b) => b.def) };
+      report.registered = {
+        leagues: [...this.newLeagues.values()].map((l) => ({ id: l.def.id, sport: l.def.sport, from: l.from })),
+        books: [...this.newBooks.values()].map((b) => ({ id: b.def.id, from: b.from })),
+      };
+    }
+    if (Object.keys(displayOnly).length) report.displayOnly = displayOnly;
+    return { changeSet, report, splits };
+  }
 
-    for (const u of batch.events ?? []) {
+  private applyEventUpdates(updates: EventUpdate[], now: number): void {
+    for (const u of updates) {
       try {
         // Text the store cannot keep (in names, ids or the game state) makes the whole update unusable.
         if (deepTextProblem(u, 'event update')) continue;
@@ -498,19 +536,32 @@ export class IngestionPipeline {
         /* an update for an unknown league is ignored: it carries no price */
       }
     }
+  }
 
+  /** The batch's quotes as board rows by id (the last quote of a row wins); rejections and display-only types counted. */
+  private normaliseQuotes(quotes: Quote[], now: number, report: IngestReport): { upserts: Map<string, OddsRow>; displayOnly: Record<string, number> } {
+    const displayOnly: Record<string, number> = {};
     const upserts = new Map<string, OddsRow>();
-    batch.quotes.forEach((q, i) => {
+    quotes.forEach((q, i) => {
       try {
         const row = this.normalise(q, now, true);
         upserts.set(row.id, row);
         report.accepted++;
         if (!this.catalog.market(row.marketType)) displayOnly[row.marketType] = (displayOnly[row.marketType] ?? 0) + 1;
       } catch (err) {
-        reject(i, err);
+        const r = err instanceof Rejection ? err : new Rejection('malformed_quote', 'the quote is malformed (a field has the wrong type)');
+        report.rejected[r.reason] = (report.rejected[r.reason] ?? 0) + 1;
+        if (report.rejections.length < MAX_REJECTIONS_LISTED) report.rejections.push({ index: i, reason: r.reason, message: r.message });
       }
     });
+    return { upserts, displayOnly };
+  }
 
+  /**
+   * Rows that changed (price, line, state) against the board, and rows seen unchanged. A row re-quoted live puts
+   * its upcoming event live.
+   */
+  private diffWithBoard(upserts: Map<string, OddsRow>, now: number, report: IngestReport): { upserted: OddsRow[]; seen: string[] } {
     const upserted: OddsRow[] = [];
     const seen: string[] = [];
     for (const row of upserts.values()) {
@@ -534,10 +585,14 @@ export class IngestionPipeline {
         }
       }
     }
+    return { upserted, seen };
+  }
 
+  /** Rows the batch withdraws (one by one, or a book's whole event) and events removed from the board. */
+  private removals(batch: ProviderBatch, upserts: Map<string, OddsRow>, now: number): { removed: RemovedRow[]; eventsRemoved: string[] } {
     const removed: RemovedRow[] = [];
     const removedIds = new Set<string>();
-    const remove = (id: string) => {
+    const remove = (id: string): void => {
       if (removedIds.has(id) || upserts.has(id)) return;
       const prev = this.board.rows.get(id);
       if (!prev) return;
@@ -567,10 +622,12 @@ export class IngestionPipeline {
         this.pending.delete(id);
       }
     }
-    report.removed = removed.length;
+    return { removed, eventsRemoved };
+  }
 
+  private resolveSplits(inputs: SplitsInput[], now: number): ResolvedSplits[] {
     const splits: ResolvedSplits[] = [];
-    for (const s of batch.splits ?? []) {
+    for (const s of inputs) {
       try {
         if (deepTextProblem(s, 'splits')) continue;
         const league = this.leagueOf(s.league);
@@ -580,7 +637,11 @@ export class IngestionPipeline {
         /* splits for an unknown league are skipped */
       }
     }
+    return splits;
+  }
 
+  /** Events created or changed by the batch; a new event whose every quote was rejected is not created. */
+  private changedEvents(upserted: OddsRow[], seen: string[], splits: ResolvedSplits[]): BoardEvent[] {
     const events: BoardEvent[] = [];
     const withRows = new Set(upserted.map((r) => r.eventId));
     for (const id of seen) withRows.add(this.board.rows.get(id)!.eventId);
@@ -589,25 +650,12 @@ export class IngestionPipeline {
       const flagged = e as BoardEvent & { __dirty?: boolean };
       if (!flagged.__dirty) continue;
       delete flagged.__dirty;
-      // A new event whose every quote was rejected is not created.
       if (!this.board.events.has(e.id) && !withRows.has(e.id) && !this.updated.has(e.id)) {
         this.forgetFixture(e);
         continue;
       }
       events.push(e);
     }
-    this.updated = new Set();
-    this.pending = new Map();
-    const confirmed = (batch.confirms ?? []).map((b) => this.catalog.book(b)?.id).filter((b): b is string => Boolean(b));
-    const changeSet: ChangeSet = { version: this.board.version + 1, at: now, upserted, removed, events, eventsRemoved, seen, ...(confirmed.length ? { confirmed } : {}) };
-    if (this.newLeagues.size || this.newBooks.size) {
-      changeSet.catalog = { leagues: [...this.newLeagues.values()].map((l) => l.def), books: [...this.newBooks.values()].map((b) => b.def) };
-      report.registered = {
-        leagues: [...this.newLeagues.values()].map((l) => ({ id: l.def.id, sport: l.def.sport, from: l.from })),
-        books: [...this.newBooks.values()].map((b) => ({ id: b.def.id, from: b.from })),
-      };
-    }
-    if (Object.keys(displayOnly).length) report.displayOnly = displayOnly;
-    return { changeSet, report, splits };
+    return events;
   }
 }
