@@ -151,6 +151,15 @@ describe('a toy opportunity type registered by one line', () => {
     }
   });
 
+  it('is listed in the account\'s features', async () => {
+    const res = await fetch(`${t.url}/api/v1/account`, { headers: { 'x-api-key': KEYS.pro } });
+    const features = ((await res.json()) as { data: { features: Record<string, boolean> } }).data.features;
+    expect(Object.keys(features)).toEqual(['odds', 'splits', 'ev', 'arbitrage', 'middles', 'low_hold', 'longshots', 'game_state', 'streaming']);
+    expect(features.longshots).toBe(true);
+    const hobby = await fetch(`${t.url}/api/v1/account`, { headers: { 'x-api-key': KEYS.hobby } });
+    expect(((await hobby.json()) as { data: { features: Record<string, boolean> } }).data.features.longshots).toBe(false);
+  });
+
   it('has its own WebSocket channel', async () => {
     const ws = await WsClient.connect(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${KEYS.sharp}`);
     try {

@@ -49,6 +49,8 @@ export class AccessPolicy {
   private readonly defaults = new Map<TierName, BookScope>();
   /** The opportunity types' features, in registration order. */
   private readonly declared = new Map<string, FeatureDef>();
+  /** Declared features the account does not list (a type's secondary features). */
+  private readonly unlisted = new Set<string>();
 
   constructor(
     @Inject(TIER_TABLE) private readonly tiers: TierTable,
@@ -112,10 +114,14 @@ export class AccessPolicy {
     return this.tiers.byName[tier];
   }
 
-  /** Adds a feature an opportunity type declares; a name taken already (core or declared) is a programming error. */
-  registerFeature(def: FeatureDef): void {
+  /**
+   * Adds a feature an opportunity type declares; a name taken already (core or declared) is a programming error.
+   * `listed: false`: a secondary feature of a type (the middles summary), not one of the account's features.
+   */
+  registerFeature(def: FeatureDef, opts: { listed?: boolean } = {}): void {
     if (this.definition(def.name)) throw new Error(`Feature "${def.name}" is declared twice`);
     this.declared.set(def.name, def);
+    if (opts.listed === false) this.unlisted.add(def.name);
   }
 
   private definition(feature: Feature): FeatureDef | undefined {
@@ -139,6 +145,16 @@ export class AccessPolicy {
   hasFeature(account: Account, feature: Feature): boolean {
     if (!this.tierHas(account.tier, feature)) return false;
     return this.definition(feature)?.account?.allows(account) ?? true;
+  }
+
+  /**
+   * The account's features and whether it has each (its own switches applied): odds and splits, each opportunity
+   * type's in registration order, then game state and streaming.
+   */
+  featureFlags(account: Account): Record<string, boolean> {
+    const types = [...this.declared.keys()].filter((f) => !this.unlisted.has(f));
+    const names: Feature[] = ['odds', 'splits', ...types, 'game_state', 'streaming'];
+    return Object.fromEntries(names.map((f) => [f, this.hasFeature(account, f)]));
   }
 
   /** Throws 403 tier_restricted naming the feature and the tier it needs. */

@@ -21,16 +21,7 @@ export class AccountService {
         batch_size: t.batchSize,
         max_streams: t.maxStreams,
       },
-      features: {
-        odds: t.features.odds,
-        splits: t.features.splits,
-        ev: t.features.ev,
-        arbitrage: this.policy.hasFeature(account, 'arbitrage'),
-        middles: t.features.middles,
-        low_hold: t.features.low_hold,
-        game_state: t.features.game_state,
-        streaming: t.features.streaming,
-      },
+      features: this.policy.featureFlags(account),
       addons: [] as string[],
     };
   }

@@ -133,7 +133,8 @@ export class DetectionEngine implements OnApplicationBootstrap {
     if (this.running) throw new Error(`Opportunity type "${detector.kind}" registered after detection started`);
     const clash = this.states.find((s) => s.detector.kind === detector.kind || s.detector.stream.channel === detector.stream.channel || [s.detector.stream.detected, s.detector.stream.expired].some((n) => n === detector.stream.detected || n === detector.stream.expired));
     if (clash) throw new Error(`Opportunity type "${detector.kind}" clashes with "${clash.detector.kind}" (kind, channel or event names)`);
-    for (const f of [detector.feature, ...(detector.extraFeatures ?? [])]) this.policy.registerFeature(f);
+    this.policy.registerFeature(detector.feature);
+    for (const f of detector.extraFeatures ?? []) this.policy.registerFeature(f, { listed: false });
     const scopes = detector.perScope ? this.scopesFor(detector) : [ALL_BOOKS];
     const state: TypeState = { detector, scopes, live: new Map(scopes.map((s) => [s.key, new OpportunityRegistry<OpportunityRecord>()])) };
     this.states.push(state);

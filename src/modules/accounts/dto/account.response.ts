@@ -16,22 +16,18 @@ class AccountLimits {
   @ApiProperty({ example: 2, description: 'Concurrent streams per key' }) max_streams: number;
 }
 
-class AccountFeatures {
-  @ApiProperty() odds: boolean;
-  @ApiProperty() splits: boolean;
-  @ApiProperty() ev: boolean;
-  @ApiProperty() arbitrage: boolean;
-  @ApiProperty() middles: boolean;
-  @ApiProperty() low_hold: boolean;
-  @ApiProperty() game_state: boolean;
-  @ApiProperty() streaming: boolean;
-}
-
 export class AccountData {
   @ApiProperty({ type: AccountKey }) key: AccountKey;
   @ApiProperty({ example: 'pro' }) tier: string;
   @ApiProperty({ type: AccountLimits }) limits: AccountLimits;
-  @ApiProperty({ type: AccountFeatures }) features: AccountFeatures;
+  @ApiProperty({
+    type: 'object',
+    properties: { odds: { type: 'boolean' }, splits: { type: 'boolean' }, game_state: { type: 'boolean' }, streaming: { type: 'boolean' } },
+    additionalProperties: { type: 'boolean' },
+    description: 'Features of the key: odds, splits, game_state, streaming, and one per opportunity type the service runs (ev, arbitrage, middles, low_hold, and any type added later), in registration order',
+    example: { odds: true, splits: true, ev: true, arbitrage: true, middles: true, low_hold: true, game_state: false, streaming: true },
+  })
+  features: Record<string, boolean>;
   @ApiProperty({ type: [String], example: [] }) addons: string[];
 }
 
