@@ -50,7 +50,7 @@ export class EventsService {
     };
   }
 
-  /** Validates and resolves list filters shared by events and odds (sport, league ids and aliases). */
+  /** Validates and resolves the list filters events, odds, opportunity lists and the stream share (ids and aliases). */
   resolveSports(input: string[] | undefined): Set<string> | undefined {
     if (!input?.length) return undefined;
     return new Set(input.map((s) => {
@@ -67,6 +67,18 @@ export class EventsService {
       if (!l) throw badRequest(`Invalid parameter "league": unknown league "${s}"`, { parameter: 'league' });
       return l.id;
     }));
+  }
+
+  /** Market types and aliases (main, spread, total, props) as market type ids; an unknown one is 400. */
+  resolveMarkets(input: string[] | undefined): Set<string> | undefined {
+    if (!input?.length) return undefined;
+    const out = new Set<string>();
+    for (const m of input) {
+      const ids = this.catalog.expandMarket(m);
+      if (!ids) throw badRequest(`Invalid parameter "market": unknown market type or alias "${m}"`, { parameter: 'market' });
+      for (const id of ids) out.add(id);
+    }
+    return out;
   }
 
   resolveBooks(input: string[] | undefined): string[] | undefined {

@@ -89,17 +89,6 @@ export class OddsService {
     return this.clock.now() - this.policy.delaySeconds(account) * 1000;
   }
 
-  resolveMarkets(input: string[] | undefined): Set<string> | undefined {
-    if (!input?.length) return undefined;
-    const out = new Set<string>();
-    for (const m of input) {
-      const ids = this.catalog.expandMarket(m);
-      if (!ids) throw badRequest(`Invalid parameter "market": unknown market type or alias "${m}"`, { parameter: 'market' });
-      for (const id of ids) out.add(id);
-    }
-    return out;
-  }
-
   filter(books: BookScope, q: FilterInput): OddsFilter {
     const events = [...(q.event ?? []), ...(q.event_id ?? [])];
     const team = q.team ? foldName(q.team) : '';
@@ -116,7 +105,7 @@ export class OddsService {
       books,
       sports: this.events.resolveSports(q.sport),
       leagues: this.events.resolveLeagues(q.league),
-      markets: this.resolveMarkets(q.market),
+      markets: this.events.resolveMarkets(q.market),
       events: events.length ? new Set(events) : undefined,
       live: q.live,
       eventMatch: matchers.length ? (e) => matchers.every((m) => m(e)) : undefined,
@@ -280,7 +269,7 @@ export class OddsService {
     const { board, books } = this.scope(account, q);
     const e = board.events.get(eventId);
     if (!e) throw notFound(`No event with id "${eventId}"`);
-    const rows = selectRows(board, { books, events: new Set([eventId]), markets: this.resolveMarkets(q.market) }).sort(comparator(board, { field: 'default', desc: false }));
+    const rows = selectRows(board, { books, events: new Set([eventId]), markets: this.events.resolveMarkets(q.market) }).sort(comparator(board, { field: 'default', desc: false }));
     const data: Record<string, OddsItem[]> = {};
     for (const r of rows) (data[r.sportsbook] ??= []).push(this.items.build(board, r, e));
     const now = this.clock.iso();
@@ -310,7 +299,7 @@ export class OddsService {
     }
     const split = (v?: string) => (v ? v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : undefined);
     const { board, books } = this.scope(account, { sportsbook: split(body.sportsbook) });
-    const markets = this.resolveMarkets(split(body.market));
+    const markets = this.events.resolveMarkets(split(body.market));
     const data: Record<string, OddsItem[]> = {};
     const missing: string[] = [];
     for (const id of ids) {

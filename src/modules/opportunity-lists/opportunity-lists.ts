@@ -96,7 +96,7 @@ export class OpportunityLists {
       now,
       sports: this.events.resolveSports(q.sport),
       leagues: this.events.resolveLeagues(q.league),
-      markets: this.resolveMarkets(q.market),
+      markets: this.events.resolveMarkets(q.market),
       events: eventIds.length ? new Set(eventIds) : undefined,
       eventOk: (e) => {
         if (!e) return false;
@@ -105,18 +105,6 @@ export class OpportunityLists {
         return true;
       },
     };
-  }
-
-  /** Market types and aliases (main, spread, total, props) as market type ids; an unknown one is 400. */
-  private resolveMarkets(input: string[] | undefined): Set<string> | undefined {
-    if (!input?.length) return undefined;
-    const out = new Set<string>();
-    for (const m of input) {
-      const ids = this.catalog.expandMarket(m);
-      if (!ids) throw badRequest(`Invalid parameter "market": unknown market type or alias "${m}"`, { parameter: 'market' });
-      for (const id of ids) out.add(id);
-    }
-    return out;
   }
 
   /** Whether a price an opportunity uses passes the caller's books and filters. */

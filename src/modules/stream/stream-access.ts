@@ -3,7 +3,6 @@ import type { Account } from '../../common/auth/account.js';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { badRequest, tierRestricted } from '../../common/http/api-error.js';
 import { EventsService } from '../events/events.service.js';
-import { OddsService } from '../odds/odds.service.js';
 import { DetectionEngine } from '../detection/detection.engine.js';
 import type { StreamThreshold } from '../detection/detector.js';
 import type { Channel, StreamFilter } from './stream-client.js';
@@ -40,7 +39,6 @@ export class StreamAccess {
   constructor(
     private readonly policy: AccessPolicy,
     private readonly events: EventsService,
-    private readonly odds: OddsService,
     private readonly engine: DetectionEngine,
   ) {}
 
@@ -68,7 +66,7 @@ export class StreamAccess {
       books,
       sports: this.events.resolveSports(q.sport),
       leagues: this.events.resolveLeagues(q.league),
-      markets: this.odds.resolveMarkets(q.market),
+      markets: this.events.resolveMarkets(q.market),
       events: q.events?.length ? new Set(q.events) : undefined,
       thresholds: { min_ev: q.min_ev ?? STREAM_DEFAULTS.min_ev, min_profit: q.min_profit ?? STREAM_DEFAULTS.min_profit },
     };
