@@ -13,7 +13,6 @@ import type { ChangeSet } from '../../domain/odds-row.js';
 import { isChangeSetEmpty } from '../../domain/odds-row.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { HealthService } from '../health/health.service.js';
 import { BoardWriter } from './board-writer.js';
 import { BoardRepository } from './board.repository.js';
 import { DelayedBoard } from './delayed-board.js';
@@ -42,7 +41,6 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     private readonly clock: Clock,
     private readonly bus: EventBus,
-    private readonly health: HealthService,
     private readonly scheduler: SchedulerRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(TIER_TABLE) tiers: TierTable,
@@ -58,7 +56,6 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
       const ms = tiers.byName[t].dataDelaySeconds * 1000;
       if (ms > 0 && !this.delayed.has(ms)) this.delayed.set(ms, new DelayedBoard(ms));
     }
-    health.setDataCheck(() => this.dataCheck());
   }
 
   /** Rebuilds the board from the database. Called once at start (before providers run). */
@@ -273,7 +270,8 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     }
   }
 
-  private dataCheck() {
+  /** The `data` check of GET /health: how fresh the board is and whether its writes reach the database. */
+  dataCheck() {
     const now = this.clock.now();
     const rows = this.board.size;
     const last = this.board.lastChangeAt;

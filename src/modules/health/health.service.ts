@@ -4,6 +4,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { Clock } from '../../common/time/clock.js';
+import { BoardService } from '../board/board.service.js';
 
 export interface Check {
   status: 'ok' | 'degraded' | 'down';
@@ -18,9 +19,6 @@ export interface HealthReport {
   checks: { redis: Check; data: Check; schema: Check; database: Check; [name: string]: Check };
 }
 
-/** Something that can say how fresh the data is (the board registers itself). */
-export type DataCheck = () => Check;
-
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
@@ -30,7 +28,6 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 
 @Injectable()
 export class HealthService {
-  private dataCheck: DataCheck = () => ({ status: 'ok', message: 'no live data source configured' });
   private readonly extra = new Map<string, () => Check>();
 
   constructor(
@@ -38,11 +35,8 @@ export class HealthService {
     private readonly redis: RedisService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly boards: BoardService,
   ) {}
-
-  setDataCheck(fn: DataCheck): void {
-    this.dataCheck = fn;
-  }
 
   addCheck(name: string, fn: () => Check): void {
     this.extra.set(name, fn);
@@ -84,7 +78,7 @@ export class HealthService {
   async report(): Promise<HealthReport> {
     const [database, redis] = await Promise.all([this.database(), this.redisCheck()]);
     const schema = await this.schema(database.status === 'ok');
-    const data = this.dataCheck();
+    const data = this.boards.dataCheck();
     const checks: HealthReport['checks'] = { redis, data, schema, database };
     for (const [name, fn] of this.extra) checks[name] = fn();
     const all = Object.values(checks);
