@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Catalog } from '../../config/catalog.js';
@@ -9,16 +9,10 @@ import { Leadership } from '../cluster/leadership.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { OddsProvider, ProviderBatch } from '../../domain/types.js';
 import { BoardService } from '../board/board.service.js';
-import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason, type ResolvedSplits } from './pipeline.js';
+import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason } from './pipeline.js';
 import { createProviders } from './providers.js';
+import { SPLITS_TOPIC, type SplitsMessage } from './topics.js';
 
-/** Receives resolved splits (the splits module registers itself). */
-export const SPLITS_SINK = Symbol('SPLITS_SINK');
-export const SPLITS_TOPIC = 'splits';
-export interface SplitsSink {
-  /** `backfill`: part of a provider's initial snapshot, already old enough for the delayed (free) view. */
-  accept(splits: ResolvedSplits[], now: number, backfill?: boolean): void;
-}
 
 export interface IngestTotals {
   batches: number;
@@ -51,24 +45,17 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     private readonly leadership: Leadership,
     private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Optional() @Inject(SPLITS_SINK) private splitsSink?: SplitsSink,
   ) {
     this.pipeline = new IngestionPipeline(catalog, boards.board);
     metrics.gauge('board_write_quarantined', 'Items (prices, history entries, events) the database refused for their data: isolated, logged, not stored', () => boards.writer.quarantined);
-  }
-
-  setSplitsSink(sink: SplitsSink): void {
-    this.splitsSink = sink;
   }
 
   /** Feeds one batch into the board; returns what happened to it. */
   ingest(batch: ProviderBatch, now = this.clock.now(), opts: { backfill?: boolean } = {}): IngestReport {
     const { changeSet, report, splits } = this.pipeline.process(batch, now);
     this.boards.apply(changeSet, opts);
-    if (splits.length) {
-      this.splitsSink?.accept(splits, now, opts.backfill);
-      this.bus.publish(SPLITS_TOPIC, { splits, at: now }, { remoteOnly: true });
-    }
+    // Splits go to whoever reads them (the splits module, here and on the other instances) over the bus.
+    if (splits.length) this.bus.publish<SplitsMessage>(SPLITS_TOPIC, { splits, at: now, ...(opts.backfill ? { backfill: true } : {}) });
     this.metrics.ingestQuotes.inc({ source: batch.source }, report.quotes);
     this.metrics.ingestChanges.inc(report.changed);
     for (const [k, v] of Object.entries(report.rejected)) this.metrics.ingestRejected.inc({ reason: k }, v ?? 0);
@@ -107,10 +94,6 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   async onApplicationBootstrap(): Promise<void> {
     await this.boards.rebuild();
     this.pipeline.syncFixtures();
-    // Splits from the active worker reach the replicas' splits too.
-    this.bus.subscribe<{ splits: ResolvedSplits[]; at: number }>(SPLITS_TOPIC, (m, remote) => {
-      if (remote && this.splitsSink) this.splitsSink.accept(m.splits, m.at);
-    });
     // Providers run on the active worker only, and move with the leadership.
     this.leadership.onChange((leader) => {
       if (leader) void this.startAll();

@@ -18,6 +18,9 @@ import { deepTextProblem, fieldsProblem } from '../../domain/text.js';
 import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
 import type { EventUpdate, ProviderBatch, Quote, QuoteKey, SplitsInput } from '../../domain/types.js';
 import type { OddsBoard } from '../board/odds-board.js';
+import type { ResolvedSplits } from './topics.js';
+
+export type { ResolvedSplits } from './topics.js';
 
 /** Why a quote was left out. Counted per batch and in metrics; never guessed around. */
 export type RejectReason =
@@ -58,13 +61,6 @@ export interface IngestReport {
   registered?: { leagues: Array<{ id: string; sport: string; from: string }>; books: Array<{ id: string; from: string }> };
   /** Accepted rows of market types the catalog does not know, per type: kept and shown, never in detection. */
   displayOnly?: Record<string, number>;
-}
-
-export interface ResolvedSplits extends SplitsInput {
-  eventId: string;
-  sport: string;
-  homeTeamName: string;
-  awayTeamName: string;
 }
 
 export interface PipelineResult {

@@ -12,8 +12,8 @@ import { TIERS, type TierTable } from '../../config/tiers.js';
 import { BoardService } from '../board/board.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import { EventsService } from '../events/events.service.js';
-import { IngestionService, type SplitsSink } from '../ingestion/ingestion.service.js';
-import type { ResolvedSplits } from '../ingestion/pipeline.js';
+import { EventBus } from '../../common/bus/event-bus.js';
+import { SPLITS_TOPIC, type ResolvedSplits, type SplitsMessage } from '../ingestion/topics.js';
 import type { SplitsListResponseDto } from './dto/splits-game.response.dto.js';
 import type { SplitsHistoryResponseDto } from './dto/splits-history.response.dto.js';
 import type { ListSplitsQuery } from './dto/list-splits.query.dto.js';
@@ -30,11 +30,11 @@ const PURGE_INTERVAL_MS = 3600_000;
 
 /**
  * Public betting splits: the latest numbers per (event, book) in memory (fed by the ingestion pipeline through
- * the splits sink), a delayed copy per tier delay (free: 60 s), snapshots to the database every 5 minutes for
+ * the bus), a delayed copy per tier delay (free: 60 s), snapshots to the database every 5 minutes for
  * the 48-hour history, and the two read paths behind GET /splits and GET /splits/history.
  */
 @Injectable()
-export class SplitsService implements SplitsSink, OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('splits');
   private readonly current = new SplitsStore();
   private readonly delayed = new Map<number, DelayedSplits>();
@@ -44,7 +44,7 @@ export class SplitsService implements SplitsSink, OnModuleInit, OnApplicationBoo
   constructor(
     private readonly clock: Clock,
     private readonly boards: BoardService,
-    private readonly ingestion: IngestionService,
+    private readonly bus: EventBus,
     private readonly events: EventsService,
     private readonly catalog: Catalog,
     private readonly policy: AccessPolicy,
@@ -61,10 +61,15 @@ export class SplitsService implements SplitsSink, OnModuleInit, OnApplicationBoo
   }
 
   onModuleInit(): void {
-    this.ingestion.setSplitsSink(this);
-    this.unsubscribe = this.boards.board.onChange((cs) => {
+    // Splits come from ingestion over the bus: published here by the active worker, and from it to the replicas.
+    const offSplits = this.bus.subscribe<SplitsMessage>(SPLITS_TOPIC, (m, remote) => this.accept(m.splits, m.at, !remote && m.backfill === true));
+    const offBoard = this.boards.board.onChange((cs) => {
       if (cs.eventsRemoved.length) this.dropEvents(cs.eventsRemoved, cs.at);
     });
+    this.unsubscribe = () => {
+      offSplits();
+      offBoard();
+    };
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -82,7 +87,7 @@ export class SplitsService implements SplitsSink, OnModuleInit, OnApplicationBoo
 
   // ------------------------------------------------------------------ intake
 
-  /** The splits sink: keeps the latest split per (event, book) of the splits books, for events on the board. */
+  /** Intake (from the bus): keeps the latest split per (event, book) of the splits books, for events on the board. */
   accept(splits: ResolvedSplits[], now: number, backfill = false): void {
     const accepted: CurrentSplits[] = [];
     for (const s of splits) {
