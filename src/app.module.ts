@@ -23,7 +23,8 @@ import { DetectionModule } from './modules/detection/detection.module.js';
 import { OPPORTUNITY_TYPES } from './modules/opportunity-types.js';
 import { StreamModule } from './modules/stream/stream.module.js';
 import { ClusterModule } from './modules/cluster/cluster.module.js';
-import { MetricsGaugesModule, MetricsModule } from './modules/metrics/metrics.module.js';
+import { MetricsGaugesModule } from './modules/metrics/metrics-gauges.module.js';
+import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { SplitsModule } from './modules/splits/splits.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature. */

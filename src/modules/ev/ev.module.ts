@@ -6,9 +6,11 @@ import { EvController } from './ev.controller.js';
 import { EvDetector } from './ev.detector.js';
 import { EvPresenter } from './ev.presenter.js';
 import { EvService } from './ev.service.js';
+import { BoardModule } from '../board/board.module.js';
+import { ReferenceModule } from '../reference/reference.module.js';
 
 /** +EV: its detector (registered with the engine), presenter, list and route. */
-@Module({ imports: [DetectionModule, OpportunityListsModule], controllers: [EvController], providers: [EvDetector, EvPresenter, EvService] })
+@Module({ imports: [BoardModule, ReferenceModule, DetectionModule, OpportunityListsModule], controllers: [EvController], providers: [EvDetector, EvPresenter, EvService] })
 export class EvModule implements OnModuleInit {
   constructor(
     private readonly engine: DetectionEngine,

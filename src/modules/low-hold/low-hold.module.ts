@@ -6,9 +6,11 @@ import { LowHoldController } from './low-hold.controller.js';
 import { LowHoldDetector } from './low-hold.detector.js';
 import { LowHoldPresenter } from './low-hold.presenter.js';
 import { LowHoldService } from './low-hold.service.js';
+import { BoardModule } from '../board/board.module.js';
+import { ReferenceModule } from '../reference/reference.module.js';
 
 /** Low-hold: its detector (registered with the engine), presenter, list and route. */
-@Module({ imports: [DetectionModule, OpportunityListsModule], controllers: [LowHoldController], providers: [LowHoldDetector, LowHoldPresenter, LowHoldService] })
+@Module({ imports: [BoardModule, ReferenceModule, DetectionModule, OpportunityListsModule], controllers: [LowHoldController], providers: [LowHoldDetector, LowHoldPresenter, LowHoldService] })
 export class LowHoldModule implements OnModuleInit {
   constructor(
     private readonly engine: DetectionEngine,

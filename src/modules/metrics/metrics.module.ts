@@ -1,39 +1,8 @@
-import { Global, Module, type OnApplicationBootstrap } from '@nestjs/common';
-import { BoardService } from '../board/board.service.js';
-import { Leadership } from '../cluster/leadership.service.js';
-import { DetectionEngine } from '../detection/detection.engine.js';
-import { DetectionModule } from '../detection/detection.module.js';
-import { StreamHub } from '../stream/stream-hub.js';
-import { StreamModule } from '../stream/stream.module.js';
+import { Global, Module } from '@nestjs/common';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsService } from './metrics.service.js';
 
+/** The metrics registry (infrastructure, global: every module counts into it) and GET /metrics. */
 @Global()
 @Module({ controllers: [MetricsController], providers: [MetricsService], exports: [MetricsService] })
 export class MetricsModule {}
-
-/** Gauges read at scrape time from the services that own the numbers. */
-@Module({ imports: [StreamModule, DetectionModule] })
-export class MetricsGaugesModule implements OnApplicationBootstrap {
-  constructor(
-    private readonly metrics: MetricsService,
-    private readonly boards: BoardService,
-    private readonly detection: DetectionEngine,
-    private readonly hub: StreamHub,
-    private readonly leadership: Leadership,
-  ) {}
-
-  // At bootstrap: every module (the opportunity types too) is initialised by then.
-  onApplicationBootstrap(): void {
-    const m = this.metrics;
-    m.gauge('board_rows', 'Prices on the board', () => this.boards.board.size);
-    m.gauge('board_events', 'Events on the board', () => this.boards.board.events.size);
-    m.gauge('board_write_backlog', 'Board changes waiting to be written to the database', () => this.boards.writer.pending);
-    // One gauge per opportunity type (its live count among all books): the types register before this runs.
-    for (const d of this.detection.types()) m.gauge(d.gauge.name, d.gauge.help, () => this.detection.live(d.kind)?.size ?? 0);
-    m.gauge('detection_rescan_mismatches_total', 'Opportunities the full re-scan found different from the incremental state', () => this.detection.stats.rescanMismatches);
-    m.gauge('stream_open', 'Open SSE and WebSocket streams', () => this.hub.openStreams);
-    m.gauge('stream_closing', 'Streams closed by the server whose sockets have not yet let go of their queued data', () => this.hub.closingStreams);
-    m.gauge('worker_active', '1 when this instance is the active worker', () => (this.leadership.isLeader ? 1 : 0));
-  }
-}

@@ -6,9 +6,11 @@ import { MiddlesController } from './middles.controller.js';
 import { MiddlesDetector } from './middles.detector.js';
 import { MiddlesPresenter } from './middles.presenter.js';
 import { MiddlesService } from './middles.service.js';
+import { BoardModule } from '../board/board.module.js';
+import { ReferenceModule } from '../reference/reference.module.js';
 
 /** Middles: its detector (registered with the engine), presenter, list and route. */
-@Module({ imports: [DetectionModule, OpportunityListsModule], controllers: [MiddlesController], providers: [MiddlesDetector, MiddlesPresenter, MiddlesService] })
+@Module({ imports: [BoardModule, ReferenceModule, DetectionModule, OpportunityListsModule], controllers: [MiddlesController], providers: [MiddlesDetector, MiddlesPresenter, MiddlesService] })
 export class MiddlesModule implements OnModuleInit {
   constructor(
     private readonly engine: DetectionEngine,

@@ -1,8 +1,11 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { OddsController } from './odds.controller.js';
 import { OddsItemBuilder } from './odds-item.js';
 import { OddsService } from './odds.service.js';
+import { BoardModule } from '../board/board.module.js';
+import { ReferenceModule } from '../reference/reference.module.js';
+import { EventsModule } from '../events/events.module.js';
 
-@Global()
-@Module({ controllers: [OddsController], providers: [OddsService, OddsItemBuilder], exports: [OddsService, OddsItemBuilder] })
+/** Odds lists, batch and one event's odds; the odds item builder (the stream uses it too). */
+@Module({ imports: [BoardModule, ReferenceModule, EventsModule], controllers: [OddsController], providers: [OddsService, OddsItemBuilder], exports: [OddsService, OddsItemBuilder] })
 export class OddsModule {}

@@ -6,7 +6,10 @@ import { SseController } from './sse.controller.js';
 import { StreamAccess } from './stream-access.js';
 import { StreamHub } from './stream-hub.js';
 import { WsGateway } from './ws.gateway.js';
+import { BoardModule } from '../board/board.module.js';
+import { EventsModule } from '../events/events.module.js';
+import { OddsModule } from '../odds/odds.module.js';
 
 /** SSE and WebSocket streams, fed by the hub from the bus (prices) and the detection engine (opportunities). */
-@Module({ imports: [AccountsModule, DetectionModule], controllers: [SseController], providers: [StreamHub, StreamAccess, WsGateway, StreamKeyWatch], exports: [StreamHub] })
+@Module({ imports: [AccountsModule, BoardModule, EventsModule, OddsModule, DetectionModule], controllers: [SseController], providers: [StreamHub, StreamAccess, WsGateway, StreamKeyWatch], exports: [StreamHub] })
 export class StreamModule {}
