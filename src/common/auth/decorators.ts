@@ -53,7 +53,8 @@ export const AdminOrLocal = () =>
 
 /** Works without a key at the keyless per-IP limit; a key, if sent, must be valid. */
 export const OptionalKey = () =>
-  applyDecorators(SetMetadata(ACCESS_KEY, { kind: 'optional-key' } satisfies AccessRule), ...keySecurity(), ...keyResponses());
+  // The empty requirement: no key at all is accepted too.
+  applyDecorators(SetMetadata(ACCESS_KEY, { kind: 'optional-key' } satisfies AccessRule), ...keySecurity(), ApiSecurity({}), ...keyResponses());
 
 /** Any valid key. Every route that is neither Public nor OptionalKey is treated as this (deny by default). */
 export const RequiresKey = () =>

@@ -86,11 +86,15 @@ export function ApiListResponse(item: Type<unknown>, o: EnvelopeOptions = {}) {
   return applyDecorators(ApiExtraModels(...models(item, meta)), envelopeResponse({ type: 'array', items: ref(item) }, ['meta'], { meta: metaSchema(meta) }, o, 'Every item'));
 }
 
-/** One object (`envelope()` in envelope.ts): `{success, data: item}`, with `meta` when `o.meta` names its DTO. */
-export function ApiDataResponse(item: Type<unknown>, o: EnvelopeOptions = {}) {
+/**
+ * One object (`envelope()` in envelope.ts): `{success, data: item}`, with `meta` when `o.meta` names its DTO.
+ * `item`: a response DTO class, or a schema for data that is not an object (a list of names).
+ */
+export function ApiDataResponse(item: Type<unknown> | SchemaObject, o: EnvelopeOptions = {}) {
+  const isClass = typeof item === 'function';
   return applyDecorators(
-    ApiExtraModels(...models(item, o.meta)),
-    envelopeResponse(ref(item), o.meta ? ['meta'] : [], o.meta ? { meta: metaSchema(o.meta) } : {}, o, 'The object asked for'),
+    ApiExtraModels(...models(isClass ? item : undefined, o.meta)),
+    envelopeResponse(isClass ? ref(item) : item, o.meta ? ['meta'] : [], o.meta ? { meta: metaSchema(o.meta) } : {}, o, 'The object asked for'),
   );
 }
 

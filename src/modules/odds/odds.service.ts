@@ -179,7 +179,7 @@ export class OddsService {
           odds: list.map((r) => this.items.project(this.items.build(board, r, e), q.fields)),
         };
       });
-      return page(slice, { limit: q.limit, offset: q.offset, total: all.length }, { group_by: 'event', books_available: available.length, filters, updated_at: now }, { updated_at: now });
+      return page(slice, { limit: q.limit, offset: q.offset, total: all.length }, { group_by: 'event', books_available: available, filters, updated_at: now }, { updated_at: now });
     }
 
     const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
