@@ -13,7 +13,10 @@ import type { OddsBoard } from '../board/odds-board.js';
 import { EventsService } from '../events/events.service.js';
 import type { BatchOddsBody, BestOddsQuery, ComparisonQuery, DeltaQuery, EventOddsQuery, ListOddsQuery } from './dto/odds.query.js';
 import { OddsItemBuilder, type OddsItem } from './odds-item.js';
-import { afterCursor, comparator, decodeCursor, encodeCursor, ResultCache, selectRows, sortKey, type OddsFilter, type SortSpec } from './odds-query.js';
+import { afterCursor, decodeCursor, encodeCursor } from './odds-cursor.js';
+import { selectRows, type OddsFilter } from './odds-filter.js';
+import { comparator, sortKey, type SortSpec } from './odds-sort.js';
+import { ResultCache } from './result-cache.js';
 import { EventCounts, orderedPage, rowMatches, type NaturalKey } from './ordered-page.js';
 import { withinEvent } from '../board/odds-board.js';
 

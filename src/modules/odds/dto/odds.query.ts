@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Max, Min } from 'class-validator';
 import { BaseQuery, BooleanParam, CsvList, IntParam, PageQuery, SearchText, StringParam, splitList } from '../../../common/http/query.js';
 import { ODDS_FIELDS } from '../odds-item.js';
-import { SORT_FIELDS } from '../odds-query.js';
+import { SORT_FIELDS } from '../odds-sort.js';
 
 const SORT_VALUES = SORT_FIELDS.flatMap((f) => [f, `-${f}`]);
 
