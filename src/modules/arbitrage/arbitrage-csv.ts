@@ -13,8 +13,8 @@ export function toCsv(records: readonly unknown[][]): string {
 }
 
 /**
- * The rows of the arbitrage CSV (column order of spec rule 4) from presented items. Three-way arbitrages keep
- * the spec's columns: the second and third legs share the "2" columns, joined by " / " (a single leg keeps its
+ * The rows of the arbitrage CSV (the columns and their order are the published format's, below) from presented
+ * items. Three-way arbitrages keep the two-leg columns: the second and third legs share the "2" columns, joined by " / " (a single leg keeps its
  * number: the cell stays numeric).
  */
 export function arbitrageCsv(items: ReadonlyArray<Record<string, unknown>>): string {

@@ -276,7 +276,7 @@ export class OddsService {
     return list;
   }
 
-  /** One event's prices side by side, keyed by sportsbook id (DECISIONS.md #7-9). */
+  /** One event's prices side by side: `data` maps each sportsbook id to its Odds rows for the event. */
   comparison(account: Account | undefined, q: ComparisonQuery) {
     const eventId = q.event ?? q.event_id;
     if (!eventId) throw badRequest('Missing required parameter "event" (the event id to compare)', { parameter: 'event' });
