@@ -119,8 +119,10 @@ describe('the API document', () => {
         expect(p.name).not.toBe('api_key');
       }
     }
-    const team = doc.paths['/api/v1/opportunities/arbitrage']!.get!.parameters!.find((p) => p.name === 'team')!;
-    expect(team.description).toContain('Example: `celtics`');
+    // The example is in the words: written there, or moved there from an `example` of the DTO.
+    const param = (name: string) => doc.paths['/api/v1/opportunities/arbitrage']!.get!.parameters!.find((p) => p.name === name)!;
+    expect(param('team').description).toContain('`celtics`');
+    expect(param('min_profit').description).toContain('Example: `1`');
   });
 
   it('links every error to an anchor that exists on a page the service serves', async () => {
