@@ -3,7 +3,12 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { AccessPolicy } from './common/auth/access-policy.js';
 import { MAX_OBJECT_KEYS } from './common/http/body-limits.js';
 import type { AppConfig } from './config/env.js';
+import { SECURITY_SCHEMES } from './common/auth/decorators.js';
+import { errorPageHtml, errorTableMarkdown } from './common/http/error-docs.js';
 import { DetectionEngine } from './modules/detection/detection.engine.js';
+
+/** The page the `docs` link of every error body points to (the default DOCS_URL), with an anchor per code. */
+export const ERRORS_PAGE = '/docs/errors';
 
 const description = (c: AppConfig, tierTable: string, typesTable: string) => `
 Odds from many sportsbooks matched into events, with best-price, comparison, delta and batch reads, public betting
@@ -48,24 +53,13 @@ Rate-limit headers on every authenticated response: \`X-RateLimit-Limit\`, \`X-R
 
 ## Errors
 Every error is \`{"error": {"code", "message", "docs"}}\`; fields such as \`required_tier\`, \`retry_after\`,
-\`max_books\`, \`max_offset\` are also copied to the top level.
+\`max_books\`, \`max_offset\` are also copied to the top level. \`docs\` links to the code's row on [${ERRORS_PAGE}](${ERRORS_PAGE}).
 
-| HTTP | code | when |
-|---|---|---|
-| 400 | invalid_request | a parameter is missing, of the wrong type, out of range, or unknown (the message names it) |
-| 400 | offset_too_large | offset above the endpoint's maximum (\`max_offset\`) |
-| 401 | unauthorized | missing, invalid or revoked key |
-| 403 | tier_restricted | the tier lacks the feature or the book (\`required_tier\`) |
-| 404 | not_found | unknown id or path (also any file under /docs the UI does not need) |
-| 405 | method_not_allowed | known path, wrong method |
-| 408 | request_timeout | the request did not arrive in time |
-| 413 | payload_too_large | request body over the limit |
-| 415 | unsupported_media_type | a request body that is not \`application/json\` |
-| 429 | rate_limited | over the per-minute budget, or too many failed authentications from the address (\`Retry-After\`, \`retry_after\` in seconds) |
-| 429 | too_many_streams | more open streams than the tier allows |
-| 431 | header_too_large | request headers (the URL included) over 16 KB |
-| 500 | internal_error | a fault of ours (no details are exposed; quote X-Request-Id) |
-| 503 | service_unavailable | a dependency is down |
+${errorTableMarkdown()}
+
+## Trying it here
+Click **Authorize** and paste a key in \`ApiKeyHeader\` (\`AdminToken\` for the operator routes), then "Try it out". Filters
+start empty: each parameter's description gives an example value to type in.
 `;
 
 export function buildOpenApi(app: NestFastifyApplication, config: AppConfig): OpenAPIObject {
@@ -74,11 +68,61 @@ export function buildOpenApi(app: NestFastifyApplication, config: AppConfig): Op
     .setDescription(description(config, app.get(AccessPolicy).tierTableMarkdown(), app.get(DetectionEngine).typesMarkdown()))
     .setVersion(config.version)
     .addServer('/', 'This server')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Recommended for server-side clients' }, 'ApiKeyHeader')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <key>' }, 'BearerAuth')
-    .addApiKey({ type: 'apiKey', in: 'query', name: 'api_key', description: 'For EventSource/SSE clients that cannot set headers' }, 'ApiKeyQuery')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Recommended for server-side clients' }, SECURITY_SCHEMES.keyHeader)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <key>' }, SECURITY_SCHEMES.bearer)
+    .addApiKey({ type: 'apiKey', in: 'query', name: 'api_key', description: 'For EventSource/SSE clients that cannot set headers' }, SECURITY_SCHEMES.keyQuery)
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Admin-Token', description: 'Operator token (ADMIN_TOKEN, or the one in DATA_DIR/server.json) for /api/v1/admin and /metrics' }, SECURITY_SCHEMES.admin)
     .build();
-  return SwaggerModule.createDocument(app, doc);
+  return finishDocument(SwaggerModule.createDocument(app, doc));
+}
+
+type Schema = Record<string, unknown>;
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+/**
+ * Two passes over the generated document:
+ * - a parameter's example moves into its description, so Swagger UI's "Try it out" starts with empty filters
+ *   (a pre-filled `team=celtics` or path id would filter the answer down to nothing);
+ * - every object schema a 2xx response reaches is closed (`additionalProperties: false`) unless it says
+ *   otherwise: a response carries exactly the fields its schema declares, so a client generated from the
+ *   document, or a validator, sees a renamed or undeclared field.
+ */
+export function finishDocument(doc: OpenAPIObject): OpenAPIObject {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, Schema>;
+  const closed = new Set<Schema>();
+  const close = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(close);
+    if (!node || typeof node !== 'object') return;
+    const s = node as Schema;
+    if (closed.has(s)) return;
+    closed.add(s);
+    if (typeof s.$ref === 'string') return close(schemas[s.$ref.split('/').pop()!]);
+    if (s.properties && s.additionalProperties === undefined) s.additionalProperties = false;
+    for (const v of Object.values(s.properties ?? {})) close(v);
+    for (const k of ['items', 'allOf', 'anyOf', 'oneOf', 'additionalProperties'] as const) close(s[k]);
+  };
+  for (const item of Object.values(doc.paths)) {
+    for (const m of HTTP_METHODS) {
+      const op = item[m];
+      if (!op) continue;
+      for (const p of (op.parameters ?? []) as unknown as Schema[]) {
+        const schema = p.schema as Schema | undefined;
+        const example = p.example ?? schema?.example;
+        delete p.example;
+        delete p.examples;
+        if (schema) delete schema.example;
+        if (example !== undefined) {
+          const text = Array.isArray(example) ? example.join(',') : String(example);
+          p.description = `${p.description ? `${String(p.description).replace(/\.?$/, '.')} ` : ''}Example: \`${text}\``;
+        }
+      }
+      for (const [status, r] of Object.entries(op.responses ?? {})) {
+        if (!status.startsWith('2')) continue;
+        for (const c of Object.values((r as { content?: Record<string, { schema?: Schema }> }).content ?? {})) close(c.schema);
+      }
+    }
+  }
+  return doc;
 }
 
 /**
@@ -99,8 +143,13 @@ export function docsAssetAllowed(url: string): boolean {
   return path.startsWith('/docs/') && SWAGGER_UI_ASSETS.has(path.slice('/docs/'.length));
 }
 
-/** Swagger UI at /docs, the document at /docs-json. */
+/** Swagger UI at /docs, the document at /docs-json, the error codes at /docs/errors. */
 export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): void {
+  const errorsPage = errorPageHtml();
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .get(ERRORS_PAGE, (_req, reply) => reply.header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(errorsPage));
   SwaggerModule.setup('docs', app, () => buildOpenApi(app, config), {
     useGlobalPrefix: false,
     jsonDocumentUrl: 'docs-json',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Catalog } from './catalog.js';
 
-describe('Catalog: slug forms and short forms (CONTRACT.md 15.2)', () => {
+describe('Catalog: slug forms ({country}_-_{name}) and short forms', () => {
   const c = new Catalog();
   it.each([
     ['fifa_-_world_cup', 'fifa_world_cup'],
@@ -62,7 +62,7 @@ describe('Catalog: registration on first sight', () => {
     expect(c.registerBook('!!!')).toBeUndefined();
   });
 
-  it('the catalog keeps the current books of CONTRACT.md 15.1 with their tiers', () => {
+  it('the catalog keeps the public product\'s current books with their tiers', () => {
     const c = new Catalog();
     for (const id of ['sx_bet', 'sportzino', 'betano', 'betsson', 'bwin', 'hardrock', 'unibet_be', 'unibet_ca', 'unibet_de', 'unibet_dk', 'unibet_ro', 'unibet_se', 'onexbet', 'sbobet', 'bookmaker', 'betfair']) {
       expect(c.book(id)?.id).toBe(id);

@@ -194,7 +194,7 @@ export class Catalog {
 
   /**
    * The league an input names: its id or an alias exactly; else any spelling of its id, name, label or an alias
-   * (`World Cup`, `world_cup`, `Premier League`); else a `{country}_-_{name}` slug (CONTRACT.md 15.2) whose
+   * (`World Cup`, `world_cup`, `Premier League`); else a `{country}_-_{name}` slug (the form The Odds API and the SDKs use) whose
    * country and name are a league's (`fifa_-_world_cup` -> fifa_world_cup; `spain_-_laliga` -> la_liga, Spain's,
    * while `scotland_-_premier_league` is not England's epl). With `sport`, only a league of that sport matches
    * beyond the exact forms.

@@ -221,7 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     endedEventGraceSeconds: int(env, 'ENDED_EVENT_GRACE_SECONDS', 3600, 0, 7 * 86_400),
     historyRetentionHours: int(env, 'ODDS_HISTORY_RETENTION_HOURS', 24, 1, 24 * 365),
     persistIntervalMs: int(env, 'PERSIST_INTERVAL_MS', 1000, 50, 60_000),
-    docsUrl: env.DOCS_URL?.trim() || '/docs',
+    docsUrl: env.DOCS_URL?.trim() || '/docs/errors',
     version,
     schedulers: bool(env, 'SCHEDULERS', true),
     adminToken: adminToken(env),

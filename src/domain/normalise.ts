@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 
 /**
  * Normalisation and identity: team keys, canonical event ids, deterministic odds-row ids and market group
- * keys (CONTRACT.md 15.3, DECISIONS.md #21 and #39). Pure functions.
+ * keys. Event ids are `{league}_{teamA}_{teamB}_{YYYY-MM-DD}_b{N}` (team keys sorted, a 6-hour start bucket,
+ * `_g{N}` for a second game); a row id hashes book, event, market, selection and line. Pure functions.
  */
 
 /** Lower-case ASCII letters and digits only. */
@@ -71,7 +72,7 @@ const SIDE_TYPES = new Set(['home', 'away', 'draw', 'over', 'under']);
  * Deterministic odds-row id: hash of book, event, market, period, selection, line and player. In markets with
  * a known outcome set (`sided`: two-way, three-way, over/under) the selection is its canonical side, so a
  * feed's spelling of a team does not matter; elsewhere (futures, props lists, contracts) it is the side and
- * the folded text. A market re-posted at the same line keeps its id; a new line is a new row (DECISIONS.md #21).
+ * the folded text. A market re-posted at the same line keeps its id; a new line is a new row.
  */
 export function oddsRowId(r: { book: string; eventId: string; marketType: string; period: string; selectionType: string; selection: string; line: number | null; playerName: string | null; sided?: boolean }): string {
   const sel = (r.sided ?? true) && SIDE_TYPES.has(r.selectionType) ? r.selectionType : `${r.selectionType}:${compact(r.selection)}`;

@@ -39,7 +39,7 @@ export interface QuoteKey {
   period?: string;
   /** Team name, 'Over'/'Under', 'Draw', a player, a score... */
   selection: string;
-  /** Canonical side: home, away, draw, over, under, yes, no, other, ... (CONTRACT.md 2). */
+  /** Canonical side: home, away, draw, over, under, yes, no, other, ... (an Odds item's `selection_type`). */
   selectionType: string;
   /** Handicap or total; null/undefined without a line. For spreads, the selection's own handicap. */
   line?: number | null;
@@ -61,7 +61,7 @@ export interface Quote extends QuoteKey {
   maxBet?: number | null;
 }
 
-/** Live state of a game (CONTRACT.md 13.1), as the simulator or a feed reports it. */
+/** Live state of a game (score, period, clock), as the simulator or a feed reports it. */
 export interface GameState {
   home_score: number;
   away_score: number;
@@ -84,7 +84,7 @@ export interface EventUpdate {
   gameState?: GameState | null;
 }
 
-/** Public betting splits of one event at one book (spec part 1; CONTRACT.md 6). Shares are fractions 0-1. */
+/** Public betting splits (handle % and bet %) of one event at one book. Shares are fractions 0-1. */
 export interface SplitsInput {
   book: string;
   league: string;

@@ -63,7 +63,7 @@ export class AccessPolicy {
   }
 
   /**
-   * The default book set of a tier (DECISIONS.md #17-18): the tier's own list when configured (free:
+   * The default book set of a tier (used when a request names no sportsbook): the tier's own list when configured (free:
    * DraftKings + FanDuel); otherwise the first max-books listed books open to the tier by popularity; every
    * book the tier may use when it has no maximum.
    */

@@ -23,7 +23,7 @@ const MAX_KEY_LENGTH = 200;
 
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
-/** The key sent with a request: X-API-Key, then Authorization: Bearer, then ?api_key= (spec part 5). */
+/** The key sent with a request, in this order of precedence: X-API-Key, then Authorization: Bearer, then ?api_key=. */
 export function extractKey(req: { headers: Credentials['headers']; query?: unknown }): string | undefined {
   const h = first(req.headers['x-api-key']);
   if (h && h.trim()) return h.trim();

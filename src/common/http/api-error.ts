@@ -1,4 +1,4 @@
-/** Every error code the API emits (DECISIONS.md #1-3). The filter maps them to HTTP exhaustively. */
+/** Every error code the API emits (error-docs.ts says what each means). The filter maps them to HTTP exhaustively. */
 export type ErrorCode =
   | 'invalid_request'
   | 'offset_too_large'

@@ -1,4 +1,8 @@
-/** The response envelopes of spec part 2 (DECISIONS.md #4-5): one place builds them. */
+/**
+ * The response envelopes: `{success: true, data}`, and for pages also `pagination` {limit, offset, has_more,
+ * next_offset} and `meta` {count, total, pagination, ...} (the pagination twice: clients read either). One place
+ * builds them; api-responses.ts documents them.
+ */
 export interface Pagination {
   limit: number;
   offset: number;

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MaxLength, Max, Min, ValidateBy } from 'class-validator';
 import { foldName } from '../../config/catalog.js';
@@ -85,13 +85,15 @@ export const SearchText = () =>
  * silently returns unfiltered data.
  */
 export class BaseQuery {
-  @ApiPropertyOptional({ description: 'API key (alternative to the X-API-Key header; meant for EventSource clients)', example: 'sk_live_...' })
+  // Documented once, as the ApiKeyQuery security scheme (Swagger UI's Authorize dialog), not as a parameter of
+  // every operation that "Try it out" would fill in.
+  @ApiHideProperty()
   @IsOptional()
   @IsString()
   @StringParam()
   api_key?: string;
 
-  @ApiPropertyOptional({ description: 'US state for deep links (accepted for SDK compatibility; deep links are not state-specific here)', example: 'pa' })
+  @ApiPropertyOptional({ description: 'US state for deep links (accepted for SDK compatibility; deep links are not state-specific here), such as `pa`' })
   @IsOptional()
   @IsString()
   @StringParam()

@@ -1,6 +1,7 @@
-import { Controller, Get, Req } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { Account } from '../../common/auth/account.js';
+import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
 import { RequiresKey } from '../../common/auth/decorators.js';
 import { envelope } from '../../common/http/envelope.js';
 import { AccountService } from './account.service.js';
@@ -13,9 +14,9 @@ export class AccountController {
 
   @Get()
   @RequiresKey()
-  @ApiOperation({ summary: 'The calling key: tier, limits and features', description: 'Nested OpenAPI 2.0.0 shape (DECISIONS.md #35-36). The key id is masked.' })
+  @ApiOperation({ summary: 'The calling key: tier, limits and features', description: 'The key (id masked), its tier, the tier\'s limits and features, and add-ons.' })
   @ApiOkResponse({ type: AccountResponse })
-  get(@Req() req: FastifyRequest) {
-    return envelope(this.accounts.describe(req.account!));
+  get(@CurrentAccount() account: Account) {
+    return envelope(this.accounts.describe(account));
   }
 }

@@ -1,12 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/decorators.js';
 import { notFound } from '../../common/http/api-error.js';
+import { ApiDataResponse } from '../../common/http/api-responses.js';
 import { envelope } from '../../common/http/envelope.js';
 import { TIERS } from '../../config/tiers.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { ApiKeyDto, CreatedApiKeyDto } from './dto/api-key.response.js';
 
 export class CreateKeyBody {
   @ApiProperty({ enum: TIERS, example: 'pro' }) @IsIn(TIERS as unknown as string[]) tier: string;
@@ -25,6 +27,8 @@ export class AdminKeysController {
 
   @Get()
   @AdminOnly()
+  @ApiDataResponse({ type: 'array', items: { $ref: getSchemaPath(ApiKeyDto) } }, { description: 'Every key' })
+  @ApiExtraModels(ApiKeyDto)
   @ApiOperation({ summary: 'List API keys (hashes are never returned)' })
   async list() {
     return envelope(await this.keys.list());
@@ -33,6 +37,7 @@ export class AdminKeysController {
   @Post()
   @AdminOnly()
   @HttpCode(201)
+  @ApiDataResponse(CreatedApiKeyDto, { description: 'The new key', status: 201 })
   @ApiOperation({ summary: 'Create an API key; the key is returned once' })
   async create(@Body() body: CreateKeyBody) {
     const { key, view } = await this.keys.create(body.tier, body.name ?? null);
@@ -42,6 +47,7 @@ export class AdminKeysController {
   @Post(':id/revoke')
   @AdminOnly()
   @HttpCode(200)
+  @ApiDataResponse(ApiKeyDto, { description: 'The key, revoked' })
   @ApiOperation({ summary: 'Revoke an API key (effective on every instance within a few seconds)' })
   async revoke(@Param('id') id: string) {
     const v = await this.keys.revoke(id);
@@ -52,6 +58,7 @@ export class AdminKeysController {
   @Post(':id/arbitrage')
   @AdminOnly()
   @HttpCode(200)
+  @ApiDataResponse(ApiKeyDto, { description: 'The key, with its new flag' })
   @ApiOperation({ summary: "Switch the account's arbitrage feature on or off" })
   async arbitrage(@Param('id') id: string, @Body() body: ArbitrageFlagBody) {
     const v = await this.keys.setArbitrage(id, body.enabled);

@@ -23,7 +23,7 @@ export class ApiKeyEntity {
   @Column('boolean', { name: 'is_active', default: true })
   isActive: boolean;
 
-  /** The per-account arbitrage flag of the spec's arbitrage section (DECISIONS.md: on by default). */
+  /** The per-account arbitrage flag: on by default; off, the key gets 403 on arbitrage whatever its tier. */
   @Column('boolean', { name: 'arbitrage_enabled', default: true })
   arbitrageEnabled: boolean;
 

@@ -13,9 +13,9 @@ export function toCsv(records: readonly unknown[][]): string {
 }
 
 /**
- * The rows of the arbitrage CSV (column order of spec rule 4) from presented items. Three-way arbitrages keep
- * the spec's columns: the second and third legs share the "2" columns, joined by " / " (a single leg keeps its
- * number: the cell stays numeric).
+ * The rows of the arbitrage CSV (ARBITRAGE_CSV_HEADER above: the published columns and their order) from
+ * presented items. Three-way arbitrages keep the two-leg columns: the second and third legs share the "2"
+ * columns, joined by " / " (a single leg keeps its number: the cell stays numeric).
  */
 export function arbitrageCsv(items: ReadonlyArray<Record<string, unknown>>): string {
   const records: unknown[][] = [ARBITRAGE_CSV_HEADER];

@@ -9,7 +9,7 @@ import { groupInfo, guardsOf, impliedTotalAllBooks, isAlternate, usable, type De
 import { bestPerOutcome, type BookFilter } from '../detection/market-groups.js';
 import { ArbitragePresenter } from './arbitrage.presenter.js';
 
-/** Opportunities above this profit are data errors, not arbitrages (spec rule 1). */
+/** Profit (percent) above which an arbitrage is taken for a data error (a stale or mistyped price) and left out. */
 export const ARB_PROFIT_CAP = 10;
 
 /** The best price of every outcome of a market, among the books in scope, summing below 100%. */

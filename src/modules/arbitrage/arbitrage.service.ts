@@ -84,7 +84,7 @@ export class ArbitrageService {
     return page(data, { limit: q.limit, offset: q.offset, total: found.length }, { source: 'cache', summary, filters: { ...this.lists.echo(q, c), min_profit: minProfit, group: q.group ?? null }, books_analyzed: booksAnalyzed, updated_at: this.clock.iso() });
   }
 
-  /** The arbitrage list as the spec's CSV file (column order of rule 4). */
+  /** The arbitrage list as a CSV file (arbitrage-csv.ts: the columns and their order). */
   csv(account: Account | undefined, q: ArbitrageQuery): { filename: string; body: string } {
     const { c, found } = this.found(account, q);
     const items = found.slice(q.offset, q.offset + q.limit).map((a) => this.presenter.present(c.board, a, c.now));

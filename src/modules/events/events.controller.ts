@@ -1,11 +1,14 @@
-import { All, Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { All, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { Account } from '../../common/auth/account.js';
+import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
 import { RequiresKey } from '../../common/auth/decorators.js';
+import { ApiDataResponse, ApiPagedResponse } from '../../common/http/api-responses.js';
 import { ApiError } from '../../common/http/api-error.js';
 import { envelope, page } from '../../common/http/envelope.js';
 import { Clock } from '../../common/time/clock.js';
 import { BoardService } from '../board/board.service.js';
+import { EventDto, EventMarketsMetaDto, EventsMetaDto } from './dto/event.response.dto.js';
 import { ListEventsQuery } from './dto/events.query.js';
 import { EventsService } from './events.service.js';
 
@@ -20,12 +23,13 @@ export class EventsController {
 
   @Get()
   @RequiresKey()
+  @ApiPagedResponse(EventDto, { description: 'Events by start time', meta: EventsMetaDto })
   @ApiOperation({
     summary: 'Events (games) derived from the current odds',
     description: 'Status is `upcoming`, `live` or `ended` (ended events stay for the grace period, then leave). Sorted by start time. Event ids are `{league}_{teamA}_{teamB}_{YYYY-MM-DD}_b{N}` with the team keys sorted and a 6-hour start bucket (US Eastern for US leagues, UTC otherwise); `_g{N}` marks a second game in the same bucket.',
   })
-  list(@Query() q: ListEventsQuery, @Req() req: FastifyRequest) {
-    const board = this.boards.viewFor(req.account);
+  list(@Query() q: ListEventsQuery, @CurrentAccount() account: Account) {
+    const board = this.boards.viewFor(account);
     const all = this.events.filter(board, q);
     const items = all.slice(q.offset, q.offset + q.limit).map((e) => this.events.view(board, e));
     return page(items, { limit: q.limit, offset: q.offset, total: all.length }, { updated_at: this.clock.iso() });
@@ -41,18 +45,20 @@ export class EventsController {
   @Get(':eventId')
   @RequiresKey()
   @ApiParam({ name: 'eventId', example: 'nba_celtics_lakers_2026-11-22_b3' })
+  @ApiDataResponse(EventDto, { description: 'The event' })
   @ApiOperation({ summary: 'One event (404 when unknown)' })
-  get(@Param('eventId') id: string, @Req() req: FastifyRequest) {
-    const board = this.boards.viewFor(req.account);
+  get(@Param('eventId') id: string, @CurrentAccount() account: Account) {
+    const board = this.boards.viewFor(account);
     return envelope(this.events.view(board, this.events.get(board, id)), { updated_at: this.clock.iso() });
   }
 
   @Get(':eventId/markets')
   @RequiresKey()
   @ApiParam({ name: 'eventId', example: 'nba_celtics_lakers_2026-11-22_b3' })
+  @ApiDataResponse({ type: 'array', items: { type: 'string' }, description: 'Market type ids' }, { description: 'The market types priced for the event', meta: EventMarketsMetaDto })
   @ApiOperation({ summary: 'The market types priced for an event (string[])' })
-  markets(@Param('eventId') id: string, @Req() req: FastifyRequest) {
-    const board = this.boards.viewFor(req.account);
+  markets(@Param('eventId') id: string, @CurrentAccount() account: Account) {
+    const board = this.boards.viewFor(account);
     const e = this.events.get(board, id);
     return envelope(board.marketsOf(e.id), { meta: { event_id: e.id }, updated_at: this.clock.iso() });
   }

@@ -2,9 +2,11 @@ import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AdminOnly } from '../../common/auth/decorators.js';
+import { ApiDataResponse } from '../../common/http/api-responses.js';
 import { envelope } from '../../common/http/envelope.js';
 import type { Quote } from '../../domain/types.js';
 import { BoardService } from '../board/board.service.js';
+import { IngestReportDto, IngestTotalsDto } from './ingest.response.dto.js';
 import { IngestionService } from './ingestion.service.js';
 
 export class IngestBody {
@@ -29,6 +31,7 @@ export class AdminIngestController {
   @Post()
   @AdminOnly()
   @HttpCode(200)
+  @ApiDataResponse(IngestReportDto, { description: 'What the batch did' })
   @ApiOperation({
     summary: 'Ingest a batch of quotes through the normal pipeline; returns what was accepted and why the rest was rejected',
     description: 'Answers once the prices are written to the database (`durable: true`); if the database is unreachable they stay buffered in memory and are written when it returns (`durable: false`).',
@@ -41,6 +44,7 @@ export class AdminIngestController {
 
   @Get()
   @AdminOnly()
+  @ApiDataResponse(IngestTotalsDto, { description: 'Totals since start' })
   @ApiOperation({ summary: 'Ingestion totals since start' })
   status() {
     return envelope(this.ingestion.totals);

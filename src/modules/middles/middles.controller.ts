@@ -27,7 +27,7 @@ export class MiddlesController {
 
   @Get('middles/summary')
   @RequiresFeature('middles_summary')
-  @ApiDataResponse(MiddlesSummaryDto, { description: 'Counts and averages' })
+  @ApiDataResponse(MiddlesSummaryDto, { description: 'Counts and averages', meta: 'open' })
   @ApiOperation({ summary: 'Counts and averages over the current middles (pro and up)' })
   summary(@Query() q: MiddlesSummaryQuery, @CurrentAccount() account: Account) {
     return this.middles.summary(account, q);

@@ -11,7 +11,7 @@ import { MiddlesPresenter } from './middles.presenter.js';
 
 /** Middles with an expected value below this (dollars per 100 staked) are not worth listing. */
 export const MIDDLE_MIN_EV = -2.5;
-/** Key numbers of spread markets by sport (spec part 2). */
+/** Key numbers of spread markets by sport: the final margins that occur most often (3 and 7 in football). */
 export const KEY_NUMBERS: Record<string, number[]> = { football: [3, 7, 10, 14], hockey: [1], baseball: [1], soccer: [1] };
 /** Typical game totals, for middles on events with no totals market of their own. */
 const DEFAULT_TOTAL: Record<string, number> = {

@@ -30,7 +30,7 @@ function iso(ms: number): string {
 }
 
 /**
- * Builds Odds items (CONTRACT.md 2) from board rows at the edge. Rows stay compact on the board; this adds
+ * Builds Odds items (the fields are OddsItemDto's, dto/odds.response.dto.ts) from board rows at the edge. Rows stay compact on the board; this adds
  * the event's teams and times, the book's name, main/alternate flags and the reference blocks.
  */
 @Injectable()

@@ -13,7 +13,10 @@ import type { OddsBoard } from '../board/odds-board.js';
 import { EventsService } from '../events/events.service.js';
 import type { BatchOddsBody, BestOddsQuery, ComparisonQuery, DeltaQuery, EventOddsQuery, ListOddsQuery } from './dto/odds.query.js';
 import { OddsItemBuilder, type OddsItem } from './odds-item.js';
-import { afterCursor, comparator, decodeCursor, encodeCursor, ResultCache, selectRows, sortKey, type OddsFilter, type SortSpec } from './odds-query.js';
+import { afterCursor, decodeCursor, encodeCursor } from './odds-cursor.js';
+import { selectRows, type OddsFilter } from './odds-filter.js';
+import { comparator, sortKey, type SortSpec } from './odds-sort.js';
+import { ResultCache } from './result-cache.js';
 import { EventCounts, orderedPage, rowMatches, type NaturalKey } from './ordered-page.js';
 import { withinEvent } from '../board/odds-board.js';
 
@@ -168,7 +171,7 @@ export class OddsService {
           odds: list.map((r) => this.items.project(this.items.build(board, r, e), q.fields)),
         };
       });
-      return page(slice, { limit: q.limit, offset: q.offset, total: all.length }, { group_by: 'event', books_available: available.length, filters, updated_at: now }, { updated_at: now });
+      return page(slice, { limit: q.limit, offset: q.offset, total: all.length }, { group_by: 'event', books_available: available, filters, updated_at: now }, { updated_at: now });
     }
 
     const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
@@ -262,7 +265,7 @@ export class OddsService {
     return list;
   }
 
-  /** One event's prices side by side, keyed by sportsbook id (DECISIONS.md #7-9). */
+  /** One event's prices side by side: `data` maps each sportsbook id to its Odds rows for the event. */
   comparison(account: Account | undefined, q: ComparisonQuery) {
     const eventId = q.event ?? q.event_id;
     if (!eventId) throw badRequest('Missing required parameter "event" (the event id to compare)', { parameter: 'event' });

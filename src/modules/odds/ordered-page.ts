@@ -1,7 +1,7 @@
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import { withinEvent } from '../board/odds-board.js';
-import type { OddsFilter } from './odds-query.js';
+import type { OddsFilter } from './odds-filter.js';
 
 /** Cursor key of the natural order: [start, event, market, ladder, line, side, book, id]. */
 export type NaturalKey = [number, string, string, string, number, string, string, string];

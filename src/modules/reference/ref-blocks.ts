@@ -6,7 +6,7 @@ export interface SportBlock { id: string; numerical_id: number; name: string }
 export interface LabelBlock { id: string; numerical_id: number | null; label: string }
 
 /**
- * The optional reference blocks of spec part 2 (home, away, sport_ref, league_ref, market_ref,
+ * The optional reference blocks of Odds, Event and opportunity items (home, away, sport_ref, league_ref, market_ref,
  * sportsbook_ref): emitted only when the entity is in the catalog. Cached per key.
  */
 @Injectable()

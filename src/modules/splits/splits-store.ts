@@ -44,7 +44,7 @@ export interface SplitsMarkets {
 export type SplitsMarket = 'spread' | 'total' | 'moneyline';
 export const SPLITS_MARKETS: readonly SplitsMarket[] = ['spread', 'total', 'moneyline'];
 
-/** The books that publish splits (CONTRACT.md section 6): one recreational, one sharp-friendly. */
+/** The books that publish splits: DraftKings (recreational) and Circa (sharp-friendly). */
 export const SPLITS_BOOKS: readonly string[] = ['draftkings', 'circa'];
 
 /** One (event, book) split as currently known. */

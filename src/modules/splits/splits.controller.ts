@@ -1,6 +1,7 @@
-import { Controller, Get, Query, Req } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { Account } from '../../common/auth/account.js';
+import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
 import { RequiresKey } from '../../common/auth/decorators.js';
 import { ListSplitsQuery } from './dto/list-splits.query.dto.js';
 import { SplitsListResponseDto } from './dto/splits-game.response.dto.js';
@@ -23,8 +24,8 @@ export class SplitsController {
     description: `Spread, total and moneyline splits as last published by each book; a market the book does not publish is null. In \`spread\`, \`away_odds\`/\`home_odds\` hold the spread **lines**; in \`moneyline\` they are American odds. Filters: sport, league (ids or aliases), sportsbook, event (alias event_id), market (entries with splits for at least one of the named markets). Sorted by event start time, event id, book. limit default 100, max 200; offset max 5000 (past it 400 offset_too_large). Unknown sport, league, book or market is 400 invalid_request. Splits of events that left the board are dropped. ${TIER_NOTE}`,
   })
   @ApiOkResponse({ type: SplitsListResponseDto })
-  list(@Query() q: ListSplitsQuery, @Req() req: FastifyRequest): SplitsListResponseDto {
-    return this.splits.list(req.account, q);
+  list(@Query() q: ListSplitsQuery, @CurrentAccount() account: Account): SplitsListResponseDto {
+    return this.splits.list(account, q);
   }
 
   @Get('history')
@@ -34,7 +35,7 @@ export class SplitsController {
     description: `\`event_id\` is required (alias \`event\`; missing: 400 invalid_request naming it). Entries are oldest first, one per (capture, book). \`start_time\`/\`end_time\` (inclusive; RFC 3339 or Unix seconds, anything else 400; start after end 400) bound the window. Without \`sportsbook\`, at most \`limit\` (1-200, default 100) entries are returned: the most recent ones, still oldest first, with \`meta.truncated\` true when more matched. With \`sportsbook\`, \`limit\` is ignored and every match in the window is returned. \`meta.total\` counts the matches before the limit, \`meta.books\` lists their books, \`meta.oldest\`/\`meta.newest\` are the capture times of the first and last returned entries (null when none). An event id with no snapshots (unknown, or history older than 48 h) is 200 with empty \`data\`, not 404: history may outlive the event on the board. Free keys do not see snapshots captured in the last 60 s. ${TIER_NOTE}`,
   })
   @ApiOkResponse({ type: SplitsHistoryResponseDto })
-  history(@Query() q: SplitsHistoryQuery, @Req() req: FastifyRequest): Promise<SplitsHistoryResponseDto> {
-    return this.splits.history(req.account, q);
+  history(@Query() q: SplitsHistoryQuery, @CurrentAccount() account: Account): Promise<SplitsHistoryResponseDto> {
+    return this.splits.history(account, q);
   }
 }

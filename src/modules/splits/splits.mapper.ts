@@ -7,7 +7,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const sides = (s: SideShares): SideShares => ({ away: s.away, home: s.home });
 const overUnder = (s: OverUnderShares): OverUnderShares => ({ over: s.over, under: s.under });
 
-/** A current split as the public SplitsGame (CONTRACT.md section 6; spread `*_odds` hold the lines). */
+/** A current split as the public SplitsGame (in `spread`, `away_odds`/`home_odds` hold the lines, not prices). */
 export function toSplitsGame(s: CurrentSplits): SplitsGameDto {
   return {
     event_id: s.eventId,

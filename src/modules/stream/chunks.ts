@@ -1,8 +1,8 @@
-/** The largest frame a stream sends (CONTRACT.md 11: frames of at most 256 KB). */
+/** The largest frame a stream sends: 256 KB, so a snapshot goes out in bounded frames. */
 export const MAX_FRAME_BYTES = 256 * 1024;
 /** Room kept in a frame for its envelope (`{"type","seq","timestamp","data":{..., "count","total",...}}`). */
 export const ENVELOPE_BYTES = 1024;
-/** Items per snapshot frame: prices (CONTRACT.md 10 and 11) and opportunities (CONTRACT.md 11). */
+/** Items per snapshot frame: prices and opportunities (each kept well under the frame size). */
 export const MAX_ODDS_PER_FRAME = 1000;
 export const MAX_OPPORTUNITIES_PER_FRAME = 300;
 

@@ -22,7 +22,7 @@ export interface FilterInput {
 const CHANNELS = ['odds', 'opportunities', 'gamestate', 'all'];
 
 /**
- * Stream thresholds when the request sets none: the product's stream defaults (CONTRACT.md 10), stated in the
+ * Stream thresholds when the request sets none: the public product's stream defaults, stated in the
  * `connected` frame's filters. REST differs on min_ev (`/opportunities/ev` defaults to 0); min_profit is the
  * same 0.5 as `/opportunities/arbitrage`.
  */

@@ -70,7 +70,7 @@ export class SseTransport implements Transport {
   }
 }
 
-/** WebSocket close codes (CONTRACT.md 11): auth, no streaming, limits; 1011 for a failure of ours. */
+/** WebSocket close codes: auth, no streaming, limits (the 4xxx range is the application's); 1011 for a failure of ours. */
 export const WS_CLOSE: Record<string, number> = {
   unauthorized: 4001,
   tier_restricted: 4003,

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
 
 /**
- * What a WebSocket client may send (CONTRACT.md 11), as JSON Schemas checked with ajv before any field is
+ * What a WebSocket client may send, as JSON Schemas checked with ajv before any field is
  * read: `{"type":"ping"}` and `{"type":"subscribe", channels?, filters?}`. Everything else is answered with
  * an `error` frame (`invalid_message` or `unknown_message_type`) and the socket stays open.
  */

@@ -19,7 +19,7 @@ import { WsSession, type SessionDeps } from './ws-session.js';
 const RATE_WINDOW_MS = 60_000;
 
 /**
- * The WebSocket stream at /api/v1/ws (CONTRACT.md 11; names as in the SSE stream, DECISIONS.md #28):
+ * The WebSocket stream at /api/v1/ws (event and channel names as in the SSE stream):
  * authenticates like the REST API, spends one request of the key's per-minute budget per upgrade, applies the
  * same tier policy and is fed by the same hub. Each connection is a WsSession (message schemas and budgets).
  * Frames are `{type, seq, timestamp, data}`; clients send `subscribe` and `ping` (answered by `pong`).

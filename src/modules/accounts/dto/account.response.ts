@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 
 class AccountKey {
   @ApiProperty({ example: 'key_1a2b3c4d…9f0e', description: 'Key id, masked' }) id: string;
-  @ApiProperty({ example: 'trading-desk', nullable: true }) name: string | null;
+  @ApiProperty({ type: String, example: 'trading-desk', nullable: true }) name: string | null;
   @ApiProperty({ example: 'pro' }) tier: string;
   @ApiProperty({ example: 'key_1a2b3c4d…9f0e', description: 'Owner id; one account per key in this service' }) user_id: string;
 }

@@ -1,41 +1,31 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Max, Min } from 'class-validator';
-import { BaseQuery, BooleanParam, CsvList, IntParam, PageQuery, SearchText, StringParam, splitList } from '../../../common/http/query.js';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { BookParams, EventParams, LiveParam, MarketParam, PriceBoundsParams, SportLeagueParams, TeamParam } from '../../../common/http/filter-params.js';
+import { BaseQuery, BooleanParam, CsvList, PageQuery, SearchText, StringParam, splitList } from '../../../common/http/query.js';
 import { ODDS_FIELDS } from '../odds-item.js';
-import { SORT_FIELDS } from '../odds-query.js';
+import { SORT_FIELDS } from '../odds-sort.js';
 
 const SORT_VALUES = SORT_FIELDS.flatMap((f) => [f, `-${f}`]);
 
-export class ListOddsQuery extends PageQuery({ defaultLimit: 50, maxLimit: 500, maxOffset: 5000 }) {
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sport?: string[];
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) league?: string[];
-  @ApiPropertyOptional({ description: 'Sportsbook id(s); omitted: the tier\'s default books. A book above the tier or more books than the tier\'s maximum is 403 tier_restricted.', example: 'draftkings,fanduel' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sportsbook?: string[];
-  @ApiPropertyOptional({ description: 'Extra book(s) on top of the default set', example: 'betmgm' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) add_sportsbook?: string[];
-  @ApiPropertyOptional({ description: 'Market type(s) or category aliases (main, spread, total, props, alts)', example: 'moneyline' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) market?: string[];
-  @ApiPropertyOptional({ description: 'Event id(s) (alias: event_id)' }) @IsOptional() @CsvList() @IsString({ each: true }) event?: string[];
-  @ApiPropertyOptional({ description: 'Alias of event' }) @IsOptional() @CsvList() @IsString({ each: true }) event_id?: string[];
-  @ApiPropertyOptional({ type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'live must be true or false' }) live?: boolean;
-  @ApiPropertyOptional({ description: 'Team name or alias (partial; must contain a letter or digit)', example: 'celtics' }) @IsOptional() @SearchText() team?: string;
-  @ApiPropertyOptional({ description: 'Game date (YYYY-MM-DD; US Eastern for US leagues, UTC otherwise)', example: '2026-11-22' })
-  @IsOptional() @StringParam() @IsString() @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' }) date?: string;
-  @ApiPropertyOptional({ description: 'Text search over teams, league and sport (partial; must contain a letter or digit)' }) @IsOptional() @SearchText() q?: string;
-  @ApiPropertyOptional({ description: 'Lowest American price', example: -200, type: Number })
-  @IsOptional() @IntParam() @IsInt({ message: 'min_odds must be an integer American price' }) @Min(-100000) @Max(100000) min_odds?: number;
-  @ApiPropertyOptional({ description: 'Highest American price', example: 200, type: Number })
-  @IsOptional() @IntParam() @IsInt({ message: 'max_odds must be an integer American price' }) @Min(-100000) @Max(100000) max_odds?: number;
-  @ApiPropertyOptional({ description: 'true: main lines only', type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'main must be true or false' }) main?: boolean;
-
-  @ApiPropertyOptional({ enum: SORT_VALUES, description: 'Sort field; prefix "-" for descending. Default: event start, event, market, line, book.', example: '-odds_decimal' })
+/** sort and fields: the orders and the projection of Odds rows (/odds and /odds/delta). */
+class OddsSortParams {
+  @ApiPropertyOptional({ enum: SORT_VALUES, description: 'Sort field; prefix "-" for descending, such as `-odds_decimal`. Default: event start, event, market, line, book.' })
   @IsOptional() @StringParam() @IsIn(SORT_VALUES, { message: `sort must be one of ${SORT_VALUES.join(', ')}` })
   sort?: string;
 
-  @ApiPropertyOptional({ description: `Comma-separated projection; allowed: ${ODDS_FIELDS.join(', ')}`, example: 'id,sportsbook,odds_american' })
+  @ApiPropertyOptional({ type: [String], description: `Comma-separated projection, such as \`id,sportsbook,odds_american\`; allowed: ${ODDS_FIELDS.join(', ')}` })
   @IsOptional() @CsvList() @IsIn(ODDS_FIELDS as unknown as string[], { each: true, message: `fields must be a comma-separated list of: ${ODDS_FIELDS.join(', ')}` })
   fields?: string[];
+}
+
+const ODDS_PAGE = PageQuery({ defaultLimit: 50, maxLimit: 500, maxOffset: 5000 });
+
+export class ListOddsQuery extends IntersectionType(ODDS_PAGE, SportLeagueParams, BookParams, MarketParam, EventParams, LiveParam, TeamParam, PriceBoundsParams, OddsSortParams) {
+  @ApiPropertyOptional({ description: 'Game date (YYYY-MM-DD; US Eastern for US leagues, UTC otherwise), such as `2026-11-22`' })
+  @IsOptional() @StringParam() @IsString() @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' }) date?: string;
+  @ApiPropertyOptional({ description: 'Text search over teams, league and sport (partial; must contain a letter or digit)' }) @IsOptional() @SearchText() q?: string;
+  @ApiPropertyOptional({ description: 'true: main lines only', type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'main must be true or false' }) main?: boolean;
 
   @ApiPropertyOptional({ enum: ['event'], description: 'Group rows by event (limit and offset then count events)' })
   @IsOptional() @StringParam() @IsIn(['event'], { message: 'group_by accepts only "event"' })
@@ -46,51 +36,22 @@ export class ListOddsQuery extends PageQuery({ defaultLimit: 50, maxLimit: 500, 
   cursor?: string;
 }
 
-export class BestOddsQuery extends PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }) {
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sport?: string[];
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) league?: string[];
-  @ApiPropertyOptional({ description: 'Books to compare; omitted: the tier\'s default books', example: 'draftkings,fanduel,betmgm' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sportsbook?: string[];
-  @ApiPropertyOptional() @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) add_sportsbook?: string[];
-  @ApiPropertyOptional({ example: 'moneyline' }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) market?: string[];
-  @ApiPropertyOptional() @IsOptional() @CsvList() @IsString({ each: true }) event?: string[];
-  @ApiPropertyOptional({ description: 'Alias of event' }) @IsOptional() @CsvList() @IsString({ each: true }) event_id?: string[];
-  @ApiPropertyOptional({ type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'live must be true or false' }) live?: boolean;
-  @ApiPropertyOptional({ example: 'celtics' }) @IsOptional() @SearchText() team?: string;
-  @ApiPropertyOptional({ type: Number }) @IsOptional() @IntParam() @IsInt({ message: 'min_odds must be an integer American price' }) @Min(-100000) @Max(100000) min_odds?: number;
-  @ApiPropertyOptional({ type: Number }) @IsOptional() @IntParam() @IsInt({ message: 'max_odds must be an integer American price' }) @Min(-100000) @Max(100000) max_odds?: number;
+export class BestOddsQuery extends IntersectionType(PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }), SportLeagueParams, BookParams, MarketParam, EventParams, LiveParam, TeamParam, PriceBoundsParams) {
   @ApiPropertyOptional({ type: Boolean, description: 'true: main lines only' }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'is_main_line must be true or false' }) is_main_line?: boolean;
 }
 
-export class ComparisonQuery extends BaseQuery {
-  @ApiProperty({ description: 'Event id (required; alias event_id)', example: 'nba_celtics_lakers_2026-11-22_b3', required: false })
+export class ComparisonQuery extends IntersectionType(BaseQuery, BookParams, MarketParam) {
+  @ApiPropertyOptional({ description: 'Event id (required; alias event_id), such as `nba_celtics_lakers_2026-11-22_b3`' })
   @IsOptional() @StringParam() @IsString() event?: string;
   @ApiPropertyOptional({ description: 'Alias of event' }) @IsOptional() @StringParam() @IsString() event_id?: string;
-  @ApiPropertyOptional({ example: 'moneyline,point_spread' }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) market?: string[];
-  @ApiPropertyOptional({ description: 'Books; omitted: the tier\'s default books' }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sportsbook?: string[];
-  @ApiPropertyOptional() @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) add_sportsbook?: string[];
 }
 
-export class DeltaQuery extends PageQuery({ defaultLimit: 50, maxLimit: 500, maxOffset: 5000 }) {
-  @ApiProperty({ description: 'RFC 3339 time (required): rows changed after it, and ids removed after it. Chain calls with meta.server_time.', example: '2026-11-22T18:00:00Z', required: false })
+export class DeltaQuery extends IntersectionType(ODDS_PAGE, SportLeagueParams, BookParams, MarketParam, EventParams, LiveParam, OddsSortParams) {
+  @ApiPropertyOptional({ description: 'RFC 3339 time (required), such as `2026-11-22T18:00:00Z`: rows changed after it, and ids removed after it. Chain calls with meta.server_time.' })
   @IsOptional() @StringParam() @IsString() since?: string;
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sport?: string[];
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) league?: string[];
-  @ApiPropertyOptional() @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sportsbook?: string[];
-  @ApiPropertyOptional() @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) add_sportsbook?: string[];
-  @ApiPropertyOptional() @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) market?: string[];
-  @ApiPropertyOptional() @IsOptional() @CsvList() @IsString({ each: true }) event?: string[];
-  @ApiPropertyOptional({ description: 'Alias of event' }) @IsOptional() @CsvList() @IsString({ each: true }) event_id?: string[];
-  @ApiPropertyOptional({ type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'live must be true or false' }) live?: boolean;
-  @ApiPropertyOptional({ enum: SORT_VALUES }) @IsOptional() @StringParam() @IsIn(SORT_VALUES, { message: `sort must be one of ${SORT_VALUES.join(', ')}` }) sort?: string;
-  @ApiPropertyOptional({ description: 'Projection, as on /odds' }) @IsOptional() @CsvList() @IsIn(ODDS_FIELDS as unknown as string[], { each: true, message: `fields must be a comma-separated list of: ${ODDS_FIELDS.join(', ')}` }) fields?: string[];
 }
 
-export class EventOddsQuery extends PageQuery({ defaultLimit: 50, maxLimit: 500, maxOffset: 5000 }) {
-  @ApiPropertyOptional({ example: 'draftkings,fanduel' }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sportsbook?: string[];
-  @ApiPropertyOptional() @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) add_sportsbook?: string[];
-  @ApiPropertyOptional({ example: 'moneyline' }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) market?: string[];
-}
+export class EventOddsQuery extends IntersectionType(ODDS_PAGE, BookParams, MarketParam) {}
 
 export class BatchOddsBody {
   @ApiProperty({ type: [String], description: 'Event ids (1 to the tier\'s batch size: free 5, hobby 20, pro 50, sharp/enterprise 100). Unknown ids are listed in meta.missing.', example: ['nba_celtics_lakers_2026-11-22_b3'] })

@@ -1,21 +1,14 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
-import { BooleanParam, CsvList, IntParam, NumberParam, PageQuery, SearchText, StringParam } from '../../../common/http/query.js';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Min } from 'class-validator';
+import { EventParams, LiveParam, MarketParam, PriceBoundsParams, SportLeagueParams, TeamParam } from '../../../common/http/filter-params.js';
+import { BooleanParam, CsvList, NumberParam, PageQuery, StringParam } from '../../../common/http/query.js';
 
 /** The values of a `sort` parameter: each field, and each reversed with "-". */
 export const sortValues = (names: string[]) => names.flatMap((n) => [n, `-${n}`]);
 export const DATE_RANGES = ['today', 'tomorrow', 'week'];
 
 /** Filters every opportunity list accepts. */
-export class OpportunityFilters extends PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }) {
-  @ApiPropertyOptional({ description: 'Sport id(s), comma-separated', example: 'basketball' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
-  sport?: string[];
-
-  @ApiPropertyOptional({ description: 'League id(s) or aliases, comma-separated', example: 'nba' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
-  league?: string[];
-
+export class OpportunityFilters extends IntersectionType(PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }), SportLeagueParams, MarketParam, EventParams, TeamParam, LiveParam) {
   @ApiPropertyOptional({
     description: 'Books to consider (comma-separated). Omitted: the tier\'s default books, in which opportunities are found continuously; naming books narrows to opportunities among them. A book above the tier or more books than the tier allows is 403.',
     example: 'draftkings,fanduel,betmgm',
@@ -26,26 +19,6 @@ export class OpportunityFilters extends PageQuery({ defaultLimit: 50, maxLimit: 
   @ApiPropertyOptional({ description: 'Extra book(s) added to the tier\'s default set' })
   @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
   add_sportsbook?: string[];
-
-  @ApiPropertyOptional({ description: 'Market type(s) or aliases (main, spread, total, props)', example: 'moneyline,spread' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
-  market?: string[];
-
-  @ApiPropertyOptional({ description: 'Event id(s) (alias event_id)' })
-  @IsOptional() @CsvList() @IsString({ each: true })
-  event?: string[];
-
-  @ApiPropertyOptional({ description: 'Alias of event' })
-  @IsOptional() @CsvList() @IsString({ each: true })
-  event_id?: string[];
-
-  @ApiPropertyOptional({ description: 'Team name or alias (partial; must contain a letter or digit)', example: 'celtics' })
-  @IsOptional() @SearchText()
-  team?: string;
-
-  @ApiPropertyOptional({ type: Boolean, description: 'true: live only; false: pre-game only' })
-  @IsOptional() @BooleanParam() @IsBoolean({ message: 'live must be true or false' })
-  live?: boolean;
 
   @ApiPropertyOptional({ description: 'Only opportunities whose stalest price was confirmed at most this many seconds ago', example: 60, type: Number })
   @IsOptional() @NumberParam() @IsNumber({}, { message: 'max_odds_age must be a number of seconds' }) @Min(0)
@@ -66,13 +39,4 @@ export class OpportunityFilters extends PageQuery({ defaultLimit: 50, maxLimit: 
 }
 
 /** The price bounds of the lists whose items are prices (every leg within them). */
-export class OddsBounds extends OpportunityFilters {
-  @ApiPropertyOptional({ description: 'Lowest American price (every leg)', example: -200, type: Number })
-  @IsOptional() @IntParam() @IsInt({ message: 'min_odds must be an integer American price' }) @Min(-100000) @Max(100000)
-  min_odds?: number;
-
-  @ApiPropertyOptional({ description: 'Highest American price (every leg)', example: 400, type: Number })
-  @IsOptional() @IntParam() @IsInt({ message: 'max_odds must be an integer American price' }) @Min(-100000) @Max(100000)
-  max_odds?: number;
-}
-
+export class OddsBounds extends IntersectionType(OpportunityFilters, PriceBoundsParams) {}

@@ -4,7 +4,7 @@ import { BaseQuery, CsvList, IntParam } from '../../../common/http/query.js';
 import { SPLITS_MARKETS, type SplitsMarket } from '../splits-store.js';
 
 /**
- * GET /splits: limit default 100, max 200 (DECISIONS.md #22); offset max 5000 (past it 400 offset_too_large).
+ * GET /splits: limit default 100, max 200; offset max 5000 (past it 400 offset_too_large).
  * The same rules as PageQuery, spelled out here so the OpenAPI text carries examples.
  */
 export class ListSplitsQuery extends BaseQuery {

@@ -1,8 +1,9 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { BookParams, EventParams, MarketParam, SportLeagueParams } from '../../../common/http/filter-params.js';
 import { IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { BaseQuery, CsvList, NumberParam, StringParam } from '../../../common/http/query.js';
 
-export class StreamQuery extends BaseQuery {
+export class StreamQuery extends IntersectionType(BaseQuery, SportLeagueParams, BookParams, MarketParam, EventParams) {
   @ApiPropertyOptional({ description: 'odds, opportunities (default), gamestate (enterprise), or all; several comma-separated values mean all of them', example: 'all' })
   @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
   channel?: string[];
@@ -15,14 +16,6 @@ export class StreamQuery extends BaseQuery {
   @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
   type?: string[];
 
-  @ApiPropertyOptional({ example: 'basketball' }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sport?: string[];
-  @ApiPropertyOptional({ example: 'nba' }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) league?: string[];
-  @ApiPropertyOptional({ description: 'Books (tier book rules apply); omitted: the tier\'s default books', example: 'draftkings,fanduel' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) sportsbook?: string[];
-  @ApiPropertyOptional() @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) add_sportsbook?: string[];
-  @ApiPropertyOptional({ example: 'moneyline,spread' }) @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true }) market?: string[];
-  @ApiPropertyOptional({ description: 'Event id(s)' }) @IsOptional() @CsvList() @IsString({ each: true }) event?: string[];
-  @ApiPropertyOptional({ description: 'Alias of event' }) @IsOptional() @CsvList() @IsString({ each: true }) event_id?: string[];
   @ApiPropertyOptional({ description: 'Alias of event (TypeScript SDK)' }) @IsOptional() @CsvList() @IsString({ each: true }) eventId?: string[];
 
   @ApiPropertyOptional({ description: 'Minimum EV % for ev:detected (default 2.0)', example: 2, type: Number })

@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { ManualClock } from '../../src/common/time/clock.js';
+import { ERROR_DOCS } from '../../src/common/http/error-docs.js';
+import type { Quote, SplitsInput } from '../../src/domain/types.js';
+import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
+import { SplitsService } from '../../src/modules/splits/splits.service.js';
+import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * The API document as a contract: every operation in /docs-json declares a 2xx schema, and a real answer of
+ * every JSON operation (found by walking the document, so an endpoint added later is covered without touching
+ * this file) validates against it with ajv. The schemas are closed and list their required fields, so an
+ * answer with a field renamed, missing or undeclared fails.
+ */
+
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+const KICK = Date.parse('2026-11-23T18:00:00Z');
+const q = (book: string, t: readonly [string, string], side: 'home' | 'away', american: number, over: Partial<Quote> = {}): Quote => ({
+  book, league: 'nfl', homeTeam: t[0], awayTeam: t[1], startTime: KICK, marketType: 'moneyline', selection: side === 'home' ? t[0] : t[1], selectionType: side, line: null, price: { american }, ...over,
+});
+const C = ['Kansas City Chiefs', 'Buffalo Bills'] as const;
+const G = ['Green Bay Packers', 'Chicago Bears'] as const;
+const ml = (book: string, t: readonly [string, string], h: number, a: number) => [q(book, t, 'home', h), q(book, t, 'away', a)];
+const spread = (book: string, line: number) => [q(book, C, 'home', -110, { marketType: 'point_spread', line }), q(book, C, 'away', -110, { marketType: 'point_spread', line: -line })];
+/** An arbitrage, +EV against Pinnacle and a middle on Chiefs v Bills; a low-hold market on Packers v Bears. */
+const market = [...ml('draftkings', C, 110, -130), ...ml('fanduel', C, -125, 104), ...ml('pinnacle', C, -105, -105), ...spread('draftkings', -2.5), ...spread('fanduel', -7.5), ...ml('draftkings', G, -110, -110), ...ml('fanduel', G, -110, -110)];
+const splits = (book: string): SplitsInput => ({
+  book, league: 'nfl', homeTeam: C[0], awayTeam: C[1], startTime: KICK, fetchedAt: NOW,
+  spread: { away_line: 2.5, home_line: -2.5, handle_pct: { away: 0.4, home: 0.6 }, bets_pct: { away: 0.45, home: 0.55 } },
+  total: { line: 47.5, handle_pct: { over: 0.52, under: 0.48 }, bets_pct: { over: 0.6, under: 0.4 } },
+  moneyline: { away_odds: 105, home_odds: -125, handle_pct: { away: 0.3, home: 0.7 }, bets_pct: { away: 0.35, home: 0.65 } },
+});
+
+type Schema = Record<string, any>;
+interface Operation { security?: Array<Record<string, string[]>>; parameters?: Schema[]; requestBody?: Schema; responses: Record<string, { content?: Record<string, { schema?: Schema }> }> }
+interface Doc { paths: Record<string, Record<string, Operation>>; components: { schemas: Schema; securitySchemes: Schema } }
+
+/** OpenAPI 3.0 schemas as JSON Schema: `nullable` becomes a null alternative. */
+function jsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(jsonSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(node as Schema)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, jsonSchema(s)])) : jsonSchema(v);
+  if (out.nullable !== true) return out;
+  delete out.nullable;
+  if (out.allOf || out.$ref) return { anyOf: [{ type: 'null' }, out] };
+  const types = Array.isArray(out.type) ? out.type : [out.type];
+  return { ...out, type: [...types, 'null'], ...(out.enum ? { enum: [...out.enum, null] } : {}) };
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** The first item of a list, of the first list of a map of lists (comparison, batch), or the object itself. */
+function firstObject(data: unknown): Schema | undefined {
+  if (Array.isArray(data)) return firstObject(data[0]);
+  if (!data || typeof data !== 'object') return undefined;
+  const values = Object.values(data);
+  if (values.length && values.every(Array.isArray)) return firstObject(values.find((v) => v.length));
+  return data as Schema;
+}
+const twoXX = (op: Operation) => Object.entries(op.responses).filter(([s]) => s.startsWith('2'));
+
+describe('the API document', () => {
+  let t: TestApp;
+  let doc: Doc;
+  let raw: string;
+  let ajv: Ajv;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await startTestApp({ clock: new ManualClock(NOW) });
+    t.app.get(IngestionService).ingest({ source: 'test', quotes: market, splits: [splits('draftkings'), splits('circa')] }, NOW);
+    await t.app.get(SplitsService).captureSnapshot(NOW);
+    const res = await fetch(`${t.url}/docs-json`);
+    raw = await res.text();
+    doc = JSON.parse(raw) as Doc;
+    ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+    ajv.addSchema({ $id: 'doc', components: { schemas: jsonSchema(doc.components.schemas) } });
+    const events = (await t.call('/events', { key: KEYS.enterprise })).json.data as Array<{ id: string; home_team: string }>;
+    ids.eventId = events.find((e) => e.home_team === C[0])!.id;
+    ids.middleId = (await t.call('/opportunities/middles', { key: KEYS.enterprise })).json.data[0].id;
+    ids.keyId = (await t.call(`${t.url}/api/v1/admin/keys`, { headers: { 'X-Admin-Token': t.adminToken } })).json.data[0].id;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const operations = () => Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m]! })));
+
+  /** A validator of an operation's 2xx JSON schema (references resolve into the document's components). */
+  const validatorOf = (op: Operation, status: string): ValidateFunction => {
+    const schema = op.responses[status]!.content!['application/json']!.schema!;
+    const rewrite = (n: unknown): unknown => (Array.isArray(n) ? n.map(rewrite) : n && typeof n === 'object' ? Object.fromEntries(Object.entries(n).map(([k, v]) => [k, k === '$ref' ? `doc${v as string}` : rewrite(v)])) : n);
+    return ajv.compile(rewrite(jsonSchema(schema)) as Schema);
+  };
+
+  it('every operation declares a 2xx answer with a schema', () => {
+    const missing = operations().filter(({ op }) => !twoXX(op).some(([, r]) => Object.values(r.content ?? {}).some((c) => c.schema))).map(({ method, path }) => `${method} ${path}`);
+    expect(operations().length).toBeGreaterThanOrEqual(40);
+    expect(missing).toEqual([]);
+  });
+
+  it('lists each security requirement once per operation, with an Authorize entry for the admin token', () => {
+    for (const { method, path, op } of operations()) {
+      const entries = (op.security ?? []).map((s) => JSON.stringify(s));
+      expect({ op: `${method} ${path}`, entries: new Set(entries).size }).toEqual({ op: `${method} ${path}`, entries: entries.length });
+      expect(entries.length).toBeLessThanOrEqual(4);
+      if (path.includes('/admin/')) expect(entries).toEqual([JSON.stringify({ AdminToken: [] })]);
+    }
+    expect(doc.components.securitySchemes.AdminToken).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Admin-Token' }));
+    expect(raw.length).toBeLessThan(400_000);
+  });
+
+  it('pre-fills no parameter in "Try it out": examples are in the descriptions, the key is an Authorize scheme', () => {
+    for (const { method, path, op } of operations()) {
+      for (const p of op.parameters ?? []) {
+        expect({ at: `${method} ${path} ${p.name}`, example: p.example ?? p.schema?.example, examples: p.examples }).toEqual({ at: `${method} ${path} ${p.name}`, example: undefined, examples: undefined });
+        expect(p.name).not.toBe('api_key');
+      }
+    }
+    // The example is in the words: written there, or moved there from an `example` of the DTO.
+    const param = (name: string) => doc.paths['/api/v1/opportunities/arbitrage']!.get!.parameters!.find((p) => p.name === name)!;
+    expect(param('team').description).toContain('`celtics`');
+    expect(param('min_profit').description).toContain('Example: `1`');
+  });
+
+  it('links every error to an anchor that exists on a page the service serves', async () => {
+    const bad = await t.call('/odds?limit=abc', { key: KEYS.sharp });
+    expect(bad.status).toBe(400);
+    const link = new URL(bad.json.error.docs as string, t.url);
+    expect(link.hash).toBe('#error-invalid_request');
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    for (const code of Object.keys(ERROR_DOCS)) expect(html).toContain(`id="error-${code}"`);
+  });
+
+  /** A sample request for an operation: path parameters and required query parameters filled with real ids. */
+  function sample(path: string, method: string, op: Operation): { url: string; body?: unknown; admin: boolean } {
+    const values: Record<string, string> = {
+      eventId: ids.eventId!, sportId: 'football', leagueId: 'nfl', bookId: 'draftkings', keyId: ids.keyId!,
+      event: ids.eventId!, event_id: ids.eventId!, since: new Date(NOW - 60_000).toISOString(),
+    };
+    const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+      if (name === 'id') return path.includes('/admin/keys/') ? ids.keyId! : ids.middleId!;
+      if (!(name in values)) throw new Error(`${method} ${path}: no sample value for path parameter ${name}; add one to this test`);
+      return values[name]!;
+    });
+    const query = (op.parameters ?? []).filter((p) => p.in === 'query' && p.name in values && (p.required || ['event', 'since', 'event_id'].includes(p.name)));
+    // One of event / event_id (aliases) is enough.
+    const names = [...new Set(query.map((p) => (p.name === 'event_id' && query.some((x) => x.name === 'event') ? 'event' : p.name)))];
+    const qs = names.map((n) => `${n}=${encodeURIComponent(values[n]!)}`).join('&');
+    const bodies: Record<string, unknown> = {
+      'post /api/v1/odds/batch': { event_ids: [ids.eventId] },
+      'post /api/v1/admin/keys': { tier: 'pro', name: 'openapi-test' },
+      'post /api/v1/admin/keys/{id}/revoke': {},
+      'post /api/v1/admin/keys/{id}/arbitrage': { enabled: false },
+      'post /api/v1/admin/ingest': { source: 'openapi-test', quotes: ml('betmgm', C, -120, 100) },
+    };
+    const key = `${method} ${path}`;
+    if (method !== 'get' && !(key in bodies)) throw new Error(`${key}: no sample body; add one to this test`);
+    return { url: `${url}${qs ? `?${qs}` : ''}`, body: bodies[key], admin: (op.security ?? []).some((s) => 'AdminToken' in s) };
+  }
+
+  it('a real answer of every JSON operation validates against its schema, and a changed field fails it', async () => {
+    const checked: string[] = [];
+    const failures: unknown[] = [];
+    const check = (actual: Record<string, unknown>, expected: Record<string, unknown>) => {
+      if (JSON.stringify(actual) !== JSON.stringify(expected)) failures.push({ actual, expected });
+    };
+    // Reads before writes (the admin key routes revoke the key the others read).
+    const ordered = operations().sort((a, b) => Number(a.method !== 'get') - Number(b.method !== 'get'));
+    for (const { path, method, op } of ordered) {
+      const [status, response] = twoXX(op)[0]!;
+      if (!response.content?.['application/json']) continue;
+      const s = sample(path, method, op);
+      const headers: Record<string, string> = s.admin ? { 'X-Admin-Token': t.adminToken } : { 'X-API-Key': KEYS.enterprise };
+      const r = await t.call(`${t.url}${s.url}`, { method: method.toUpperCase(), body: s.body, headers });
+      const at = `${method} ${s.url}`;
+      check({ at, status: r.status }, { at, status: Number(status) });
+      const validate = validatorOf(op, status);
+      check({ at, errors: validate(r.json) ? [] : validate.errors }, { at, errors: [] });
+      // Not vacuous: the lists hold items, and the schema constrains them (a renamed field fails).
+      if (Array.isArray(r.json.data)) check({ at, items: r.json.data.length > 0 }, { at, items: true });
+      const renamed = structuredClone(r.json) as Schema;
+      const target = firstObject(renamed.data);
+      if (target) {
+        const field = Object.keys(target)[0]!;
+        target[`${field}_renamed`] = target[field];
+        delete target[field];
+        check({ at, field, valid: validate(renamed) }, { at, field, valid: false });
+      }
+      checked.push(`${method} ${path}`);
+    }
+    expect(failures).toEqual([]);
+    // Every list endpoint is among them (the generic walk did not skip one).
+    for (const p of ['/odds', '/odds/best', '/odds/comparison', '/odds/batch', '/odds/delta', '/events', '/events/{eventId}/odds', '/sports', '/leagues', '/sportsbooks', '/markets', '/teams', '/splits', '/splits/history', '/opportunities/ev', '/opportunities/arbitrage', '/opportunities/middles', '/opportunities/low_hold', '/account', '/health']) {
+      expect(checked.filter((c) => c.endsWith(` /api/v1${p}`))).toHaveLength(1);
+    }
+  });
+
+  it('the envelope is closed: an undeclared top-level field or a missing pagination fails', async () => {
+    const op = doc.paths['/api/v1/odds']!.get!;
+    const validate = validatorOf(op, '200');
+    const r = await t.call('/odds?limit=5', { key: KEYS.enterprise });
+    expect(validate(r.json)).toBe(true);
+    expect(validate({ ...r.json, surprise: 1 })).toBe(false);
+    const { pagination: _p, ...noPagination } = r.json;
+    expect(validate(noPagination)).toBe(false);
+    expect(validate({ ...r.json, meta: { ...r.json.meta, count: 'five' } })).toBe(false);
+  });
+});
