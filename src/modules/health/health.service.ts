@@ -21,6 +21,7 @@ export interface HealthReport {
 /** Something that can say how fresh the data is (the board registers itself). */
 export type DataCheck = () => Check;
 
+/** A time limit on a probe's I/O: real time, whatever the injected clock says (see Clock). */
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
