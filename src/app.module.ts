@@ -2,13 +2,12 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
-import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { FastifyRequest } from 'fastify';
 import { AccessPolicy } from './common/auth/access-policy.js';
 import { ApiKeyGuard, FeatureGuard } from './common/auth/api-key.guard.js';
 import { AuthModule } from './common/auth/auth.module.js';
 import { CommonModule, RATE_LIMIT_STORE } from './common/common.module.js';
 import { RateLimitHeadersInterceptor } from './common/rate-limit/rate-limit-headers.js';
+import { throttlerOptions } from './common/rate-limit/throttler-options.js';
 import { TierThrottlerGuard } from './common/rate-limit/tier-throttler.guard.js';
 import { Clock } from './common/time/clock.js';
 import { ConfigModule } from './config/config.module.js';
@@ -57,14 +56,7 @@ export class AppModule {
       CommonModule,
       MetricsModule,
       ClusterModule,
-      // One throttler, a minute's window; its limit is the caller's tier's (keyless: per address), per request.
-      ThrottlerModule.forRootAsync({
-        inject: [RATE_LIMIT_STORE, AccessPolicy],
-        useFactory: (storage: ThrottlerStorage, policy: AccessPolicy) => ({
-          throttlers: [{ name: 'default', ttl: 60_000, limit: (ctx) => policy.requestsPerMinute(ctx.switchToHttp().getRequest<FastifyRequest>().account) }],
-          storage,
-        }),
-      }),
+      ThrottlerModule.forRootAsync({ inject: [RATE_LIMIT_STORE, AccessPolicy], useFactory: throttlerOptions }),
       ScheduleModule.forRoot(),
       HealthModule,
       AccountsModule,
