@@ -1,11 +1,13 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
-import type { ThrottlerStorage } from '@nestjs/throttler';
+import { AccessPolicy } from './common/auth/access-policy.js';
 import { ApiKeyGuard, FeatureGuard } from './common/auth/api-key.guard.js';
 import { AuthModule } from './common/auth/auth.module.js';
 import { CommonModule, RATE_LIMIT_STORE } from './common/common.module.js';
+import { RateLimitHeadersInterceptor } from './common/rate-limit/rate-limit-headers.js';
+import { throttlerOptions } from './common/rate-limit/throttler-options.js';
 import { TierThrottlerGuard } from './common/rate-limit/tier-throttler.guard.js';
 import { Clock } from './common/time/clock.js';
 import { ConfigModule } from './config/config.module.js';
@@ -27,13 +29,14 @@ import { MetricsGaugesModule } from './modules/metrics/metrics-gauges.module.js'
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { SplitsModule } from './modules/splits/splits.module.js';
 
-/** The global guards, in order: key -> rate limit -> tier feature. */
+/** The global guards, in order: key -> rate limit -> tier feature; and the rate-limit headers interceptor. */
 @Module({
   imports: [AuthModule],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: TierThrottlerGuard },
     { provide: APP_GUARD, useClass: FeatureGuard },
+    { provide: APP_INTERCEPTOR, useClass: RateLimitHeadersInterceptor },
   ],
 })
 class GuardsModule {}
@@ -54,10 +57,7 @@ export class AppModule {
       CommonModule,
       MetricsModule,
       ClusterModule,
-      ThrottlerModule.forRootAsync({
-        inject: [RATE_LIMIT_STORE],
-        useFactory: (storage: ThrottlerStorage) => ({ throttlers: [{ name: 'default', ttl: 60_000, limit: 1 }], storage }),
-      }),
+      ThrottlerModule.forRootAsync({ inject: [RATE_LIMIT_STORE, AccessPolicy], useFactory: throttlerOptions }),
       ScheduleModule.forRoot(),
       HealthModule,
       AccountsModule,

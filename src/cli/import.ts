@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { ServerInfo } from '../common/admin/admin-token.js';
+import { SystemClock } from '../common/time/clock.js';
 import { Catalog } from '../config/catalog.js';
 import type { AppConfig } from '../config/env.js';
 import { createDataSource, runMigrations } from '../database/data-source.js';
@@ -14,6 +15,8 @@ import { IngestionPipeline, mergeRegistered, type IngestReport } from '../module
 
 const CHUNK = 2000;
 const SHOWN_ERRORS = 50;
+/** The CLI runs outside the application: wall time. */
+const clock = new SystemClock();
 
 /**
  * Exit codes of `import`: 0 every row imported; 1 some rows rejected (each listed with its line and reason);
@@ -62,7 +65,7 @@ export async function runImport(
   const catalog = new Catalog();
   let parsed: ReturnType<typeof readImportFile>;
   try {
-    parsed = readImportFile(path, catalog, { replay: opts.replay, now: Date.now(), format: opts.format });
+    parsed = readImportFile(path, catalog, { replay: opts.replay, now: clock.now(), format: opts.format });
   } catch (err) {
     // A file that cannot be read at all (missing, a directory, no permission).
     parsed = { format: opts.format === 'json' ? 'odds_api_json' : 'sample_csv', quotes: [], errors: [{ line: 0, reason: `cannot read the file: ${(err as Error).message}` }], records: 0, capturedAt: null, shiftMs: 0 };
@@ -101,11 +104,11 @@ export async function runImport(
       const repo = new BoardRepository(ds);
       const board = new OddsBoard();
       const loaded = await repo.load();
-      board.load(loaded.events, loaded.rows, Date.now());
+      board.load(loaded.events, loaded.rows, clock.now());
       const pipeline = new IngestionPipeline(catalog, board);
-      const writer = new BoardWriter(repo);
+      const writer = new BoardWriter(repo, clock);
       for (let i = 0; i < parsed.quotes.length; i += CHUNK) {
-        const { changeSet, report } = pipeline.process({ source: 'import', quotes: parsed.quotes.slice(i, i + CHUNK).map((p) => p.quote) }, Date.now());
+        const { changeSet, report } = pipeline.process({ source: 'import', quotes: parsed.quotes.slice(i, i + CHUNK).map((p) => p.quote) }, clock.now());
         board.applyChangeSet(changeSet);
         writer.enqueue(changeSet);
         record(i, report);

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EventBus } from '../../src/common/bus/event-bus.js';
 import { Clock, ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
-import type { OddsRow } from '../../src/domain/odds-row.js';
-import { BoardService } from '../../src/modules/board/board.service.js';
+import type { ChangeSet, OddsRow } from '../../src/domain/odds-row.js';
+import { BoardRepository } from '../../src/modules/board/board.repository.js';
+import { BoardService, CATCH_UP_JOB, CATCH_UP_MAX_MS, ODDS_TOPIC } from '../../src/modules/board/board.service.js';
+import { Jobs } from '../../src/modules/cluster/jobs.service.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { buildMarket, H } from '../factories/market.js';
 import { SseRecorder } from '../support/sse.js';
@@ -43,8 +46,8 @@ describe('two instances share events through Redis', () => {
     const { key, id } = created.json.data;
     expect((await b.call('/account', { key })).status).toBe(200);
     await a.call(`/admin/keys/${id}/revoke`, { method: 'POST', headers: { 'X-Admin-Token': a.adminToken } });
-    await new Promise((r) => setTimeout(r, 200));
-    expect((await b.call('/account', { key })).status).toBe(401);
+    // The bus message takes a Redis round trip; B never re-reads the key on its own (its clock does not move).
+    await until(async () => (await b.call('/account', { key })).status === 401, 2000);
   });
 
   it('a price ingested on A reaches B\'s board, its detection and its stream', async () => {
@@ -72,7 +75,7 @@ describe('two instances share events through Redis', () => {
     const A = a.app.get(BoardService);
     const B = b.app.get(BoardService);
     await A.writer.flush();
-    const through = await B['repo'].persistedThrough();
+    const through = await b.app.get(BoardRepository, { strict: false }).persistedThrough();
     expect(through).toBeGreaterThan(0);
     const rows = [...B.board.rows.values()];
     const [lost, ...rest] = rows;
@@ -85,7 +88,7 @@ describe('two instances share events through Redis', () => {
     expect(B.board.rows.has(lost!.id)).toBe(false);
 
     // A minute later the writer is still behind (it can be, after a database outage): still not a removal.
-    (b.app.get(Clock) as ManualClock).advance(60_000);
+    await (b.app.get(Clock) as ManualClock).advance(60_000);
     await B.resync();
     expect(B.board.rows.get(lost!.id)?.american).toBe(lost!.american);
     expect(B.board.rows.has(removedElsewhere.id)).toBe(false);
@@ -101,48 +104,74 @@ describe('two instances share events through Redis', () => {
     const gone = { id: x.id, sportsbook: x.sportsbook, eventId: x.eventId, removedAt: x.changedAt + 5000 };
     // B missed the price itself; then the removal reaches it over the bus before A has written it.
     B.board.applyChangeSet({ version: B.board.version + 1, at: x.changedAt, upserted: [], removed: [gone], events: [], eventsRemoved: [], seen: [] });
+    const heard = new Promise<void>((resolve) => {
+      const off = b.app.get(EventBus).subscribe<ChangeSet>(ODDS_TOPIC, (cs, remote) => {
+        if (!remote || !cs.removed.some((rm) => rm.id === x.id)) return;
+        off();
+        // B's own handler applies it in a microtask queued before this one resolves.
+        queueMicrotask(resolve);
+      });
+    });
     A.apply({ version: A.board.version + 1, at: x.changedAt + 5000, upserted: [], removed: [gone], events: [], eventsRemoved: [], seen: [] });
-    for (let i = 0; i < 50 && !B['tombstones'].has(x.id); i++) await new Promise((r) => setTimeout(r, 20));
-    expect((await b.app.get(BoardService)['repo'].load()).rows.some((r: OddsRow) => r.id === x.id)).toBe(true);
+    await heard;
+    expect(B.tombstoneCount).toBeGreaterThan(0);
+    expect((await b.app.get(BoardRepository, { strict: false }).load()).rows.some((r: OddsRow) => r.id === x.id)).toBe(true);
     await B.resync();
     expect(B.board.rows.has(x.id)).toBe(false);
     // Once the store has the removal, the tombstone is no longer needed.
     await A.writer.flush();
     await B.resync();
     expect(B.board.rows.has(x.id)).toBe(false);
-    expect(B['tombstones'].has(x.id)).toBe(false);
+    expect(B.tombstoneCount).toBe(0);
   });
 });
 
 describe('a replica waiting for a lagging store', () => {
-  it('retries its catch-up ever more slowly, and starts afresh once the store has caught up', async () => {
+  it('retries its catch-up ever more slowly (up to a minute apart), and starts afresh once the store has caught up', async () => {
     const NOW = Date.parse('2026-11-22T12:00:00Z');
     const shared = { ...isolationEnv(), PERSIST_INTERVAL_MS: '100' };
     const a = await startTestApp({ clock: new ManualClock(NOW), config: testConfig(shared) });
-    const b = await startTestApp({ clock: new ManualClock(NOW), config: testConfig({ ...shared, ROLE: 'api' }) });
+    const game = { league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: NOW + 6 * H };
+    a.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket([game], ['draftkings'], NOW) });
+    await a.app.get(BoardService).writer.flush({ force: true });
+    // B starts from the store A wrote: it has heard nothing on the bus yet.
+    const clock = new ManualClock(NOW);
+    const b = await startTestApp({ clock, config: testConfig({ ...shared, ROLE: 'api' }) });
     try {
-      a.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket([{ league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: NOW + 6 * H }], ['draftkings'], NOW) });
-      await a.app.get(BoardService).writer.flush({ force: true });
       const B = b.app.get(BoardService);
-      const through = await B['repo'].persistedThrough();
-      let calls = 0;
+      const jobs = b.app.get(Jobs);
+      const through = await b.app.get(BoardRepository, { strict: false }).persistedThrough();
+      let resyncs = 0;
       const resync = B.resync.bind(B);
       B.resync = () => {
-        calls++;
+        resyncs++;
         return resync();
       };
-      // A change set the store will not hold for an hour: retries after 0.7, 1.4, 2.8, 5.6 s... (0.7 s apart
-      // each without the back-off: eight in six seconds).
-      B['catchUpThrough'](through + 3600_000);
-      await new Promise((r) => setTimeout(r, 6000));
-      expect(calls).toBeGreaterThanOrEqual(2);
-      expect(calls).toBeLessThanOrEqual(4);
-      // Once a resync finds the store complete, the next catch-up waits the shortest time again.
-      B['needThrough'] = 0;
-      await until(() => B['catchUpRetries'] === 0, 15_000);
-      const before = calls;
-      B['catchUpThrough'](through);
-      await until(() => calls > before, 2_000);
+      const cycle = B.writeCycleMs;
+      expect(cycle).toBe(2 * 100 + 500);
+      // A change set the store will not hold for an hour: each retry waits twice as long as the one before.
+      B.catchUp(through + 3600_000);
+      const waits = [1, 2, 4, 8, 16, 32, 64].map((n) => Math.min(CATCH_UP_MAX_MS, n * cycle)).concat([CATCH_UP_MAX_MS, CATCH_UP_MAX_MS]);
+      expect(waits.slice(-3)).toEqual([44_800, 60_000, 60_000]);
+      for (const [i, wait] of waits.entries()) {
+        expect(jobs.next(CATCH_UP_JOB)).toBe(clock.now() + wait);
+        await clock.advance(wait - 1);
+        expect(resyncs).toBe(i);
+        await clock.advance(1);
+        expect(resyncs).toBe(i + 1);
+      }
+      // The store catches up (A writes a change made an hour later); the next retry finds it whole and stops.
+      a.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket([game], ['fanduel'], NOW) }, through + 3600_000);
+      await a.app.get(BoardService).writer.flush({ force: true });
+      await clock.advance(CATCH_UP_MAX_MS);
+      expect(resyncs).toBe(waits.length + 1);
+      expect(jobs.next(CATCH_UP_JOB)).toBeNull();
+      // The next catch-up waits the shortest time again.
+      B.catchUp(through);
+      expect(jobs.next(CATCH_UP_JOB)).toBe(clock.now() + cycle);
+      await clock.advance(cycle);
+      expect(resyncs).toBe(waits.length + 2);
+      expect(jobs.next(CATCH_UP_JOB)).toBeNull();
     } finally {
       await b.close({ keepStore: true });
       await a.close();

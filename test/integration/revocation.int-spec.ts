@@ -5,6 +5,7 @@ import { KEYS_TOPIC } from '../../src/modules/accounts/api-keys.service.js';
 import { EventBus } from '../../src/common/bus/event-bus.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { StreamHub } from '../../src/modules/stream/stream-hub.js';
+import { KEY_CHECK_MS } from '../../src/modules/stream/key-watch.js';
 import { buildMarket, H } from '../factories/market.js';
 import { SseRecorder } from '../support/sse.js';
 import { isolationEnv, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
@@ -75,6 +76,8 @@ describe('revocation ends streams on every instance', () => {
     const at = new Date(NOW);
     const revokedAt = Date.now();
     await a.app.get(ApiKeysRepository, { strict: false }).update(id, { isActive: false, revokedAt: at, updatedAt: at });
+    // The periodic check is a job on B's clock: the next one is at most KEY_CHECK_MS away.
+    await (b.clock as ManualClock).advance(KEY_CHECK_MS);
     const [err, closed] = await Promise.all([sse.seen('error', 5000), ws.closed]);
     expect(Date.now() - revokedAt).toBeLessThan(5000);
     expect(seen).toEqual([]);

@@ -3,6 +3,7 @@ import { ThrottlerException } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, STATUS_OF, type ErrorCode, type ErrorExtras } from './api-error.js';
 import type { RouteIndex } from './route-index.js';
+import { rateLimitOf, writeRateLimitHeaders } from '../rate-limit/rate-limit-headers.js';
 
 const TOP_LEVEL: Array<keyof ErrorExtras> = ['required_tier', 'retry_after', 'max_books', 'max_offset', 'correct_endpoint'];
 
@@ -100,6 +101,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (allowed) void reply.header('Allow', allowed.join(', '));
     }
     if (reply.sent) return;
+    // A request a guard refused never reached the rate-limit headers interceptor: the budget it counted still shows.
+    const budget = rateLimitOf(req);
+    if (budget) writeRateLimitHeaders(reply, budget);
     if (err.extras.retry_after !== undefined) void reply.header('Retry-After', String(err.extras.retry_after));
     void reply.status(STATUS_OF[err.code]).header('Content-Type', 'application/json; charset=utf-8').send(errorBody(err.code, err.message, this.docsUrl, err.extras));
   }

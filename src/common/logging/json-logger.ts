@@ -23,6 +23,7 @@ export class JsonLogger implements LoggerService {
 
   private write(level: Level, message: unknown, context?: string, extra?: Record<string, unknown>): void {
     if (LEVELS[level] < this.threshold) return;
+    // Log lines carry wall time (when it happened on this machine), never the injected clock.
     const base: Record<string, unknown> = { level: level === 'log' ? 'info' : level, time: new Date().toISOString() };
     if (context) base.context = context;
     if (message && typeof message === 'object' && !(message instanceof Error)) Object.assign(base, message);

@@ -1,20 +1,24 @@
-import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ThrottlerGuard, type ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
-import type { ThrottlerRequest } from '@nestjs/throttler';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Inject } from '@nestjs/common';
-import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
-import { AccessPolicy } from '../auth/access-policy.js';
+import { getOptionsToken, getStorageToken, ThrottlerGuard, ThrottlerStorage, type ThrottlerLimitDetail, type ThrottlerModuleOptions, type ThrottlerRequest } from '@nestjs/throttler';
+import type { FastifyRequest } from 'fastify';
 import { accessRule } from '../auth/api-key.guard.js';
 import { ApiError } from '../http/api-error.js';
 import { Clock } from '../time/clock.js';
 import { MetricsService } from '../../modules/metrics/metrics.service.js';
+import { recordRateLimit } from './rate-limit-headers.js';
 
 /**
- * Second global guard: per-key (or, keyless, per-IP) requests per minute from the tier table, on shared
- * counters. Sets X-RateLimit-Limit / -Remaining / -Reset (Unix seconds) on every authenticated response,
- * and Retry-After (seconds) with 429 rate_limited.
+ * Second global guard: per-key (or, keyless, per-IP) requests per minute, on shared counters. Built on
+ * @nestjs/throttler's extension points: the per-tier limit is the throttler's `limit` option resolved per
+ * request (app.module.ts), `getTracker` names the budget (the key, or the client address), `generateKey` keeps
+ * that name as the storage key (one budget across routes and instances), the storage is the shared window
+ * store, and `throwThrottlingException` answers 429 `rate_limited` with `retry_after`.
+ *
+ * `handleRequest` is still overridden, in a few lines: the base one writes its own headers (X-RateLimit-Reset in
+ * seconds from now, where ours is a Unix time) and does not hand the counts to anyone else. This one records
+ * them on the request; the RateLimitHeadersInterceptor (and, for refused requests, the exception filter)
+ * writes the headers.
  */
 @Injectable()
 export class TierThrottlerGuard extends ThrottlerGuard {
@@ -22,7 +26,6 @@ export class TierThrottlerGuard extends ThrottlerGuard {
     @Inject(getOptionsToken()) options: ThrottlerModuleOptions,
     @Inject(getStorageToken()) storage: ThrottlerStorage,
     reflector: Reflector,
-    private readonly policy: AccessPolicy,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
   ) {
@@ -34,24 +37,32 @@ export class TierThrottlerGuard extends ThrottlerGuard {
     return kind === 'public' || kind === 'admin';
   }
 
-  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
-    const { context, ttl } = props;
+  /** The budget a request counts against: its key's, or (keyless) its client address's. */
+  protected override async getTracker(req: Record<string, any>): Promise<string> {
+    const r = req as FastifyRequest;
+    return r.account ? `key:${r.account.keyId}` : `ip:${r.ip}`;
+  }
+
+  /** The storage key is the tracker itself: one budget per key across every route and instance. */
+  protected override generateKey(_ctx: ExecutionContext, tracker: string): string {
+    return tracker;
+  }
+
+  protected override async handleRequest({ context, limit, ttl, blockDuration, throttler, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    const limit = this.policy.requestsPerMinute(req.account);
-    const tracker = req.account ? `key:${req.account.keyId}` : `ip:${req.ip}`;
-    const rec = await this.storageService.increment(tracker, ttl, limit, ttl, props.throttler.name ?? 'default');
-    const resetUnix = Math.ceil(this.clock.now() / 1000) + rec.timeToExpire;
-    void reply.header('X-RateLimit-Limit', String(limit));
-    void reply.header('X-RateLimit-Remaining', String(Math.max(0, limit - rec.totalHits)));
-    void reply.header('X-RateLimit-Reset', String(resetUnix));
-    if (rec.isBlocked) {
-      this.metrics.rateLimited.inc({ tier: req.account?.tier ?? 'keyless' });
-      void reply.header('Retry-After', String(rec.timeToBlockExpire));
-      throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry in ${rec.timeToBlockExpire} s`, {
-        retry_after: rec.timeToBlockExpire,
-      });
-    }
+    const tracker = await getTracker(req, context);
+    const key = generateKey(context, tracker, throttler.name ?? 'default');
+    const rec = await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default');
+    recordRateLimit(req, { limit, remaining: Math.max(0, limit - rec.totalHits), reset: Math.ceil(this.clock.now() / 1000) + rec.timeToExpire });
+    if (rec.isBlocked) await this.throwThrottlingException(context, { limit, ttl, key, tracker, ...rec });
     return true;
+  }
+
+  protected override async throwThrottlingException(ctx: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    const req = ctx.switchToHttp().getRequest<FastifyRequest>();
+    this.metrics.rateLimited.inc({ tier: req.account?.tier ?? 'keyless' });
+    throw new ApiError('rate_limited', `Rate limit of ${detail.limit} requests per minute exceeded; retry in ${detail.timeToBlockExpire} s`, {
+      retry_after: detail.timeToBlockExpire,
+    });
   }
 }

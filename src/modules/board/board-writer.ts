@@ -1,6 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
+import { Clock, SystemClock } from '../../common/time/clock.js';
 import type { BoardRepository, HistoryEntry } from './board.repository.js';
+
+/** What the writer needs of the store. */
+export type BoardStore = Pick<BoardRepository, 'write' | 'touch'>;
 
 /** Most history entries kept while the database is unreachable; past it the oldest history is dropped (current prices never are). */
 export const MAX_BUFFERED_HISTORY = 500_000;
@@ -82,7 +86,10 @@ export class BoardWriter {
   /** The latest quarantined items (at most QUARANTINE_KEPT). */
   readonly quarantine: Quarantined[] = [];
 
-  constructor(private readonly repo: BoardRepository) {}
+  constructor(
+    private readonly repo: BoardStore,
+    private readonly clock: Clock = new SystemClock(),
+  ) {}
 
   get pending(): number {
     return this.rows.size + this.removed.size + this.history.length + this.events.size + this.eventsRemoved.size;
@@ -115,6 +122,7 @@ export class BoardWriter {
    * one), the database fails, or the time is up. For shutdown.
    */
   async drain(timeoutMs = 10_000): Promise<void> {
+    // A time limit on database I/O: real time, whatever the clock says (see Clock).
     const until = Date.now() + timeoutMs;
     do {
       await this.flush({ force: true });
@@ -257,7 +265,7 @@ export class BoardWriter {
           throw Object.assign(err as Error, { unwritten });
         }
         if (job.items.length === 1) {
-          refused.push({ kind: job.kind, ...describe(job.kind, job.items[0]), error: (err as Error).message, code: (err as { code?: string }).code ?? null, at: Date.now() });
+          refused.push({ kind: job.kind, ...describe(job.kind, job.items[0]), error: (err as Error).message, code: (err as { code?: string }).code ?? null, at: this.clock.now() });
           continue;
         }
         const mid = job.items.length >> 1;

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import type { EventStatus, GameState } from '../../domain/types.js';
 
 /** A canonical event (one game), persisted so the board can be rebuilt at start. */
 @Entity('events')
@@ -13,9 +14,9 @@ export class EventEntity {
   @Column('text', { name: 'home_key' }) homeKey: string;
   @Column('text', { name: 'away_key' }) awayKey: string;
   @Column('timestamptz', { name: 'start_time' }) startTime: Date;
-  @Column('text') status: string;
+  @Column('text') status: EventStatus;
   @Column('jsonb', { name: 'external_ids', default: () => "'{}'" }) externalIds: Record<string, string>;
-  @Column('jsonb', { name: 'game_state', nullable: true }) gameState: Record<string, unknown> | null;
+  @Column('jsonb', { name: 'game_state', nullable: true }) gameState: GameState | null;
   @Column('timestamptz', { name: 'first_seen_at' }) firstSeenAt: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt: Date;
   @Column('timestamptz', { name: 'ended_at', nullable: true }) endedAt: Date | null;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { BoardEvent, OddsRow, RemovedRow } from '../../domain/odds-row.js';
-import type { EventStatus, GameState } from '../../domain/types.js';
+import { epochMs, selectList } from '../../database/rows.js';
+import { EventEntity, OddsEntity } from './board.entities.js';
 
 export interface HistoryEntry {
   row: OddsRow;
@@ -20,6 +21,59 @@ async function* chunks<T>(items: T[], size = CHUNK): AsyncGenerator<T[]> {
     if (i > 0) await new Promise((r) => setImmediate(r));
     yield items.slice(i, i + size);
   }
+}
+
+/** A stored event as the board holds it. */
+export function toBoardEvent(e: EventEntity): BoardEvent {
+  return {
+    id: e.id,
+    sport: e.sport,
+    league: e.league,
+    homeTeam: e.homeTeam,
+    awayTeam: e.awayTeam,
+    homeKey: e.homeKey,
+    awayKey: e.awayKey,
+    startTime: epochMs(e.startTime),
+    status: e.status,
+    externalIds: e.externalIds ?? {},
+    gameState: e.gameState ?? null,
+    firstSeenAt: epochMs(e.firstSeenAt),
+    updatedAt: epochMs(e.updatedAt),
+    endedAt: e.endedAt ? epochMs(e.endedAt) : null,
+  };
+}
+
+/** A stored price as the board holds it. */
+export function toOddsRow(r: OddsEntity): OddsRow {
+  return {
+    id: r.id,
+    sportsbook: r.sportsbook,
+    eventId: r.eventId,
+    sport: r.sport,
+    league: r.league,
+    marketType: r.marketType,
+    period: r.period,
+    ladderKey: r.ladderKey,
+    groupKey: r.groupKey,
+    groupLine: r.groupLine,
+    selection: r.selection,
+    selectionType: r.selectionType,
+    line: r.line,
+    playerName: r.playerName,
+    statCategory: r.statCategory,
+    american: r.oddsAmerican,
+    decimal: r.oddsDecimal,
+    probability: r.probability,
+    isLive: r.isLive,
+    isActive: r.isActive,
+    changedAt: epochMs(r.changedAt),
+    oddsChangedAt: epochMs(r.oddsChangedAt),
+    lastSeenAt: epochMs(r.lastSeenAt),
+    externalEventId: r.externalEventId,
+    marketId: r.marketId,
+    selectionId: r.selectionId,
+    maxBet: r.maxBet,
+  };
 }
 
 /**
@@ -128,83 +182,23 @@ export class BoardRepository {
    * event update), so whatever changed at or before this time is in the store as it was then.
    */
   async persistedThrough(): Promise<number> {
-    const [r] = (await this.ds.query(
+    const [r] = await this.ds.query<Array<{ w: Date | null }>>(
       `SELECT GREATEST((SELECT max(recorded_at) FROM odds_history), (SELECT max(removed_at) FROM odds_removals), (SELECT max(updated_at) FROM events)) AS w`,
-    )) as Array<{ w: string | Date | null }>;
-    return r?.w ? new Date(r.w).getTime() : 0;
+    );
+    return r?.w ? epochMs(r.w) : 0;
   }
 
   /** Everything needed to rebuild the board at start. */
   async load(): Promise<{ events: BoardEvent[]; rows: OddsRow[] }> {
-    const ev = (await this.ds.query(`SELECT * FROM events`)) as Array<Record<string, unknown>>;
-    const events: BoardEvent[] = ev.map((e) => ({
-      id: e.id as string,
-      sport: e.sport as string,
-      league: e.league as string,
-      homeTeam: e.home_team as string,
-      awayTeam: e.away_team as string,
-      homeKey: e.home_key as string,
-      awayKey: e.away_key as string,
-      startTime: new Date(e.start_time as string).getTime(),
-      status: e.status as EventStatus,
-      externalIds: (e.external_ids ?? {}) as Record<string, string>,
-      gameState: (e.game_state ?? null) as GameState | null,
-      firstSeenAt: new Date(e.first_seen_at as string).getTime(),
-      updatedAt: new Date(e.updated_at as string).getTime(),
-      endedAt: e.ended_at ? new Date(e.ended_at as string).getTime() : null,
-    }));
-    const od = (await this.ds.query(`SELECT * FROM odds`)) as Array<Record<string, unknown>>;
-    const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-    const rows: OddsRow[] = od.map((r) => ({
-      id: r.id as string,
-      sportsbook: r.sportsbook as string,
-      eventId: r.event_id as string,
-      sport: r.sport as string,
-      league: r.league as string,
-      marketType: r.market_type as string,
-      period: r.period as string,
-      ladderKey: r.ladder_key as string,
-      groupKey: r.group_key as string,
-      groupLine: num(r.group_line),
-      selection: r.selection as string,
-      selectionType: r.selection_type as string,
-      line: num(r.line),
-      playerName: (r.player_name ?? null) as string | null,
-      statCategory: (r.stat_category ?? null) as string | null,
-      american: Number(r.odds_american),
-      decimal: Number(r.odds_decimal),
-      probability: Number(r.probability),
-      isLive: Boolean(r.is_live),
-      isActive: Boolean(r.is_active),
-      changedAt: new Date(r.changed_at as string).getTime(),
-      oddsChangedAt: new Date(r.odds_changed_at as string).getTime(),
-      lastSeenAt: new Date(r.last_seen_at as string).getTime(),
-      externalEventId: (r.external_event_id ?? null) as string | null,
-      marketId: (r.market_id ?? null) as string | null,
-      selectionId: (r.selection_id ?? null) as string | null,
-      maxBet: num(r.max_bet),
-    }));
-    return { events, rows };
+    const events = await this.ds.query<EventEntity[]>(`SELECT ${selectList(this.ds, EventEntity)} FROM events`);
+    const rows = await this.ds.query<OddsEntity[]>(`SELECT ${selectList(this.ds, OddsEntity)} FROM odds`);
+    return { events: events.map(toBoardEvent), rows: rows.map(toOddsRow) };
   }
 
   /** Deletes history and removals older than the retention. */
   async purge(before: number): Promise<{ history: number; removals: number }> {
-    const h = (await this.ds.query(`WITH d AS (DELETE FROM odds_history WHERE recorded_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM d`, [iso(before)])) as Array<{ n: number }>;
-    const r = (await this.ds.query(`WITH d AS (DELETE FROM odds_removals WHERE removed_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM d`, [iso(before)])) as Array<{ n: number }>;
+    const h = await this.ds.query<Array<{ n: number }>>(`WITH d AS (DELETE FROM odds_history WHERE recorded_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM d`, [iso(before)]);
+    const r = await this.ds.query<Array<{ n: number }>>(`WITH d AS (DELETE FROM odds_removals WHERE removed_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM d`, [iso(before)]);
     return { history: h[0]?.n ?? 0, removals: r[0]?.n ?? 0 };
-  }
-
-  async counts(): Promise<{ odds: number; events: number; history: number }> {
-    const [r] = (await this.ds.query(
-      `SELECT (SELECT count(*) FROM odds)::int AS odds, (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM odds_history)::int AS history`,
-    )) as Array<{ odds: number; events: number; history: number }>;
-    return r ?? { odds: 0, events: 0, history: 0 };
-  }
-
-  async history(oddsId: string, limit: number): Promise<Array<{ odds_american: number; odds_decimal: number; line: number | null; is_live: boolean; is_active: boolean; recorded_at: string }>> {
-    return (await this.ds.query(
-      `SELECT odds_american, odds_decimal, line, is_live, is_active, recorded_at FROM odds_history WHERE odds_id = $1 ORDER BY recorded_at DESC LIMIT $2`,
-      [oddsId, limit],
-    )) as Array<{ odds_american: number; odds_decimal: number; line: number | null; is_live: boolean; is_active: boolean; recorded_at: string }>;
   }
 }

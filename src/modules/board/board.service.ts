@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
 import { APP_CONFIG, TIER_TABLE } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import { TIERS, type TierTable } from '../../config/tiers.js';
@@ -11,6 +10,7 @@ import { RedisService } from '../../common/redis/redis.service.js';
 import { Clock } from '../../common/time/clock.js';
 import type { ChangeSet } from '../../domain/odds-row.js';
 import { isChangeSetEmpty } from '../../domain/odds-row.js';
+import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { BoardWriter } from './board-writer.js';
@@ -22,6 +22,15 @@ import { OddsBoard } from './odds-board.js';
 export const FIRST_RESYNC_MS = 10_000;
 
 export const ODDS_TOPIC = 'odds';
+
+const MAINTAIN_INTERVAL_MS = 30_000;
+const PURGE_INTERVAL_MS = 3600_000;
+const RESYNC_INTERVAL_MS = 60_000;
+/** The longest wait between two catch-up resyncs. */
+export const CATCH_UP_MAX_MS = 60_000;
+/** The job names of a replica's catch-up retry and of its second resync after a bus outage. */
+export const CATCH_UP_JOB = 'board:catch-up';
+const OUTAGE_JOB = 'board:after-outage';
 
 /**
  * Owns the board: the primary OddsBoard, the delayed views the tiers need, persistence (rebuild at start,
@@ -41,7 +50,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     private readonly clock: Clock,
     private readonly bus: EventBus,
-    private readonly scheduler: SchedulerRegistry,
+    private readonly jobs: Jobs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(TIER_TABLE) tiers: TierTable,
     private readonly repo: BoardRepository,
@@ -51,7 +60,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly redis: RedisService,
     private readonly metrics: MetricsService,
   ) {
-    this.writer = new BoardWriter(this.repo);
+    this.writer = new BoardWriter(this.repo, this.clock);
     for (const t of TIERS) {
       const ms = tiers.byName[t].dataDelaySeconds * 1000;
       if (ms > 0 && !this.delayed.has(ms)) this.delayed.set(ms, new DelayedBoard(ms));
@@ -82,25 +91,25 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     if (this.redis.enabled) this.redis.onReconnect(() => this.afterBusOutage());
     // A change set lost on the way (a publish that timed out): catch up once the writer has stored it.
     this.bus.onGap(ODDS_TOPIC, () => (this.gapPending = true));
-    if (!this.config.schedulers) return;
-    this.scheduler.addInterval('board:flush', setInterval(() => void this.writer.flush(), this.config.persistIntervalMs));
-    this.scheduler.addInterval('board:maintain', setInterval(() => this.leadership.isLeader && this.maintain(), 30_000));
-    this.scheduler.addInterval('board:purge', setInterval(() => void (this.leadership.isLeader && this.purge()), 3600_000));
+    this.jobs.every('board:flush', this.config.persistIntervalMs, () => this.writer.flush());
+    this.jobs.every('board:maintain', MAINTAIN_INTERVAL_MS, () => this.maintain(), { runsOn: 'leader' });
+    this.jobs.every('board:purge', PURGE_INTERVAL_MS, () => this.purge(), { runsOn: 'leader' });
     // Replicas catch up with the store now and then (anything a bus outage made them miss).
-    this.scheduler.addInterval('board:resync', setInterval(() => void (!this.leadership.isLeader && this.resync()), 60_000));
+    this.jobs.every('board:resync', RESYNC_INTERVAL_MS, () => this.resync(), { runsOn: 'replicas' });
     // ... and once soon after start: the active worker may still have been writing when this one loaded.
-    this.scheduler.addTimeout('board:first-resync', setTimeout(() => void (!this.leadership.isLeader && this.resync()), FIRST_RESYNC_MS));
+    this.jobs.after('board:first-resync', FIRST_RESYNC_MS, () => this.resync(), { runsOn: 'replicas' });
   }
 
   /** Writes what is buffered now; true when it reached the database within the time limit. */
   async flushed(timeoutMs: number): Promise<boolean> {
     const done = this.writer.flush({ force: true }).then(() => this.writer.healthy && this.writer.pending === 0);
-    return Promise.race([done, new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs))]);
+    // A time limit on database I/O: real time, whatever the clock says (see Clock).
+    return Promise.race([done, new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearTimeout(this.resyncTimer);
-    clearTimeout(this.outageTimer);
+    this.jobs.cancel(CATCH_UP_JOB);
+    this.jobs.cancel(OUTAGE_JOB);
     await this.writer.drain();
     this.writer.warnIfLost();
   }
@@ -128,7 +137,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     if (cs.seq !== undefined && cs.seq <= this.replicaSeen) return;
     // The first change set from the bus, or the first after lost ones: whatever came before it must come from
     // the store, once the store holds everything up to it.
-    if (this.replicaSeen === 0 || this.gapPending) this.catchUpThrough(cs.at);
+    if (this.replicaSeen === 0 || this.gapPending) this.catchUp(cs.at);
     this.gapPending = false;
     this.replicaSeen = cs.seq ?? this.replicaSeen;
     this.metrics.busLag.observe(Math.max(0, this.clock.now() - cs.at) / 1000);
@@ -145,7 +154,11 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly tombstones = new Map<string, number>();
   /** A resync must see the store complete up to this time (epoch ms) before the replica is whole again. */
   private needThrough = 0;
-  private resyncTimer?: NodeJS.Timeout;
+
+  /** Removals heard on the bus that the store does not hold yet (kept so that a resync does not bring them back). */
+  get tombstoneCount(): number {
+    return this.tombstones.size;
+  }
 
   /**
    * After a Redis outage: resync now, and once more after the active worker's next write cycle (change sets it
@@ -154,36 +167,36 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   private afterBusOutage(): void {
     if (this.leadership.isLeader) return;
     void this.resync();
-    clearTimeout(this.outageTimer);
-    this.outageTimer = setTimeout(() => void (!this.leadership.isLeader && this.resync()), this.writeCycleMs);
-    this.outageTimer.unref();
+    this.jobs.after(OUTAGE_JOB, this.writeCycleMs, () => this.resync(), { runsOn: 'replicas', always: true });
   }
-  private outageTimer?: NodeJS.Timeout;
 
   /** Long enough for the active worker to have written what it published before now (two flushes and some). */
-  private get writeCycleMs(): number {
+  get writeCycleMs(): number {
     return this.config.persistIntervalMs * 2 + 500;
   }
 
   /**
-   * Resyncs after the active worker's next writes, again until the store covers `at`. Each retry waits twice
-   * as long as the one before (up to a minute): a worker whose writes lag under load is not made slower still
-   * by replicas reading the whole store every few seconds.
+   * Resyncs after the active worker's next writes, again until the store covers `at` (epoch ms): what a replica
+   * does on its first change set from the bus and after lost ones. Each retry waits twice as long as the one
+   * before (up to a minute): a worker whose writes lag under load is not made slower still by replicas reading
+   * the whole store every few seconds. The pending retry is the job `board:catch-up`.
    */
-  private catchUpThrough(at: number): void {
+  catchUp(at: number): void {
     this.needThrough = Math.max(this.needThrough, at);
-    if (this.resyncTimer || this.leadership.isLeader) return;
-    const delay = Math.min(60_000, this.writeCycleMs * 2 ** this.catchUpRetries);
-    this.resyncTimer = setTimeout(() => {
-      void this.resync().then(({ through }) => {
-        this.resyncTimer = undefined;
+    if (this.jobs.next(CATCH_UP_JOB) !== null || this.leadership.isLeader) return;
+    const delay = Math.min(CATCH_UP_MAX_MS, this.writeCycleMs * 2 ** this.catchUpRetries);
+    this.jobs.after(
+      CATCH_UP_JOB,
+      delay,
+      async () => {
+        const { through } = await this.resync();
         if (through < this.needThrough) {
           this.catchUpRetries++;
-          this.catchUpThrough(this.needThrough);
+          this.catchUp(this.needThrough);
         } else this.catchUpRetries = 0;
-      });
-    }, delay);
-    this.resyncTimer.unref();
+      },
+      { runsOn: 'replicas', always: true },
+    );
   }
   private catchUpRetries = 0;
 

@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import pg from 'pg';
+import { Clock, type Timer } from '../../common/time/clock.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 
@@ -20,7 +22,7 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly logger = new Logger('leadership');
   private leader = false;
   private client: pg.Client | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   private readonly listeners = new Set<(leader: boolean) => void>();
   private stopped = false;
   /** The active worker lost its database session: it keeps ingesting (prices are buffered) until it can retake the lock. */
@@ -28,7 +30,13 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
   private connectedAt = 0;
   since: number | null = null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly registry: SchedulerRegistry,
+  ) {
+    this.bootedAt = clock.now();
+  }
 
   get isLeader(): boolean {
     return this.leader;
@@ -44,7 +52,7 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
   private set(leader: boolean): void {
     if (leader === this.leader) return;
     this.leader = leader;
-    this.since = leader ? Date.now() : null;
+    this.since = leader ? this.clock.now() : null;
     this.logger.log({ msg: leader ? 'this instance is the active worker' : 'this instance is no longer the active worker', role: this.config.role });
     for (const fn of this.listeners) {
       try {
@@ -62,10 +70,20 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
       return;
     }
     await this.attempt();
-    this.timer = setInterval(() => void this.attempt(), LEADER_POLL_MS);
+    // On the clock like every job, but not through Jobs (which asks this service who leads), and regardless of
+    // SCHEDULERS: without it a standby never takes over.
+    this.timer = this.clock.setInterval(() => this.attempt(), LEADER_POLL_MS);
+    this.registry.addInterval('cluster:leadership', this.timer);
   }
 
-  private async attempt(): Promise<void> {
+  /** One attempt at a time (a manual clock moved far runs many polls at once; a slow connect overlaps the next). */
+  private attempt(): Promise<void> {
+    this.attempting ??= this.attemptOnce().finally(() => (this.attempting = null));
+    return this.attempting;
+  }
+  private attempting: Promise<void> | null = null;
+
+  private async attemptOnce(): Promise<void> {
     if (this.stopped) return;
     try {
       if (!this.client) {
@@ -74,7 +92,7 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
         c.on('end', () => this.lost());
         await c.connect();
         this.client = c;
-        this.connectedAt = Date.now();
+        this.connectedAt = this.clock.now();
       }
       if (this.leader && this.holdsLock) {
         await this.client.query('SELECT 1');
@@ -82,7 +100,7 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
       }
       // A standby that just reconnected gives the active worker (which keeps running through an outage) a
       // head start to retake the lock.
-      if (!this.leader && Date.now() - this.connectedAt < 2 * LEADER_POLL_MS && this.connectedAt > this.bootedAt + LEADER_POLL_MS) return;
+      if (!this.leader && this.clock.now() - this.connectedAt < 2 * LEADER_POLL_MS && this.connectedAt > this.bootedAt + LEADER_POLL_MS) return;
       const r = await this.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [LEADER_LOCK]);
       if (r.rows[0]?.locked) {
         this.holdsLock = true;
@@ -96,7 +114,7 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
     }
   }
 
-  private readonly bootedAt = Date.now();
+  private readonly bootedAt: number;
 
   private lost(): void {
     const c = this.client;
@@ -108,7 +126,8 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
+    this.timer = null;
     const c = this.client;
     this.client = null;
     this.holdsLock = false;

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
+import { Jobs } from '../cluster/jobs.service.js';
 import { Catalog } from '../../config/catalog.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
@@ -17,6 +17,8 @@ import type { BookFilter } from './market-groups.js';
 import { OpportunityRegistry, type LifecycleDiff, type LiveSet, type Tracked } from './registry.js';
 
 export const OPPORTUNITIES_TOPIC = 'opportunities';
+/** How often the whole board is re-scanned (checking the incremental state). */
+const RESCAN_INTERVAL_MS = 60_000;
 
 /** A book scope opportunities are evaluated in: every book, or a tier's default set. */
 export interface DetectionScope {
@@ -117,7 +119,7 @@ export class DetectionEngine implements OnApplicationBootstrap {
     private readonly clock: Clock,
     private readonly bus: EventBus,
     private readonly policy: AccessPolicy,
-    private readonly scheduler: SchedulerRegistry,
+    private readonly jobs: Jobs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {}
@@ -261,7 +263,7 @@ export class DetectionEngine implements OnApplicationBootstrap {
     for (const r of this.boards.board.rows.values()) this.remember(r);
     this.boards.board.onChange((cs) => this.onChange(cs));
     this.rescan();
-    if (this.config.schedulers) this.scheduler.addInterval('detection:rescan', setInterval(() => void this.rescanInSlices(), 60_000));
+    this.jobs.every('detection:rescan', RESCAN_INTERVAL_MS, () => this.rescanInSlices());
   }
 
   /** Where a row belongs (its group, ladder, event), for when it changes or goes. */

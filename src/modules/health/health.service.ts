@@ -19,6 +19,7 @@ export interface HealthReport {
   checks: { redis: Check; data: Check; schema: Check; database: Check; [name: string]: Check };
 }
 
+/** A time limit on a probe's I/O: real time, whatever the injected clock says (see Clock). */
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);

@@ -1,10 +1,10 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Catalog } from '../../config/catalog.js';
 import type { AppConfig } from '../../config/env.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
+import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { OddsProvider, ProviderBatch } from '../../domain/types.js';
@@ -40,7 +40,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     private readonly boards: BoardService,
     private readonly catalog: Catalog,
     private readonly clock: Clock,
-    private readonly scheduler: SchedulerRegistry,
+    private readonly jobs: Jobs,
     private readonly bus: EventBus,
     private readonly leadership: Leadership,
     private readonly metrics: MetricsService,
@@ -123,11 +123,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   private async stopAll(): Promise<void> {
     this.running = false;
     for (const p of this.providers) {
-      try {
-        this.scheduler.deleteInterval(`provider:${p.name}`);
-      } catch {
-        /* not scheduled */
-      }
+      this.jobs.cancel(`provider:${p.name}`);
       await p.stop?.();
     }
     this.providers = [];
@@ -155,9 +151,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
       } catch (err) {
         this.logger.error({ msg: 'provider failed to start', provider: p.name, error: (err as Error).message });
       }
-      if (this.config.schedulers) {
-        this.scheduler.addInterval(`provider:${p.name}`, setInterval(() => void this.pollOnce(p), p.intervalMs));
-      }
+      this.jobs.every(`provider:${p.name}`, p.intervalMs, () => this.pollOnce(p));
     }
     if (providers.length) this.logger.log({ msg: 'providers running', providers: providers.map((p) => `${p.name} every ${p.intervalMs} ms`) });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { SplitsPayload } from './splits.entity.js';
+import { epochMs, selectList } from '../../database/rows.js';
+import { SplitsSnapshotEntity, type SplitsPayload } from './splits.entity.js';
 import { cleanMarkets, type CurrentSplits } from './splits-store.js';
 
 /** A split as one capture stored it. */
@@ -30,7 +31,6 @@ export interface SplitsHistoryResult {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const ms = (v: unknown): number => new Date(v as string | Date).getTime();
 const CHUNK = 2000;
 const COLUMNS = `event_id, sportsbook, sport, league, home_team, away_team, captured_at, payload`;
 
@@ -38,16 +38,17 @@ function toPayload(s: CurrentSplits): SplitsPayload {
   return { ...cleanMarkets(s), fetched_at: iso(s.fetchedAt), start_time: iso(s.startTime) };
 }
 
-function fromRow(r: Record<string, unknown>): StoredSplits {
-  const p = (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Partial<SplitsPayload>;
-  const capturedAt = ms(r.captured_at);
+/** A stored snapshot as the splits store holds it (a payload written before a field existed falls back to the capture time). */
+export function toStoredSplits(r: SplitsSnapshotEntity): StoredSplits {
+  const p: Partial<SplitsPayload> = r.payload;
+  const capturedAt = epochMs(r.capturedAt);
   return {
-    eventId: r.event_id as string,
-    sportsbook: r.sportsbook as string,
-    sport: r.sport as string,
-    league: r.league as string,
-    homeTeam: r.home_team as string,
-    awayTeam: r.away_team as string,
+    eventId: r.eventId,
+    sportsbook: r.sportsbook,
+    sport: r.sport,
+    league: r.league,
+    homeTeam: r.homeTeam,
+    awayTeam: r.awayTeam,
     startTime: p.start_time ? Date.parse(p.start_time) : capturedAt,
     fetchedAt: p.fetched_at ? Date.parse(p.fetched_at) : capturedAt,
     ...cleanMarkets(p),
@@ -58,7 +59,12 @@ function fromRow(r: Record<string, unknown>): StoredSplits {
 /** SQL of the splits snapshots (table splits_snapshots): capture, start-up load, history, purge. */
 @Injectable()
 export class SplitsRepository {
-  constructor(private readonly ds: DataSource) {}
+  /** Every column, under the entity's property names. */
+  private readonly columns: string;
+
+  constructor(private readonly ds: DataSource) {
+    this.columns = selectList(ds, SplitsSnapshotEntity);
+  }
 
   /** Writes one capture: every split given, all with the same captured_at. Returns the rows written. */
   async insert(splits: CurrentSplits[], capturedAt: number): Promise<number> {
@@ -83,13 +89,13 @@ export class SplitsRepository {
 
   /** The latest snapshot of every (event, book) captured at or after `since` (the start-up load). */
   async latest(since: number): Promise<StoredSplits[]> {
-    const rows = (await this.ds.query(
-      `SELECT DISTINCT ON (event_id, sportsbook) ${COLUMNS}
+    const rows = await this.ds.query<SplitsSnapshotEntity[]>(
+      `SELECT DISTINCT ON (event_id, sportsbook) ${this.columns}
        FROM splits_snapshots WHERE captured_at >= $1
        ORDER BY event_id, sportsbook, captured_at DESC, id DESC`,
       [iso(since)],
-    )) as Array<Record<string, unknown>>;
-    return rows.map(fromRow);
+    );
+    return rows.map(toStoredSplits);
   }
 
   /** One event's snapshots in a window, oldest first; with a limit, the most recent `limit` of them. */
@@ -97,31 +103,32 @@ export class SplitsRepository {
     const where = `event_id = $1 AND ($2::text[] IS NULL OR sportsbook = ANY($2::text[]))
       AND ($3::timestamptz IS NULL OR captured_at >= $3::timestamptz) AND captured_at <= $4::timestamptz`;
     const params: unknown[] = [f.eventId, f.books?.length ? f.books : null, f.from === undefined ? null : iso(f.from), iso(f.to)];
-    const [agg] = (await this.ds.query(
+    const [agg] = await this.ds.query<Array<{ n: number; books: string }>>(
       `SELECT count(*)::int AS n, coalesce(string_agg(DISTINCT sportsbook, ',' ORDER BY sportsbook), '') AS books
        FROM splits_snapshots WHERE ${where}`,
       params,
-    )) as Array<{ n: number | string; books: string }>;
+    );
     const total = Number(agg?.n ?? 0);
     if (!total) return { total: 0, books: [], rows: [] };
-    const rows = (f.limit === null
-      ? await this.ds.query(`SELECT ${COLUMNS} FROM splits_snapshots WHERE ${where} ORDER BY captured_at, sportsbook, id`, params)
-      : await this.ds.query(
-          `SELECT * FROM (
-             SELECT id, ${COLUMNS} FROM splits_snapshots WHERE ${where}
-             ORDER BY captured_at DESC, sportsbook DESC, id DESC LIMIT $5
-           ) recent ORDER BY captured_at, sportsbook, id`,
-          [...params, f.limit],
-        )) as Array<Record<string, unknown>>;
-    return { total, books: agg?.books ? agg.books.split(',') : [], rows: rows.map(fromRow) };
+    const rows =
+      f.limit === null
+        ? await this.ds.query<SplitsSnapshotEntity[]>(`SELECT ${this.columns} FROM splits_snapshots WHERE ${where} ORDER BY captured_at, sportsbook, id`, params)
+        : await this.ds.query<SplitsSnapshotEntity[]>(
+            `SELECT * FROM (
+               SELECT ${this.columns} FROM splits_snapshots WHERE ${where}
+               ORDER BY captured_at DESC, sportsbook DESC, id DESC LIMIT $5
+             ) recent ORDER BY "capturedAt", sportsbook, id`,
+            [...params, f.limit],
+          );
+    return { total, books: agg?.books ? agg.books.split(',') : [], rows: rows.map(toStoredSplits) };
   }
 
   /** Deletes snapshots captured before `before`; returns how many. */
   async purge(before: number): Promise<number> {
-    const r = (await this.ds.query(
+    const r = await this.ds.query<Array<{ n: number }>>(
       `WITH d AS (DELETE FROM splits_snapshots WHERE captured_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM d`,
       [iso(before)],
-    )) as Array<{ n: number | string }>;
+    );
     return Number(r[0]?.n ?? 0);
   }
 }

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Account } from '../../common/auth/account.js';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { badRequest } from '../../common/http/api-error.js';
@@ -10,7 +9,7 @@ import { APP_CONFIG, TIER_TABLE } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import { TIERS, type TierTable } from '../../config/tiers.js';
 import { BoardService } from '../board/board.service.js';
-import { Leadership } from '../cluster/leadership.service.js';
+import { Jobs } from '../cluster/jobs.service.js';
 import { EventsService } from '../events/events.service.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { SPLITS_TOPIC, type ResolvedSplits, type SplitsMessage } from '../ingestion/topics.js';
@@ -49,8 +48,7 @@ export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnMo
     private readonly catalog: Catalog,
     private readonly policy: AccessPolicy,
     private readonly repo: SplitsRepository,
-    private readonly scheduler: SchedulerRegistry,
-    private readonly leadership: Leadership,
+    private readonly jobs: Jobs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(TIER_TABLE) tiers: TierTable,
   ) {
@@ -74,10 +72,9 @@ export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnMo
 
   async onApplicationBootstrap(): Promise<void> {
     await this.load();
-    if (!this.config.schedulers) return;
     // Only the active worker writes snapshots; replicas serve what the bus brings them.
-    this.scheduler.addInterval('splits:capture', setInterval(() => void (this.leadership.isLeader && this.job('capture', () => this.captureSnapshot())), SPLITS_CAPTURE_INTERVAL_MS));
-    this.scheduler.addInterval('splits:purge', setInterval(() => void (this.leadership.isLeader && this.job('purge', () => this.purge())), PURGE_INTERVAL_MS));
+    this.jobs.every('splits:capture', SPLITS_CAPTURE_INTERVAL_MS, () => this.job('capture', () => this.captureSnapshot()), { runsOn: 'leader' });
+    this.jobs.every('splits:purge', PURGE_INTERVAL_MS, () => this.job('purge', () => this.purge()), { runsOn: 'leader' });
   }
 
   onModuleDestroy(): void {

@@ -1,10 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Logger } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { InProcessBus } from '../../common/bus/in-process-bus.js';
 import { ManualClock } from '../../common/time/clock.js';
 import { keyRefusal, KEYS_TOPIC, keyStatusOf, type ApiKeysService, type KeyStatus } from '../accounts/api-keys.service.js';
 import type { ApiKeyEntity } from '../accounts/api-key.entity.js';
-import { keysToClose, StreamKeyWatch } from './key-watch.js';
+import { Jobs } from '../cluster/jobs.service.js';
+import type { Leadership } from '../cluster/leadership.service.js';
+import type { AppConfig } from '../../config/env.js';
+import { KEY_CHECK_MS, keysToClose, StreamKeyWatch } from './key-watch.js';
 import type { CloseReason } from './stream-client.js';
 import type { StreamHub } from './stream-hub.js';
 
@@ -53,7 +57,8 @@ function setup() {
   const keys = new FakeKeys();
   const bus = new InProcessBus();
   const clock = new ManualClock(NOW);
-  const watch = new StreamKeyWatch(hub as unknown as StreamHub, keys as unknown as ApiKeysService, bus, clock);
+  const jobs = new Jobs(clock, new SchedulerRegistry(), { isLeader: true } as Leadership, { schedulers: false } as AppConfig);
+  const watch = new StreamKeyWatch(hub as unknown as StreamHub, keys as unknown as ApiKeysService, bus, clock, jobs);
   watch.onModuleInit();
   watches.push(watch);
   return { hub, keys, bus, clock, watch };
@@ -97,12 +102,13 @@ describe('StreamKeyWatch', () => {
     expect(keys.invalidations).toBe(1);
   });
 
-  it('without any bus message, the periodic check finds a revocation', async () => {
-    const { hub, keys } = setup();
+  it('without any bus message, the periodic check finds a revocation, KEY_CHECK_MS later, even with schedulers off', async () => {
+    const { hub, keys, clock } = setup();
     hub.open.add('key_a');
     keys.statuses.set('key_a', { refused: 'The API key was revoked', expiresAt: null });
-    const deadline = Date.now() + 5000;
-    while (hub.closed.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await clock.advance(KEY_CHECK_MS - 1);
+    expect(hub.closed).toEqual([]);
+    await clock.advance(1);
     expect(hub.closed.map((c) => c.keyId)).toEqual(['key_a']);
   });
 

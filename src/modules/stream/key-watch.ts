@@ -1,11 +1,13 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
+import { Jobs } from '../cluster/jobs.service.js';
 import { ApiKeysService, keyRefusal, KEYS_TOPIC, type KeyStatus } from '../accounts/api-keys.service.js';
 import { StreamHub } from './stream-hub.js';
 
 /** How often the keys of open streams are read again (the backstop for a lost bus message, and expiries). */
 export const KEY_CHECK_MS = 2000;
+const KEY_CHECK_JOB = 'stream:key-check';
 
 /** The keys whose streams must close now, and why: from the last statuses read, at a time. */
 export function keysToClose(statuses: ReadonlyMap<string, KeyStatus>, now: number): Array<{ keyId: string; why: string }> {
@@ -26,7 +28,6 @@ export function keysToClose(statuses: ReadonlyMap<string, KeyStatus>, now: numbe
 @Injectable()
 export class StreamKeyWatch implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('stream');
-  private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private storeFailing = false;
@@ -38,18 +39,18 @@ export class StreamKeyWatch implements OnModuleInit, OnApplicationShutdown {
     private readonly keys: ApiKeysService,
     private readonly bus: EventBus,
     private readonly clock: Clock,
+    private readonly jobs: Jobs,
   ) {}
 
   onModuleInit(): void {
     this.bus.subscribe(KEYS_TOPIC, () => void this.check());
     this.bus.onGap(KEYS_TOPIC, () => void this.check());
-    this.timer = setInterval(() => void this.check(), KEY_CHECK_MS);
-    this.timer.unref();
+    // A correctness job, not a routine one: it runs with SCHEDULERS=false too (tests move it with the clock).
+    this.jobs.every(KEY_CHECK_JOB, KEY_CHECK_MS, () => this.check(), { always: true });
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.jobs.cancel(KEY_CHECK_JOB);
   }
 
   /** Checks the keys of the open streams now; one check at a time (a request meanwhile runs one more after it). */

@@ -10,6 +10,8 @@ import { loadTiers } from '../../config/tiers.js';
 import type { ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import type { Quote } from '../../domain/types.js';
 import { ODDS_TOPIC, type BoardService } from '../board/board.service.js';
+import { Jobs } from '../cluster/jobs.service.js';
+import type { Leadership } from '../cluster/leadership.service.js';
 import { OddsBoard } from '../board/odds-board.js';
 import { OPPORTUNITIES_TOPIC, refOf, type DetectionEngine, type OpportunityEvent } from '../detection/detection.engine.js';
 import type { Detector, Json, OpportunityRecord } from '../detection/detector.js';
@@ -89,7 +91,7 @@ describe('stream hub', () => {
       live: () => ({ values: () => records.values() }),
       scopeFor: () => 'all',
     } as unknown as DetectionEngine;
-    hub = new StreamHub(bus, { board } as BoardService, engine, new OddsItemBuilder(catalog, new RefBlocks(catalog)), policy, clock, new SchedulerRegistry(), { schedulers: false } as AppConfig, new MetricsService());
+    hub = new StreamHub(bus, { board } as BoardService, engine, new OddsItemBuilder(catalog, new RefBlocks(catalog)), policy, clock, new Jobs(clock, new SchedulerRegistry(), { isLeader: true } as Leadership, { schedulers: false } as AppConfig), { schedulers: false } as AppConfig, new MetricsService());
     hub.onModuleInit();
   });
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
+import { Jobs } from '../cluster/jobs.service.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import type { BoardEvent, ChangeSet, OddsRow } from '../../domain/odds-row.js';
@@ -94,7 +94,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     private readonly items: OddsItemBuilder,
     private readonly policy: AccessPolicy,
     private readonly clock: Clock,
-    private readonly scheduler: SchedulerRegistry,
+    private readonly jobs: Jobs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {}
@@ -102,7 +102,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     this.bus.subscribe<ChangeSet>(ODDS_TOPIC, (cs) => this.onChangeSet(cs));
     this.bus.subscribe<OpportunityEvent>(OPPORTUNITIES_TOPIC, (evt) => this.onOpportunities(evt));
-    if (this.config.schedulers) this.scheduler.addInterval('stream:heartbeat', setInterval(() => this.heartbeat(), HEARTBEAT_MS));
+    this.jobs.every('stream:heartbeat', HEARTBEAT_MS, () => this.heartbeat());
   }
 
   onApplicationShutdown(): void {

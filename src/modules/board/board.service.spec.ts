@@ -1,0 +1,181 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { AccessPolicy } from '../../common/auth/access-policy.js';
+import { InProcessBus } from '../../common/bus/in-process-bus.js';
+import { Sequencer } from '../../common/bus/sequencer.js';
+import type { RedisService } from '../../common/redis/redis.service.js';
+import { ManualClock } from '../../common/time/clock.js';
+import { Catalog } from '../../config/catalog.js';
+import type { AppConfig } from '../../config/env.js';
+import { loadTiers } from '../../config/tiers.js';
+import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
+import { Jobs } from '../cluster/jobs.service.js';
+import type { Leadership } from '../cluster/leadership.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import { boardEvent, changeSet, oddsRow, removal, T0 } from './board.fixtures.js';
+import type { BoardRepository } from './board.repository.js';
+import { BoardService, CATCH_UP_JOB, CATCH_UP_MAX_MS } from './board.service.js';
+
+beforeAll(() => Logger.overrideLogger(false));
+
+/** The store as a replica reads it: what the active worker wrote, and the time it is complete through. */
+class FakeStore {
+  through = 0;
+  events: BoardEvent[] = [];
+  rows: OddsRow[] = [];
+  reads = 0;
+  async persistedThrough(): Promise<number> {
+    return this.through;
+  }
+  async load(): Promise<{ events: BoardEvent[]; rows: OddsRow[] }> {
+    this.reads++;
+    return { events: [...this.events], rows: [...this.rows] };
+  }
+  async write(): Promise<void> {}
+  async touch(): Promise<void> {}
+  async purge(): Promise<{ history: number; removals: number }> {
+    return { history: 0, removals: 0 };
+  }
+}
+
+const PERSIST_MS = 100;
+const WRITE_CYCLE = PERSIST_MS * 2 + 500;
+
+function replica(opts: { leader?: boolean } = {}) {
+  const clock = new ManualClock(T0);
+  const store = new FakeStore();
+  const leadership = { isLeader: opts.leader ?? false };
+  const config = { schedulers: false, persistIntervalMs: PERSIST_MS, endedEventGraceSeconds: 3600, historyRetentionHours: 24, providers: [] } as unknown as AppConfig;
+  const tiers = loadTiers();
+  const jobs = new Jobs(clock, new SchedulerRegistry(), leadership as Leadership, config);
+  const service = new BoardService(
+    clock,
+    new InProcessBus(),
+    jobs,
+    config,
+    tiers,
+    store as unknown as BoardRepository,
+    new AccessPolicy(tiers, new Catalog()),
+    new Sequencer(),
+    leadership as Leadership,
+    { enabled: false } as RedisService,
+    new MetricsService(),
+  );
+  return { clock, store, service, jobs, leadership };
+}
+
+const ev = boardEvent('ev1');
+
+describe('a replica resyncing from the store', () => {
+  it('takes newer prices from the store, and removes a price only when the store is complete past its last change', async () => {
+    const { store, service } = replica();
+    const kept = oddsRow('kept', { changedAt: T0 });
+    const stale = oddsRow('stale', { american: -105, changedAt: T0 });
+    const goneLongAgo = oddsRow('gone', { changedAt: T0 });
+    const notYetWritten = oddsRow('fresh', { changedAt: T0 + 5_000 });
+    service.board.applyChangeSet(changeSet(1, T0, { events: [ev], upserted: [kept, stale, goneLongAgo, notYetWritten] }));
+    const moved = { ...stale, american: -125, changedAt: T0 + 2_000 };
+    const missed = oddsRow('missed', { changedAt: T0 + 1_000 });
+    store.events = [ev];
+    store.rows = [kept, moved, missed];
+    store.through = T0 + 3_000;
+    expect(await service.resync()).toEqual({ changed: 3, through: T0 + 3_000 });
+    expect([...service.board.rows.keys()].sort()).toEqual(['fresh', 'kept', 'missed', 'stale']);
+    expect(service.board.rows.get('stale')?.american).toBe(-125);
+    // The same store again: nothing to do.
+    expect(await service.resync()).toEqual({ changed: 0, through: T0 + 3_000 });
+  });
+
+  it('an event missing from the store leaves only once the store is complete past its last update', async () => {
+    const { store, service } = replica();
+    const early = boardEvent('early', { updatedAt: T0 });
+    const late = boardEvent('late', { updatedAt: T0 + 10_000 });
+    service.board.applyChangeSet(changeSet(1, T0, { events: [early, late] }));
+    store.through = T0 + 5_000;
+    await service.resync();
+    expect([...service.board.events.keys()]).toEqual(['late']);
+  });
+
+  it('never brings back a price the bus said was removed while the store still holds it; the tombstone goes once the store has the removal', async () => {
+    const { store, service } = replica();
+    const r = oddsRow('r1', { changedAt: T0 });
+    store.events = [ev];
+    store.rows = [r];
+    store.through = T0;
+    service.applyReplica(changeSet(1, T0, { events: [ev], upserted: [r], seq: 1 }));
+    service.applyReplica(changeSet(2, T0 + 5_000, { removed: [removal(r, T0 + 5_000)], seq: 2 }));
+    expect(service.tombstoneCount).toBe(1);
+    await service.resync();
+    expect(service.board.rows.has('r1')).toBe(false);
+    // The writer stores the removal: the store no longer has the row and is complete past the removal.
+    store.rows = [];
+    store.through = T0 + 6_000;
+    await service.resync();
+    expect(service.board.rows.has('r1')).toBe(false);
+    expect(service.tombstoneCount).toBe(0);
+  });
+
+  it('drops a change set it has already seen (the same sequence number, or an older one)', () => {
+    const { service } = replica();
+    service.applyReplica(changeSet(1, T0, { events: [ev], upserted: [oddsRow('a', { american: -110 })], seq: 10 }));
+    service.applyReplica(changeSet(2, T0 + 1, { upserted: [oddsRow('a', { american: -150 })], seq: 10 }));
+    service.applyReplica(changeSet(3, T0 + 2, { upserted: [oddsRow('a', { american: -160 })], seq: 9 }));
+    expect(service.board.rows.get('a')?.american).toBe(-110);
+  });
+});
+
+describe('catching up with a lagging store', () => {
+  it('the first change set from the bus schedules a resync one write cycle later; retries back off to a minute; a complete store stops them', async () => {
+    const { clock, store, service, jobs } = replica();
+    store.through = T0;
+    service.applyReplica(changeSet(1, T0 + 60_000, { events: [ev], seq: 1 }));
+    const waits = [1, 2, 4, 8, 16, 32, 64, 128].map((n) => Math.min(CATCH_UP_MAX_MS, n * WRITE_CYCLE));
+    expect(waits).toEqual([700, 1_400, 2_800, 5_600, 11_200, 22_400, 44_800, 60_000]);
+    for (const [i, wait] of waits.entries()) {
+      expect(jobs.next(CATCH_UP_JOB)).toBe(clock.now() + wait);
+      await clock.advance(wait - 1);
+      expect(store.reads).toBe(i);
+      await clock.advance(1);
+      expect(store.reads).toBe(i + 1);
+    }
+    store.through = T0 + 60_000;
+    await clock.advance(CATCH_UP_MAX_MS);
+    expect(jobs.next(CATCH_UP_JOB)).toBeNull();
+    // The next catch-up starts from the shortest wait again.
+    service.catchUp(T0 + 60_000);
+    expect(jobs.next(CATCH_UP_JOB)).toBe(clock.now() + WRITE_CYCLE);
+  });
+
+  it('the active worker never catches up (it is the one writing the store)', () => {
+    const { service, jobs } = replica({ leader: true });
+    service.catchUp(T0 + 60_000);
+    expect(jobs.next(CATCH_UP_JOB)).toBeNull();
+  });
+});
+
+describe('board views and maintenance', () => {
+  it('a free key sees the board as it was 60 s ago', () => {
+    const { clock, service } = replica({ leader: true });
+    service.apply(changeSet(1, T0, { events: [ev], upserted: [oddsRow('a')] }));
+    const free = { keyId: 'k', name: null, tier: 'free' as const, arbitrageEnabled: true };
+    expect(service.viewFor(free).rows.has('a')).toBe(false);
+    expect(service.viewFor({ ...free, tier: 'pro' }).rows.has('a')).toBe(true);
+    clock.advance(60_000);
+    expect(service.viewFor(free).rows.has('a')).toBe(true);
+  });
+
+  it('ended events leave after the grace period; events left without prices after 10 minutes', () => {
+    const { clock, service } = replica({ leader: true });
+    const ended = boardEvent('ended', { status: 'ended', endedAt: T0, updatedAt: T0 });
+    const empty = boardEvent('empty', { updatedAt: T0 });
+    const priced = boardEvent('priced', { updatedAt: T0 });
+    service.apply(changeSet(1, T0, { events: [ended, empty, priced], upserted: [oddsRow('p', { eventId: 'priced' })] }));
+    clock.set(T0 + 600_000);
+    service.maintain();
+    expect([...service.board.events.keys()].sort()).toEqual(['ended', 'priced']);
+    clock.set(T0 + 3_600_000);
+    service.maintain();
+    expect([...service.board.events.keys()]).toEqual(['priced']);
+  });
+});

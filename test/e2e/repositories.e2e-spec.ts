@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { DataSource } from 'typeorm';
+import { createDataSource, runMigrations } from '../../src/database/data-source.js';
+import type { BoardEvent, OddsRow } from '../../src/domain/odds-row.js';
+import { ApiKeyEntity } from '../../src/modules/accounts/api-key.entity.js';
+import { ApiKeysRepository } from '../../src/modules/accounts/api-keys.repository.js';
+import { BoardRepository } from '../../src/modules/board/board.repository.js';
+import { SplitsRepository } from '../../src/modules/splits/splits.repository.js';
+import type { CurrentSplits } from '../../src/modules/splits/splits-store.js';
+import { testConfig } from '../support/test-app.js';
+
+/**
+ * Each repository's write and read paths against the migrated schema: every field written comes back equal
+ * (values chosen so that no field holds its column's default or null unless a null is the point), so a
+ * renamed or dropped column, or a field one side forgets, fails here.
+ */
+const T = Date.parse('2026-11-22T12:00:00.000Z');
+
+let ds: DataSource;
+beforeAll(async () => {
+  ds = createDataSource(testConfig());
+  await ds.initialize();
+  await runMigrations(ds);
+});
+afterAll(async () => {
+  const schema = (ds.options as { schema?: string }).schema;
+  if (schema && schema !== 'public') await ds.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await ds.destroy();
+});
+
+const event: BoardEvent = {
+  id: 'nba_boston_celtics_los_angeles_lakers_2026-11-22_b1',
+  sport: 'basketball',
+  league: 'nba',
+  homeTeam: 'Boston Celtics',
+  awayTeam: 'Los Angeles Lakers',
+  homeKey: 'boston_celtics',
+  awayKey: 'los_angeles_lakers',
+  startTime: T + 3_600_000,
+  status: 'live',
+  externalIds: { odds_api: 'abc123', simulator: 'sim-7' },
+  gameState: { home_score: 54, away_score: 51, game_period: 'Q3', game_clock: '07:12', possession: 'home' },
+  firstSeenAt: T - 86_400_000,
+  updatedAt: T + 1_000,
+  endedAt: T + 2_000,
+};
+
+const full: OddsRow = {
+  id: '0123456789abcdef',
+  sportsbook: 'draftkings',
+  eventId: event.id,
+  sport: 'basketball',
+  league: 'nba',
+  marketType: 'player_points',
+  period: '1h',
+  ladderKey: 'ladder-key',
+  groupKey: 'group-key',
+  groupLine: 24.5,
+  selection: 'Jayson Tatum Over',
+  selectionType: 'over',
+  line: 24.5,
+  playerName: 'Jayson Tatum',
+  statCategory: 'points',
+  american: -115,
+  decimal: 1.869565,
+  probability: 0.534884,
+  isLive: true,
+  isActive: false,
+  changedAt: T + 10,
+  oddsChangedAt: T + 20,
+  lastSeenAt: T + 30,
+  externalEventId: 'ext-ev-1',
+  marketId: 'mkt-9',
+  selectionId: 'sel-3',
+  maxBet: 2500.5,
+};
+
+const bare: OddsRow = {
+  ...full,
+  id: 'fedcba9876543210',
+  marketType: 'moneyline',
+  period: 'full',
+  groupLine: null,
+  selection: 'Boston Celtics',
+  selectionType: 'home',
+  line: null,
+  playerName: null,
+  statCategory: null,
+  american: 150,
+  decimal: 2.5,
+  probability: 0.4,
+  isLive: false,
+  isActive: true,
+  externalEventId: null,
+  marketId: null,
+  selectionId: null,
+  maxBet: null,
+};
+
+describe('BoardRepository', () => {
+  const repo = () => new BoardRepository(ds);
+  const empty = { rows: [], removed: [], history: [], events: [], eventsRemoved: [] };
+
+  it('loads back every field of the events and prices it wrote (nulls included)', async () => {
+    const pending: BoardEvent = { ...event, id: 'nfl_a_b_2026-11-23_b1', status: 'upcoming', externalIds: {}, gameState: null, endedAt: null };
+    await repo().write({ ...empty, events: [event, pending], rows: [full, bare], history: [{ row: full, at: T + 10 }] });
+    const loaded = await repo().load();
+    expect(loaded.events.sort((a, b) => a.id.localeCompare(b.id))).toEqual([event, pending].sort((a, b) => a.id.localeCompare(b.id)));
+    expect(loaded.rows.sort((a, b) => a.id.localeCompare(b.id))).toEqual([bare, full].sort((a, b) => a.id.localeCompare(b.id)));
+  });
+
+  it('an upsert replaces the price; touch moves last_seen_at forward only', async () => {
+    const moved: OddsRow = { ...full, american: -120, decimal: 1.833333, probability: 0.545455, changedAt: T + 40, oddsChangedAt: T + 40, lastSeenAt: T + 40 };
+    await repo().write({ ...empty, rows: [moved] });
+    await repo().touch([moved.id, bare.id], T + 35);
+    const rows = new Map((await repo().load()).rows.map((r) => [r.id, r]));
+    expect(rows.get(moved.id)).toEqual(moved);
+    expect(rows.get(bare.id)).toEqual({ ...bare, lastSeenAt: T + 35 });
+  });
+
+  it('removals and history set the watermark; purge deletes what is older than the retention', async () => {
+    await repo().write({ ...empty, removed: [{ id: bare.id, sportsbook: bare.sportsbook, eventId: bare.eventId, removedAt: T + 5_000 }], history: [{ row: full, at: T + 4_000 }] });
+    expect((await repo().load()).rows.map((r) => r.id)).toEqual([full.id]);
+    expect(await repo().persistedThrough()).toBe(T + 5_000);
+    expect(await repo().purge(T + 4_500)).toEqual({ history: 2, removals: 0 });
+    expect(await repo().purge(T + 6_000)).toEqual({ history: 0, removals: 1 });
+  });
+
+  it('an event removed takes its prices with it', async () => {
+    await repo().write({ ...empty, eventsRemoved: [event.id] });
+    const loaded = await repo().load();
+    expect(loaded.events.map((e) => e.id)).toEqual(['nfl_a_b_2026-11-23_b1']);
+    expect(loaded.rows).toEqual([]);
+  });
+});
+
+describe('SplitsRepository', () => {
+  const split = (book: string, capturedHandle: number): CurrentSplits => ({
+    eventId: event.id,
+    sportsbook: book,
+    sport: 'basketball',
+    league: 'nba',
+    homeTeam: 'Boston Celtics',
+    awayTeam: 'Los Angeles Lakers',
+    startTime: T + 3_600_000,
+    fetchedAt: T - 30_000,
+    spread: { away_line: 3.5, home_line: -3.5, handle_pct: { away: 100 - capturedHandle, home: capturedHandle }, bets_pct: { away: 45, home: 55 } },
+    total: { line: 221.5, handle_pct: { over: 61, under: 39 }, bets_pct: { over: 58, under: 42 } },
+    moneyline: { away_odds: 140, home_odds: -160, handle_pct: { away: 30, home: 70 }, bets_pct: { away: 35, home: 65 } },
+  });
+
+  it('loads back every field of a capture, the latest per (event, book), and the history in order', async () => {
+    const repo = new SplitsRepository(ds);
+    const dk1 = split('draftkings', 60);
+    const circa = { ...split('circa', 52), spread: undefined, moneyline: undefined };
+    const dk2 = split('draftkings', 64);
+    expect(await repo.insert([dk1, circa], T)).toBe(2);
+    expect(await repo.insert([dk2], T + 300_000)).toBe(1);
+    const { spread: _none, moneyline: _none2, ...circaStored } = circa;
+    const latest = (await repo.latest(T - 1)).sort((a, b) => a.sportsbook.localeCompare(b.sportsbook));
+    expect(latest).toEqual([
+      { ...circaStored, capturedAt: T },
+      { ...dk2, capturedAt: T + 300_000 },
+    ]);
+    const all = await repo.history({ eventId: event.id, to: T + 300_000, limit: null });
+    expect(all).toEqual({
+      total: 3,
+      books: ['circa', 'draftkings'],
+      rows: [{ ...circaStored, capturedAt: T }, { ...dk1, capturedAt: T }, { ...dk2, capturedAt: T + 300_000 }],
+    });
+    const recent = await repo.history({ eventId: event.id, books: ['draftkings'], from: T, to: T + 300_000, limit: 1 });
+    expect(recent).toEqual({ total: 2, books: ['draftkings'], rows: [{ ...dk2, capturedAt: T + 300_000 }] });
+    expect(await repo.purge(T + 1)).toBe(2);
+    expect((await repo.latest(0)).map((s) => s.capturedAt)).toEqual([T + 300_000]);
+  });
+});
+
+describe('ApiKeysRepository', () => {
+  it('reads back every field of a key it stored; updates and last use land', async () => {
+    const repo = new ApiKeysRepository(ds);
+    const key = Object.assign(new ApiKeyEntity(), {
+      id: 'key_0123456789abcdef',
+      keyHash: 'a'.repeat(64),
+      keyPrefix: 'sk_live_abcd',
+      name: 'desk',
+      tier: 'pro',
+      isActive: false,
+      arbitrageEnabled: false,
+      source: 'api',
+      createdAt: new Date(T),
+      updatedAt: new Date(T + 1),
+      lastUsedAt: new Date(T + 2),
+      revokedAt: new Date(T + 3),
+    });
+    await repo.insert(key);
+    expect({ ...(await repo.findById(key.id)) }).toEqual({ ...key });
+    expect((await repo.findByHash(key.keyHash))?.id).toBe(key.id);
+    expect(await repo.update(key.id, { tier: 'sharp', isActive: true, revokedAt: null, name: null })).toBe(true);
+    await repo.touch([{ id: key.id, at: new Date(T + 10) }]);
+    expect({ ...(await repo.findById(key.id)) }).toEqual({ ...key, tier: 'sharp', isActive: true, revokedAt: null, name: null, lastUsedAt: new Date(T + 10) });
+    expect(await repo.count()).toBe(1);
+  });
+});
