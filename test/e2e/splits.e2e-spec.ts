@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { SplitsInput } from '../../src/domain/types.js';
+import { Jobs } from '../../src/modules/cluster/jobs.service.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { SplitsService } from '../../src/modules/splits/splits.service.js';
 import { buildMarket, H, type GameSpec } from '../factories/market.js';
@@ -406,21 +407,32 @@ describe('splits retention and schedules', () => {
     expect(intervals).toEqual(expect.arrayContaining(['splits:capture', 'splits:purge']));
   });
 
-  it('purge deletes snapshots older than 48 hours and keeps newer ones', async () => {
-    const times = [NOW, NOW + 5 * MIN, NOW + 10 * MIN, NOW + 24 * H, NOW + 48 * H];
-    for (const at of times) expect(await splits.captureSnapshot(at)).toBe(2);
-    clock.set(NOW + 48 * H + 5 * MIN);
-    const path = `/splits/history?event_id=${eventId}&sportsbook=draftkings`;
-    expect((await t.call(path, { key: KEYS.sharp })).json.meta.total).toBe(times.length);
-    // 48 h + 5 min after the first capture: the first is out of retention, the second is exactly 48 h old.
-    expect(await splits.purge(clock.now())).toBe(2);
-    let r = await t.call(path, { key: KEYS.sharp });
-    expect(r.json.data.map((e: { ts: string }) => e.ts)).toEqual(times.slice(1).map(iso));
+  const path = () => `/splits/history?event_id=${eventId}&sportsbook=draftkings`;
+  const captured = async (): Promise<string[]> => (await t.call(path(), { key: KEYS.sharp })).json.data.map((e: { ts: string }) => e.ts);
+
+  it('the capture job writes a snapshot every 5 minutes of the clock', async () => {
+    await clock.advance(5 * MIN - 1);
+    expect(await captured()).toEqual([]);
+    await clock.advance(1);
+    expect(await captured()).toEqual([iso(NOW + 5 * MIN)]);
+    await clock.advance(10 * MIN);
+    expect(await captured()).toEqual([5, 10, 15].map((m) => iso(NOW + m * MIN)));
+  });
+
+  it('the hourly purge job deletes snapshots older than 48 hours and keeps newer ones', async () => {
+    // From here on the snapshots are written by hand, at chosen times.
+    t.app.get(Jobs).cancel('splits:capture');
+    for (const at of [NOW + 24 * H, NOW + 48 * H]) expect(await splits.captureSnapshot(at)).toBe(2);
+    const kept = [5, 10, 15].map((m) => iso(NOW + m * MIN)).concat([iso(NOW + 24 * H), iso(NOW + 48 * H)]);
+    // Purges ran at every hour up to 48 h: nothing was 48 hours old yet.
+    await clock.set(NOW + 48 * H);
+    expect(await captured()).toEqual(kept);
+    // The purge at 49 h deletes what was captured before 1 h.
+    await clock.set(NOW + 49 * H);
+    expect(await captured()).toEqual(kept.slice(3));
+    await clock.advance(24 * H);
+    expect(await captured()).toEqual([iso(NOW + 48 * H)]);
     expect(await splits.purge(clock.now())).toBe(0);
-    clock.advance(24 * H);
-    expect(await splits.purge(clock.now())).toBe(2 * 3);
-    r = await t.call(path, { key: KEYS.sharp });
-    expect(r.json.data.map((e: { ts: string }) => e.ts)).toEqual([iso(NOW + 48 * H)]);
   });
 });
 

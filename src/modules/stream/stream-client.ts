@@ -175,6 +175,7 @@ export class StreamClient {
     if (this.transport.buffered() <= SOCKET_HIGH_WATER || this.closed) return;
     const deadline = this.now() + STALL_TIMEOUT_MS;
     await new Promise<void>((resolve) => {
+      // Polling the socket's send buffer is I/O plumbing (real time); the stall deadline is on the clock.
       const t = setInterval(() => {
         if (!this.closed && this.transport.buffered() > SOCKET_HIGH_WATER && this.now() > deadline) {
           this.close({ code: 'backpressure', message: `The client read nothing for ${STALL_TIMEOUT_MS / 1000} s; reconnect with Last-Event-ID to resume` });

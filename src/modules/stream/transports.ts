@@ -61,6 +61,7 @@ export class SseTransport implements Transport {
     const socket = this.raw.socket;
     this.raw.once('finish', () => socket?.destroySoon());
     this.raw.end();
+    // A socket's grace period bounds real I/O: Node's timer, not the injected clock (see Clock).
     const timer = setTimeout(() => {
       this.raw.destroy();
       socket?.destroy();
@@ -126,6 +127,7 @@ export class WsTransport implements Transport {
 
   onDrain(fn: () => void): void {
     if (this.gone.done) return;
+    // Polling the socket's send buffer (I/O plumbing, real time).
     this.drainTimer = setInterval(() => {
       if (this.ws.bufferedAmount <= SOCKET_HIGH_WATER) fn();
     }, 50);
