@@ -201,13 +201,13 @@ describe('service foundation (end to end over HTTP)', () => {
   });
 
   describe('OpenAPI', () => {
-    it('serves Swagger UI and a document with the three key schemes', async () => {
+    it('serves Swagger UI and a document with the three key schemes and the admin token', async () => {
       const ui = await fetch(`${t.url}/docs`);
       expect(ui.status).toBe(200);
       expect(await ui.text()).toMatch(/swagger/i);
       const doc = (await t.call(`${t.url}/docs-json`)).json;
       expect(doc.openapi).toMatch(/^3\./);
-      expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKeyHeader', 'ApiKeyQuery', 'BearerAuth']);
+      expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['AdminToken', 'ApiKeyHeader', 'ApiKeyQuery', 'BearerAuth']);
       expect(doc.paths['/api/v1/account'].get.security).toEqual(expect.arrayContaining([{ ApiKeyHeader: [] }]));
       expect(doc.paths['/api/v1/health'].get.security ?? []).toEqual([]);
     });

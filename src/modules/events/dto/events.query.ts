@@ -1,31 +1,16 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { LiveParam, SportLeagueParams, TeamParam } from '../../../common/http/filter-params.js';
 import { IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
 import { BooleanParam, CsvList, PageQuery, SearchText, StringParam } from '../../../common/http/query.js';
 
-export class ListEventsQuery extends PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }) {
-  @ApiPropertyOptional({ description: 'Sport id(s), comma-separated', example: 'basketball' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
-  sport?: string[];
-
-  @ApiPropertyOptional({ description: 'League id(s) or aliases, comma-separated', example: 'nba,nhl' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
-  league?: string[];
-
+export class ListEventsQuery extends IntersectionType(PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }), SportLeagueParams, LiveParam, TeamParam) {
   @ApiPropertyOptional({ description: 'Only events with prices from these books (comma-separated)', example: 'draftkings' })
   @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
   sportsbook?: string[];
 
-  @ApiPropertyOptional({ description: 'true: live only; false: not started; omitted: both', type: Boolean })
-  @IsOptional() @BooleanParam() @IsBoolean({ message: 'live must be true or false' })
-  live?: boolean;
-
   @ApiPropertyOptional({ description: 'true: only events with a live score; false: only without', type: Boolean })
   @IsOptional() @BooleanParam() @IsBoolean({ message: 'has_score must be true or false' })
   has_score?: boolean;
-
-  @ApiPropertyOptional({ description: 'Team name or alias (partial, case-insensitive; must contain a letter or digit)', example: 'lakers' })
-  @IsOptional() @SearchText()
-  team?: string;
 
   @ApiPropertyOptional({ description: 'Local date of the game (US Eastern for US leagues, UTC otherwise), YYYY-MM-DD', example: '2026-11-22' })
   @IsOptional() @StringParam() @IsString() @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' })
