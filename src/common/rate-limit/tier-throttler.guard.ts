@@ -9,6 +9,7 @@ import { AccessPolicy } from '../auth/access-policy.js';
 import { accessRule } from '../auth/api-key.guard.js';
 import { ApiError } from '../http/api-error.js';
 import { Clock } from '../time/clock.js';
+import { isInternalDispatch } from './internal-dispatch.js';
 import { MetricsService } from '../../modules/metrics/metrics.service.js';
 
 /**
@@ -31,7 +32,8 @@ export class TierThrottlerGuard extends ThrottlerGuard {
 
   protected override async shouldSkip(ctx: ExecutionContext): Promise<boolean> {
     const kind = accessRule(this.reflector, ctx).kind;
-    return kind === 'public' || kind === 'admin';
+    // A request this process dispatched to itself for a caller already counted (an MCP tool call).
+    return kind === 'public' || kind === 'admin' || isInternalDispatch(ctx.switchToHttp().getRequest<FastifyRequest>());
   }
 
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
