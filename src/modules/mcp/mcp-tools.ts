@@ -50,6 +50,12 @@ const page = (def: number, max: number) => ({
   offset: z.number().int().min(0).max(5000).describe('Items to skip (default 0, at most 5000)'),
 });
 
+/** A tool's arguments: all optional but those named in `required`; unknown arguments are refused. */
+function params(shape: Record<string, z.ZodType>, required: string[] = []): z.ZodObject {
+  const entries = Object.entries(shape).map(([k, s]) => [k, required.includes(k) ? s : s.optional()] as const);
+  return z.object(Object.fromEntries(entries)).strict();
+}
+
 const sport = list('Sport id(s)', 'basketball');
 const league = list('League id(s) or aliases', 'nba');
 const sportsbook = list(
@@ -106,7 +112,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Sports',
     description: 'Sports with their current event and live counts and their leagues.',
     route: '/sports',
-    input: z.object({ include_empty: flag('Include sports with no current events (default false)') }).strict(),
+    input: params({ include_empty: flag('Include sports with no current events (default false)') }),
     noun: 'sports',
     highlight: (i) => `${str(i.name)} (${str(i.event_count)} events, ${str(i.live_count)} live)`,
   },
@@ -115,7 +121,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Leagues',
     description: 'Leagues with their sport and current event and live counts.',
     route: '/leagues',
-    input: z.object({ sport, include_empty: flag('Include leagues with no current events (default false)') }).strict(),
+    input: params({ sport, include_empty: flag('Include leagues with no current events (default false)') }),
     noun: 'leagues',
     highlight: (i) => `${str(i.name)} (${str(i.sport)}, ${str(i.event_count)} events)`,
   },
@@ -124,15 +130,13 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Sportsbooks',
     description: 'Sportsbooks with their regions, whether they are sharp, and the tier each requires.',
     route: '/sportsbooks',
-    input: z
-      .object({
+    input: params({
         region: oneOf(['US', 'UK', 'EU', 'AU', 'GLOBAL'], 'Only books serving this region'),
         sharp: flag('true: sharp books only; false: the others'),
         catalog: flag('true: the configured catalog, whether or not a book has prices now (default false)'),
         include_unlisted: flag('Include unlisted books (default false)'),
         include_inactive: flag('Include books with no events now (default false)'),
-      })
-      .strict(),
+      }),
     noun: 'sportsbooks',
     highlight: (i) => `${str(i.name)} (${str(i.id)})`,
   },
@@ -141,7 +145,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Market types',
     description: 'Market types (moneyline, point_spread, total_points, props, ...) with whether they carry a line.',
     route: '/markets',
-    input: z.object({ sport: text('Only markets offered in this sport (e.g. basketball)') }).strict(),
+    input: params({ sport: text('Only markets offered in this sport (e.g. basketball)') }),
     noun: 'market types',
     highlight: (i) => `${str(i.id)} (${str(i.name)})`,
   },
@@ -150,7 +154,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Account',
     description: "The calling key: its tier, rate limit, data delay, book limit and features. Use it to see which tools this key may call.",
     route: '/account',
-    input: z.object({}).strict(),
+    input: params({}),
     noun: 'account',
   },
   {
@@ -158,8 +162,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Events',
     description: 'Games with prices now: teams, start time, live status, the books and markets quoted. Event ids from here feed the other tools.',
     route: '/events',
-    input: z
-      .object({
+    input: params({
         sport,
         league,
         sportsbook: list('Only events with prices from these books', 'draftkings'),
@@ -169,8 +172,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
         date,
         q: search,
         ...page(50, 200),
-      })
-      .strict(),
+      }),
     noun: 'events',
     highlight: (i) => `${eventName(i)} (${str(i.id)}, starts ${str(i.start_time)}${i.is_live ? ', live' : ''})`,
   },
@@ -179,8 +181,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Odds',
     description: "Current prices, one row per book, market and selection, with every filter of GET /odds. Without `sportsbook` the tier's default books apply.",
     route: '/odds',
-    input: z
-      .object({
+    input: params({
         sport,
         league,
         sportsbook,
@@ -201,8 +202,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
         group_by: oneOf(['event'] as const, 'Group rows by event (limit and offset then count events)'),
         cursor: text('Opaque cursor from meta.pagination.next_cursor (pages past offset 5000)', 2000),
         ...page(50, 500),
-      })
-      .strict(),
+      }),
     noun: 'odds rows',
     highlight: oddsRow,
   },
@@ -211,8 +211,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Odds changed since a time',
     description: 'Rows whose price, line, live or active state changed after `since`, and the ids removed since; use meta.server_time as the next `since`.',
     route: '/odds/delta',
-    input: z
-      .object({
+    input: params({
         since: z.iso.datetime({ offset: true }).describe('RFC 3339 time (required), e.g. 2026-11-22T18:00:00Z'),
         sport,
         league,
@@ -226,8 +225,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
           .union([z.string().trim().min(1).max(2000), z.array(z.enum(ODDS_FIELDS)).min(1)])
           .describe('Only these fields of each row (comma-separated or an array), as get_odds'),
         ...page(50, 500),
-      })
-      .strict(),
+      }, ['since']),
     noun: 'changed odds rows',
     highlight: oddsRow,
   },
@@ -236,8 +234,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Best price per selection',
     description: 'For each selection, the book with the best price among the books in scope (line shopping).',
     route: '/odds/best',
-    input: z
-      .object({
+    input: params({
         sport,
         league,
         sportsbook: list("Books to compare; omitted: the tier's default books", 'draftkings,fanduel,betmgm'),
@@ -250,8 +247,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
         max_odds: maxOdds,
         is_main_line: flag('true: main lines only'),
         ...page(50, 200),
-      })
-      .strict(),
+      }),
     noun: 'best prices',
     highlight: oddsRow,
   },
@@ -260,14 +256,12 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: "One event's prices side by side",
     description: "One event's prices book by book (data maps each sportsbook id to its rows), to compare lines and prices across books.",
     route: '/odds/comparison',
-    input: z
-      .object({
+    input: params({
         event: text('Event id (required), as get_events returns it', 300),
         market: list('Market type(s) or aliases', 'moneyline,point_spread'),
         sportsbook,
         add_sportsbook: addSportsbook,
-      })
-      .strict(),
+      }, ['event']),
     noun: 'sportsbooks',
   },
   {
@@ -275,14 +269,12 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Low-hold markets',
     description: 'Markets whose best prices across the books in scope hold at most 5% (the cheapest markets to bet both sides of).',
     route: '/opportunities/low_hold',
-    input: z
-      .object({
+    input: params({
         ...opportunityFilters,
         ...priceBounds,
         max_hold: z.number().min(-100).max(5).describe('Maximum hold in percent (default 5, at most 5)'),
         sort: oneOf(LOW_HOLD_SORTS, 'Sort ("-" reverses); default hold, lowest first'),
-      })
-      .strict(),
+      }),
     noun: 'low-hold markets',
     highlight: (i) => `${str(i.hold_percentage)}% hold on ${eventName(i)} ${str(i.market_type)}${withLine(i)}`,
   },
@@ -291,15 +283,13 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Arbitrage',
     description: 'Arbitrage opportunities: the best prices of every outcome at different books sum to less than 100%, with the stake split per leg.',
     route: '/opportunities/arbitrage',
-    input: z
-      .object({
+    input: params({
         ...opportunityFilters,
         ...priceBounds,
         min_profit: z.number().min(0).max(100).describe('Minimum profit in percent (default 0.5; 1.0 = 1%)'),
         group: oneOf(['best'] as const, 'best: only the highest-profit arbitrage per event'),
         sort: oneOf(ARB_SORTS, 'Sort ("-" reverses); default profit, highest first'),
-      })
-      .strict(),
+      }),
     noun: 'arbitrage opportunities',
     highlight: (i) => `${str(i.profit_percent)}% on ${eventName(i)} ${str(i.market_type)}: ${legs(i.legs)}`,
   },
@@ -308,12 +298,10 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Closing lines',
     description: "Each book's last pre-game prices of an event (captured when it went live), for closing-line value.",
     route: '/odds/closing',
-    input: z
-      .object({
+    input: params({
         event_id: text('Event id (required)', 300),
         sportsbook: list('Sportsbook id(s); omitted: every book captured', 'pinnacle,draftkings'),
-      })
-      .strict(),
+      }, ['event_id']),
     noun: 'closing lines',
   },
   {
@@ -321,7 +309,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Futures markets',
     description: 'Futures (outright) markets: championship winners, awards, season win totals, with the books quoting each. Their ids feed get_futures_odds and compare_futures_lines.',
     route: '/futures',
-    input: z.object({ sport, league, future_type: oneOf(FUTURE_TYPES, 'Kind of futures market') }).strict(),
+    input: params({ sport, league, future_type: oneOf(FUTURE_TYPES, 'Kind of futures market') }),
     noun: 'futures markets',
     highlight: (i) => `${str(i.display_name)} (${str(i.market_id)}, ${Array.isArray(i.books_available) ? i.books_available.length : 0} books)`,
   },
@@ -330,15 +318,13 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Futures odds',
     description: "The prices of one futures market's selections at each book.",
     route: '/futures/odds',
-    input: z
-      .object({
+    input: params({
         future_id: text('Futures market id (required), from get_futures', 300),
         sportsbook,
         sport,
         league,
         ...page(50, 500),
-      })
-      .strict(),
+      }, ['future_id']),
     noun: 'futures prices',
     highlight: (i) => `${str(i.selection)} ${signed(i.odds_american)} at ${str(i.sportsbook)}`,
   },
@@ -347,13 +333,11 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Compare futures lines',
     description: "One futures market's selections across books: the summary names the best book and price per selection.",
     route: '/futures/odds',
-    input: z
-      .object({
+    input: params({
         future_id: text('Futures market id (required), from get_futures', 300),
         sportsbook: list('Books to compare; omitted: every book the tier may use', 'draftkings,fanduel,betmgm'),
         ...page(200, 500),
-      })
-      .strict(),
+      }, ['future_id']),
     noun: 'futures prices',
   },
   {
@@ -361,8 +345,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: '+EV bets',
     description: "Prices better than the fair price devigged from a sharp book's line (Pinnacle, Circa, BookMaker), with EV% and the Kelly stake.",
     route: '/opportunities/ev',
-    input: z
-      .object({
+    input: params({
         ...opportunityFilters,
         ...priceBounds,
         min_ev: z.number().min(-100).max(1000).describe('Minimum EV in percent (default 0)'),
@@ -371,8 +354,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
         max_market_width: z.number().min(0).max(10000).describe('Maximum width of the sharp two-way market, in cents (narrow = sharper)'),
         sort: oneOf(EV_SORTS, 'Sort ("-" reverses); default ev, highest first'),
         devig_method: oneOf(DEVIG_METHODS, 'How the sharp line is devigged (default power)'),
-      })
-      .strict(),
+      }),
     noun: '+EV opportunities',
     highlight: (i) => `+${str(i.ev_percentage)}% ${str(i.selection)}${withLine(i)} ${signed(i.odds_american)} at ${str(i.sportsbook)} (${str(i.event_name) || str(i.game)})`,
   },
@@ -381,13 +363,11 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Middles',
     description: 'Two books with different lines on the same spread or total, leaving a window where both bets win; priced with the probability of landing in it.',
     route: '/opportunities/middles',
-    input: z
-      .object({
+    input: params({
         ...opportunityFilters,
         min_size: z.number().min(0).max(1000).describe('Minimum middle size in points (default 0.5)'),
         sort: oneOf(MIDDLE_SORTS, 'Sort ("-" reverses); default quality, highest first'),
-      })
-      .strict(),
+      }),
     noun: 'middles',
     highlight: (i) => `${str(i.middle_size)}-point middle on ${eventName(i)} ${str(i.market_type)} (EV ${str(i.expected_value)})`,
   },
@@ -396,14 +376,12 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Live game state',
     description: 'Live scores, period, clock and situation (possession, count, runners, ...) of the games in play, by sport and event id.',
     route: '/gamestate/{sport?}',
-    input: z
-      .object({
+    input: params({
         sport: z
           .string()
           .regex(/^[A-Za-z_]{1,40}$/, 'sport must be a sport id such as basketball')
           .describe('One sport id (e.g. basketball); omitted: every sport'),
-      })
-      .strict(),
+      }),
     noun: 'sports',
   },
   {
@@ -411,16 +389,14 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Betting splits',
     description: 'Public betting splits (share of bets and of money per side) from DraftKings (recreational) and Circa (sharp-friendly), refreshed about every 5 minutes.',
     route: '/splits',
-    input: z
-      .object({
+    input: params({
         sport,
         league,
         sportsbook: list(`Splits source(s): ${SPLITS_BOOKS.join(' (recreational), ')} (sharp-friendly)`, 'circa'),
         event,
         market: list(`Market(s): ${SPLITS_MARKETS.join(', ')}; keeps events with splits for one of them`, 'spread,total'),
         ...page(100, 200),
-      })
-      .strict(),
+      }),
     noun: 'games with splits',
     highlight: (i) => `${eventName(i)} at ${str(i.sportsbook)}`,
   },
