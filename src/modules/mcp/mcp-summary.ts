@@ -1,4 +1,4 @@
-import type { McpToolDef } from './mcp-tools.js';
+import { withLine, type McpToolDef } from './mcp-tools.js';
 
 type Item = Record<string, unknown>;
 
@@ -12,8 +12,7 @@ export function bestBySelection(rows: Item[]): string[] {
   const groups = new Map<string, Item[]>();
   for (const r of rows) {
     if (num(r.odds_decimal) === undefined) continue;
-    const line = r.line === null || r.line === undefined ? '' : ` ${signed(r.line)}`;
-    const key = `${r.market_type ? `${String(r.market_type)} ` : ''}${String(r.selection ?? '')}${line}`;
+    const key = `${r.market_type ? `${String(r.market_type)} ` : ''}${String(r.selection ?? '')}${withLine(r)}`;
     const g = groups.get(key);
     if (g) g.push(r);
     else groups.set(key, [r]);

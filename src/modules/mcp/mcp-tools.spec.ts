@@ -66,6 +66,9 @@ describe('MCP summaries', () => {
       { market_type: 'point_spread', selection: 'Celtics', line: -3.5, odds_american: -105, odds_decimal: 1.952, sportsbook: 'betmgm' },
       { market_type: 'point_spread', selection: 'Lakers', line: 3.5, odds_american: -115, odds_decimal: 1.87, sportsbook: 'fanduel' },
     ];
+    expect(bestBySelection([{ market_type: 'total_points', selection: 'Over', selection_type: 'over', line: 210.5, odds_american: -110, odds_decimal: 1.909, sportsbook: 'fanduel' }])).toEqual([
+      'total_points Over 210.5: best -110 at fanduel (1 book)',
+    ]);
     expect(bestBySelection(rows)).toEqual([
       'point_spread Celtics -3.5: best -105 at betmgm (worst -110 at fanduel, 3 books)',
       'point_spread Lakers +3.5: best -115 at fanduel (1 book)',

@@ -100,7 +100,9 @@ const FUTURE_TYPES = ['TEAM', 'PLAYER', 'OVER_UNDER', 'YES_NO'] as const;
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 const signed = (v: unknown): string => (typeof v === 'number' && v > 0 ? `+${v}` : str(v));
 const eventName = (i: Item): string => str(i.event_name) || (i.away_team && i.home_team ? `${str(i.away_team)} @ ${str(i.home_team)}` : str(i.event_id));
-const withLine = (i: Item): string => (i.line === null || i.line === undefined ? '' : ` ${signed(i.line)}`);
+/** Over/under selections carry the total as it is (210.5); sides carry a signed handicap (-3.5, +3.5). */
+const isTotal = (i: Item): boolean => /^(over|under)$/i.test(str(i.selection_type) || str(i.selection));
+export const withLine = (i: Item): string => (i.line === null || i.line === undefined ? '' : ` ${isTotal(i) ? str(i.line) : signed(i.line)}`);
 
 const oddsRow = (i: Item) => `${eventName(i)}: ${str(i.market_type)} ${str(i.selection)}${withLine(i)} ${signed(i.odds_american)} at ${str(i.sportsbook)}`;
 const legs = (ls: unknown): string =>
