@@ -106,7 +106,8 @@ export function errorSummary(status: number, body: unknown): string {
   const err = isObject(body) && isObject(body.error) ? body.error : undefined;
   if (!err) return `The request failed with HTTP ${status}.`;
   const code = String(err.code ?? 'error');
-  const parts = [`${code} (HTTP ${status}): ${String(err.message ?? '')}`];
+  const message = String(err.message ?? '');
+  const parts = [`${code} (HTTP ${status}): ${message}${/[.!?]$/.test(message) ? '' : '.'}`];
   if (err.required_tier) parts.push(`Required tier: ${String(err.required_tier)}.`);
   if (err.retry_after !== undefined) parts.push(`Retry after ${String(err.retry_after)} s.`);
   return parts.join(' ');

@@ -90,9 +90,9 @@ describe('MCP summaries', () => {
 
   it('words a refusal with the code, the status and the tier needed', () => {
     expect(errorSummary(403, { error: { code: 'tier_restricted', message: '+EV requires the pro tier', required_tier: 'pro' } })).toBe(
-      'tier_restricted (HTTP 403): +EV requires the pro tier Required tier: pro.',
+      'tier_restricted (HTTP 403): +EV requires the pro tier. Required tier: pro.',
     );
-    expect(errorSummary(429, { error: { code: 'rate_limited', message: 'slow down', retry_after: 12 } })).toBe('rate_limited (HTTP 429): slow down Retry after 12 s.');
+    expect(errorSummary(429, { error: { code: 'rate_limited', message: 'slow down', retry_after: 12 } })).toBe('rate_limited (HTTP 429): slow down. Retry after 12 s.');
     expect(errorSummary(502, null)).toBe('The request failed with HTTP 502.');
   });
 });
