@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import { ListToolsRequestSchema, type CallToolResult, type ReadResourceResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Account } from '../../common/auth/account.js';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
@@ -29,6 +30,20 @@ export interface ToolAccess {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const META = 'odds-service';
+
+/**
+ * The tools' input JSON schemas, converted once: the SDK converts every zod schema again on each tools/list
+ * (about 40 ms for these 20 tools), and a stateless server gets a fresh SDK server per request.
+ */
+const inputSchemas = new Map<string, Tool['inputSchema']>();
+function inputSchema(tool: McpToolDef): Tool['inputSchema'] {
+  let schema = inputSchemas.get(tool.name);
+  if (!schema) {
+    schema = toJsonSchemaCompat(tool.input, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'];
+    inputSchemas.set(tool.name, schema);
+  }
+  return schema;
+}
 
 /**
  * Builds the MCP server of one request (stateless: a fresh server per HTTP request, see McpController). Every
@@ -74,25 +89,25 @@ export class McpService {
           'Tools above the key\'s tier say so in their description and are refused with the tier they need; get_account_info tells the key\'s tier and limits.',
       },
     );
-    for (const tool of MCP_TOOLS) this.registerTool(server, tool, caller);
+    const listed = MCP_TOOLS.map((tool) => this.registerTool(server, tool, caller));
+    // tools/list as the SDK answers it (same fields), with the converted schemas cached.
+    server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
     this.registerResources(server, caller);
     this.registerPrompts(server);
     return server;
   }
 
-  private registerTool(server: McpServer, tool: McpToolDef, caller: McpCaller): void {
+  /** Registers one tool (the SDK validates its arguments and calls it) and returns its tools/list entry. */
+  private registerTool(server: McpServer, tool: McpToolDef, caller: McpCaller): Tool {
     const access = this.access(tool, caller.account);
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: `${tool.description} Calls GET /api/v1${routeTemplate(tool.route)}. ${access.note}`,
-        inputSchema: tool.input,
-        annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-        _meta: { [`${META}/route`]: `GET /api/v1${routeTemplate(tool.route)}`, [`${META}/required_tier`]: access.requiredTier, [`${META}/available`]: access.available },
-      },
-      async (args: Record<string, unknown>) => this.callTool(tool, args, caller),
-    );
+    const config = {
+      title: tool.title,
+      description: `${tool.description} Calls GET /api/v1${routeTemplate(tool.route)}. ${access.note}`,
+      annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      _meta: { [`${META}/route`]: `GET /api/v1${routeTemplate(tool.route)}`, [`${META}/required_tier`]: access.requiredTier, [`${META}/available`]: access.available },
+    };
+    server.registerTool(tool.name, { ...config, inputSchema: tool.input }, async (args: Record<string, unknown>) => this.callTool(tool, args, caller));
+    return { name: tool.name, ...config, inputSchema: inputSchema(tool), execution: { taskSupport: 'forbidden' } };
   }
 
   /** Dispatches one tool call to its REST route and turns the answer into a tool result. */
