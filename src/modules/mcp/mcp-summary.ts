@@ -7,7 +7,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const signed = (v: unknown): string => (typeof v === 'number' && v > 0 ? `+${v}` : String(v ?? ''));
 const MAX_LINES = 10;
 
-/** The best and worst book per selection of price rows (by decimal odds; ties to the alphabetically first book). */
+/** The best and worst book per selection of price rows (by decimal odds; ties to the alphabetically first book), most-quoted selections first. */
 export function bestBySelection(rows: Item[]): string[] {
   const groups = new Map<string, Item[]>();
   for (const r of rows) {
@@ -18,7 +18,8 @@ export function bestBySelection(rows: Item[]): string[] {
     else groups.set(key, [r]);
   }
   const out: string[] = [];
-  for (const [key, g] of groups) {
+  // The selections most books quote first (main lines before thin alternates); otherwise in the rows' order.
+  for (const [key, g] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
     const sorted = [...g].sort((a, b) => num(b.odds_decimal)! - num(a.odds_decimal)! || String(a.sportsbook).localeCompare(String(b.sportsbook)));
     const best = sorted[0]!;
     const worst = sorted[sorted.length - 1]!;
