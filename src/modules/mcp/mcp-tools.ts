@@ -92,8 +92,22 @@ const opportunityFilters = {
 };
 const priceBounds = { min_odds: americanOdds('Lowest American price of every leg'), max_odds: americanOdds('Highest American price of every leg') };
 
-const ODDS_SORTS = SORT_FIELDS.flatMap((f) => [f, `-${f}`]);
 const FUTURE_TYPES = ['TEAM', 'PLAYER', 'OVER_UNDER', 'YES_NO'] as const;
+/** The filters every futures route takes (GET /futures, /futures/odds). */
+const futuresFilters = (defaultLimit: number) => ({
+  sport,
+  league,
+  future_type: z
+    .union([z.enum(FUTURE_TYPES), z.array(z.enum(FUTURE_TYPES)).min(1)])
+    .describe(`Market kind(s): ${FUTURE_TYPES.join(', ')} (one or an array)`),
+  future_id: list('Futures market id(s): the market_id of get_futures', 'nba_championship_2026'),
+  sportsbook,
+  add_sportsbook: addSportsbook,
+  q: text('Text in the market name or a selection (partial)'),
+  ...page(defaultLimit, 200),
+});
+
+const ODDS_SORTS = SORT_FIELDS.flatMap((f) => [f, `-${f}`]);
 
 // ---- summaries of one item ----
 
@@ -309,37 +323,35 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
   {
     name: 'get_futures',
     title: 'Futures markets',
-    description: 'Futures (outright) markets: championship winners, awards, season win totals, with the books quoting each. Their ids feed get_futures_odds and compare_futures_lines.',
+    description: 'Futures (outright) markets: championship, conference and division winners, awards, season win totals, yes/no propositions, with the books quoting each. Their market ids feed get_futures_odds and compare_futures_lines.',
     route: '/futures',
-    input: params({ sport, league, future_type: oneOf(FUTURE_TYPES, 'Kind of futures market') }),
+    input: params(futuresFilters(50)),
     noun: 'futures markets',
     highlight: (i) => `${str(i.display_name)} (${str(i.market_id)}, ${Array.isArray(i.books_available) ? i.books_available.length : 0} books)`,
   },
   {
     name: 'get_futures_odds',
     title: 'Futures odds',
-    description: "The prices of one futures market's selections at each book.",
+    description: "Every book's price on each selection of the futures markets matching the filters (future_id for given markets), with the fair probability and EV% where a sharp book prices the whole market.",
     route: '/futures/odds',
-    input: params({
-        future_id: text('Futures market id (required), from get_futures', 300),
-        sportsbook,
-        sport,
-        league,
-        ...page(50, 500),
-      }, ['future_id']),
+    input: params(futuresFilters(50)),
     noun: 'futures prices',
-    highlight: (i) => `${str(i.selection)} ${signed(i.odds_american)} at ${str(i.sportsbook)}`,
+    highlight: (i) => `${str(i.future_market_name)}: ${str(i.selection)}${withLine(i)} ${signed(i.odds_american)} at ${str(i.sportsbook)}`,
   },
   {
     name: 'compare_futures_lines',
     title: 'Compare futures lines',
-    description: "One futures market's selections across books: the summary names the best book and price per selection.",
+    description: "One futures market's selections across books (line shopping on outrights): the summary names the best and worst book and price per selection.",
     route: '/futures/odds',
-    input: params({
-        future_id: text('Futures market id (required), from get_futures', 300),
-        sportsbook: list('Books to compare; omitted: every book the tier may use', 'draftkings,fanduel,betmgm'),
-        ...page(200, 500),
-      }, ['future_id']),
+    input: params(
+      {
+        future_id: text('Futures market id (required): the market_id from get_futures', 200),
+        sportsbook: list("Books to compare; omitted: the tier's default books", 'draftkings,fanduel,betmgm'),
+        add_sportsbook: addSportsbook,
+        ...page(200, 200),
+      },
+      ['future_id'],
+    ),
     noun: 'futures prices',
   },
   {
