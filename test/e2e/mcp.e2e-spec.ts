@@ -205,7 +205,7 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
   });
 
   describe('refusals', () => {
-    it('invalid arguments: a tool error naming the argument and the rule, nothing dispatched', async () => {
+    it('invalid arguments: a tool error naming the argument and the rule, no data', async () => {
       const c = await connect(KEYS.pro);
       const cases: Array<[string, J, RegExp]> = [
         ['get_odds_delta', {}, /Invalid arguments for tool get_odds_delta[\s\S]*since/],
