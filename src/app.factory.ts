@@ -24,7 +24,7 @@ export const API_PREFIX = 'api/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The operator routes (X-Admin-Token): bulk imports post thousands of quotes, so the key count does not apply. */
 const OPERATOR_ROUTES = `/${API_PREFIX}/admin/`;
-const CORS_HEADERS = ['X-API-Key', 'Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'Cache-Control'];
+const CORS_HEADERS = ['X-API-Key', 'Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'Cache-Control', 'Mcp-Protocol-Version'];
 const CORS_EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Data-Delay', 'X-Tier', 'X-Request-Id', 'Retry-After'];
 
 export function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {

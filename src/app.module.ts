@@ -28,6 +28,7 @@ import { ClusterModule } from './modules/cluster/cluster.module.js';
 import { MetricsGaugesModule } from './modules/metrics/metrics-gauges.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { SplitsModule } from './modules/splits/splits.module.js';
+import { McpModule } from './modules/mcp/mcp.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature; and the rate-limit headers interceptor. */
 @Module({
@@ -71,6 +72,7 @@ export class AppModule {
       ...(options.opportunityTypes ?? OPPORTUNITY_TYPES),
       StreamModule,
       SplitsModule,
+      McpModule,
       MetricsGaugesModule,
     ];
     return { module: AppModule, imports };

@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { accessRule } from '../auth/api-key.guard.js';
 import { ApiError } from '../http/api-error.js';
 import { Clock } from '../time/clock.js';
+import { isInternalDispatch } from './internal-dispatch.js';
 import { MetricsService } from '../../modules/metrics/metrics.service.js';
 import { recordRateLimit } from './rate-limit-headers.js';
 
@@ -34,7 +35,8 @@ export class TierThrottlerGuard extends ThrottlerGuard {
 
   protected override async shouldSkip(ctx: ExecutionContext): Promise<boolean> {
     const kind = accessRule(this.reflector, ctx).kind;
-    return kind === 'public' || kind === 'admin';
+    // A request this process dispatched to itself for a caller already counted (an MCP tool call).
+    return kind === 'public' || kind === 'admin' || isInternalDispatch(ctx.switchToHttp().getRequest<FastifyRequest>());
   }
 
   /** The budget a request counts against: its key's, or (keyless) its client address's. */
