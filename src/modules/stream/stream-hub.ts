@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { EventBus } from '../../common/bus/event-bus.js';
@@ -15,7 +15,7 @@ import type { Detector, Json } from '../detection/detector.js';
 import type { Account } from '../../common/auth/account.js';
 import { badRequest } from '../../common/http/api-error.js';
 import { Chunker, MAX_ODDS_PER_FRAME, MAX_OPPORTUNITIES_PER_FRAME } from './chunks.js';
-import { StreamClient, type CloseReason, type Frame, type StreamFilter, type Transport } from './stream-client.js';
+import { StreamClient, type CloseReason, type StreamFilter, type Transport } from './stream-client.js';
 
 export const HEARTBEAT_MS = 30_000;
 /** The most prices one stream's snapshot may hold; a broader filter is refused with a message saying so. */
@@ -67,7 +67,6 @@ export function parseLastEventId(raw: string | undefined): ResumePoint | 'snapsh
  */
 @Injectable()
 export class StreamHub implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('stream');
   private readonly clients = new Set<StreamClient>();
   /** Streams closed but whose connection is not gone yet (at most CLOSE_GRACE_MS): they still hold a socket. */
   private readonly closing = new Set<StreamClient>();
