@@ -8,6 +8,7 @@
 /** Longest text field accepted (a team, a selection, an id): far above any real name, far below a memory problem. */
 export const MAX_TEXT_LENGTH = 500;
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

@@ -217,7 +217,7 @@ export function discretisedNormal(mean: number, sd: number): Pmf {
  */
 function calibrateMean(target: number, build: (m: number) => Pmf): Pmf {
   let m0 = target;
-  let p0 = build(m0);
+  const p0 = build(m0);
   let e0 = target - p0.mean();
   if (Math.abs(e0) <= 1e-10) return p0;
   let m1 = target + e0;

@@ -5,7 +5,11 @@ import { ApiError } from './api-error.js';
 /** A declared property, and whether it takes a list (repeated or comma-separated values). */
 export type Declared = ReadonlyMap<string, { list: boolean }>;
 
-const declaredCache = new WeakMap<Function, Declared | null>();
+/** A DTO class as class-validator's metadata storage takes it. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- class-validator's metadata API is typed on Function
+type DtoClass = Function;
+
+const declaredCache = new WeakMap<DtoClass, Declared | null>();
 
 /**
  * The properties a DTO class declares (those with a class-validator rule, inherited ones included), as a Map:
@@ -13,7 +17,7 @@ const declaredCache = new WeakMap<Function, Declared | null>();
  * class-validator's own whitelist lookup in a plain object takes them to be. A property validated `each` (or as
  * an array) takes a list. Null for a class with no rules.
  */
-export function declaredProperties(type: Function): Declared | null {
+export function declaredProperties(type: DtoClass): Declared | null {
   let declared = declaredCache.get(type);
   if (declared === undefined) {
     const map = new Map<string, { list: boolean }>();
@@ -100,7 +104,7 @@ export function validationException(errors: ValidationError[]): ApiError {
  */
 export class CachingValidationPipe extends ValidationPipe {
   static readonly MAX_ENTRIES = 2000;
-  private readonly memo = new Map<Function, Map<string, object>>();
+  private readonly memo = new Map<DtoClass, Map<string, object>>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     assertDeclaredKeys(value, metadata);

@@ -40,6 +40,7 @@ export class TierThrottlerGuard extends ThrottlerGuard {
   }
 
   /** The budget a request counts against: its key's, or (keyless) its client address's. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the base class's signature
   protected override async getTracker(req: Record<string, any>): Promise<string> {
     const r = req as FastifyRequest;
     return r.account ? `key:${r.account.keyId}` : `ip:${r.ip}`;

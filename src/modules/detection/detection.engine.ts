@@ -1,11 +1,9 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { Catalog } from '../../config/catalog.js';
-import { APP_CONFIG } from '../../config/config.module.js';
-import type { AppConfig } from '../../config/env.js';
 import { TIERS, type TierName } from '../../config/tiers.js';
 import type { ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService } from '../board/board.service.js';
@@ -120,7 +118,6 @@ export class DetectionEngine implements OnApplicationBootstrap {
     private readonly bus: EventBus,
     private readonly policy: AccessPolicy,
     private readonly jobs: Jobs,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {}
 

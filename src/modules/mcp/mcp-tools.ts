@@ -5,7 +5,7 @@ import { EV_SORTS } from '../ev/dto/ev.query.js';
 import { LOW_HOLD_SORTS } from '../low-hold/dto/low-hold.query.js';
 import { MIDDLE_SORTS } from '../middles/dto/middles.query.js';
 import { ODDS_FIELDS } from '../odds/odds-item.js';
-import { SORT_FIELDS } from '../odds/odds-query.js';
+import { SORT_FIELDS } from '../odds/odds-sort.js';
 import { DATE_RANGES } from '../opportunity-lists/dto/opportunity-filters.query.js';
 import { SPLITS_BOOKS, SPLITS_MARKETS } from '../splits/splits-store.js';
 

@@ -69,7 +69,7 @@ export class RestDispatcher implements OnModuleDestroy {
           });
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
-            let body: unknown = null;
+            let body: unknown;
             try {
               body = text ? JSON.parse(text) : null;
             } catch {

@@ -153,10 +153,40 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
   if (!first || first.marketType === 'asian_handicap') return [];
   const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
   if (!outcomes || outcomes.length !== 2) return [];
-  // Only each book's own main line: a middle is two books disagreeing on the line, not a pair of alternates
-  // (alternate rungs are priced off the same line and carry their own juice).
+  const { above, below } = sidesByThreshold(rows);
+  if (!above.size || !below.size) return [];
+  const pmf = ladderPmf(ctx, first);
+  if (!pmf) return [];
+  const keyNumbers = isHandicap(first.marketType) ? (KEY_NUMBERS[first.sport] ?? []) : [];
+  const out: MiddleRecord[] = [];
+  for (const [ta, listA] of above) {
+    for (const [tb, listB] of below) {
+      if (tb - ta < 0.5) continue;
+      const pick = cheapestPair(listA, listB);
+      if (!pick) continue;
+      const [a, b] = pick;
+      let analysis: MiddleAnalysis;
+      try {
+        analysis = analyzeMiddle({ above: { kind: 'above', threshold: ta, decimal: a.decimal }, below: { kind: 'below', threshold: tb, decimal: b.decimal }, pmf, keyNumbers });
+      } catch {
+        continue;
+      }
+      if (analysis.expectedValue < MIDDLE_MIN_EV && !analysis.isGuaranteedProfit) continue;
+      const side1: MiddleSideRecord = { row: a, kind: 'above', threshold: ta, winProbability: 1 - pmf.cdf(ta) };
+      const side2: MiddleSideRecord = { row: b, kind: 'below', threshold: tb, winProbability: pmf.cdf(Math.ceil(tb) - 1) };
+      out.push(middleRecord(ctx, ladderKey, first, side1, side2, analysis));
+    }
+  }
+  return out;
+}
+
+/**
+ * The sides of each book's main line (a middle is two books disagreeing on the line, not a pair of alternates:
+ * alternate rungs are priced off the same line and carry their own juice), by kind and threshold: the two best
+ * prices from distinct books per threshold.
+ */
+function sidesByThreshold(rows: readonly OddsRow[]): { above: Map<number, OddsRow[]>; below: Map<number, OddsRow[]> } {
   const mains = bookMainLines(rows);
-  // Top two books per (side, threshold).
   const above = new Map<number, OddsRow[]>();
   const below = new Map<number, OddsRow[]>();
   for (const r of rows) {
@@ -168,7 +198,6 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
     if (list) list.push(r);
     else m.set(s.threshold, [r]);
   }
-  // Keep the two best prices from distinct books per threshold.
   for (const m of [above, below]) {
     for (const [t, list] of m) {
       list.sort((x, y) => y.decimal - x.decimal || (x.sportsbook < y.sportsbook ? -1 : 1));
@@ -177,73 +206,61 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
       m.set(t, distinct);
     }
   }
-  if (!above.size || !below.size) return [];
-  const pmf = ladderPmf(ctx, first);
-  if (!pmf) return [];
-  const keyNumbers = isHandicap(first.marketType) ? (KEY_NUMBERS[first.sport] ?? []) : [];
-  const out: MiddleRecord[] = [];
-  for (const [ta, listA] of above) {
-    for (const [tb, listB] of below) {
-      if (tb - ta < 0.5) continue;
-      let pick: [OddsRow, OddsRow] | null = null;
-      let bestOver = Number.POSITIVE_INFINITY;
-      for (const a of listA) {
-        for (const b of listB) {
-          if (a.sportsbook === b.sportsbook) continue;
-          const over = 1 / a.decimal + 1 / b.decimal;
-          if (over < bestOver) {
-            bestOver = over;
-            pick = [a, b];
-          }
-        }
+  return { above, below };
+}
+
+/** The pair of an above and a below side at two different books with the lowest overround, or null. */
+function cheapestPair(listA: readonly OddsRow[], listB: readonly OddsRow[]): [OddsRow, OddsRow] | null {
+  let pick: [OddsRow, OddsRow] | null = null;
+  let bestOver = Number.POSITIVE_INFINITY;
+  for (const a of listA) {
+    for (const b of listB) {
+      if (a.sportsbook === b.sportsbook) continue;
+      const over = 1 / a.decimal + 1 / b.decimal;
+      if (over < bestOver) {
+        bestOver = over;
+        pick = [a, b];
       }
-      if (!pick) continue;
-      const [a, b] = pick;
-      let analysis;
-      try {
-        analysis = analyzeMiddle({ above: { kind: 'above', threshold: ta, decimal: a.decimal }, below: { kind: 'below', threshold: tb, decimal: b.decimal }, pmf, keyNumbers });
-      } catch {
-        continue;
-      }
-      if (analysis.expectedValue < MIDDLE_MIN_EV && !analysis.isGuaranteedProfit) continue;
-      const side1: MiddleSideRecord = { row: a, kind: 'above', threshold: ta, winProbability: 1 - pmf.cdf(ta) };
-      const side2: MiddleSideRecord = { row: b, kind: 'below', threshold: tb, winProbability: pmf.cdf(Math.ceil(tb) - 1) };
-      const age = Math.max(ageSeconds(ctx.board, a, ctx.now), ageSeconds(ctx.board, b, ctx.now));
-      const ga = groupInfo(ctx, a.groupKey);
-      const gb = groupInfo(ctx, b.groupKey);
-      const guards: Guards = { flagged: [], offConsensus: [] };
-      for (const [gi, row] of [[ga, a], [gb, b]] as const) {
-        if (!gi) continue;
-        const found = guardsOf(gi, [row]);
-        guards.flagged.push(...found.flagged);
-        guards.offConsensus.push(...found.offConsensus);
-      }
-      out.push({
-        kind: 'middles',
-        id: middleId(ladderKey, a, b),
-        source: ladderKey,
-        eventId: first.eventId,
-        marketType: first.marketType,
-        detectedAt: ctx.now,
-        updatedAt: ctx.now,
-        side1,
-        side2,
-        analysis,
-        sport: first.sport,
-        qualityScore: middleQualityScore({
-          middleProbability: analysis.middleProbability,
-          expectedValue: analysis.expectedValue,
-          middleSize: analysis.middleSize,
-          keyNumberProbability: analysis.keyNumberProbability,
-          worstCaseLoss: analysis.worstCaseLoss,
-          oddsAgeSeconds: age,
-          isLive: a.isLive || b.isLive,
-        }),
-        guards,
-      });
     }
   }
-  return out;
+  return pick;
+}
+
+function middleRecord(ctx: DetectContext, ladderKey: string, first: OddsRow, side1: MiddleSideRecord, side2: MiddleSideRecord, analysis: MiddleAnalysis): MiddleRecord {
+  const a = side1.row;
+  const b = side2.row;
+  const age = Math.max(ageSeconds(ctx.board, a, ctx.now), ageSeconds(ctx.board, b, ctx.now));
+  const guards: Guards = { flagged: [], offConsensus: [] };
+  for (const row of [a, b]) {
+    const gi = groupInfo(ctx, row.groupKey);
+    if (!gi) continue;
+    const found = guardsOf(gi, [row]);
+    guards.flagged.push(...found.flagged);
+    guards.offConsensus.push(...found.offConsensus);
+  }
+  return {
+    kind: 'middles',
+    id: middleId(ladderKey, a, b),
+    source: ladderKey,
+    eventId: first.eventId,
+    marketType: first.marketType,
+    detectedAt: ctx.now,
+    updatedAt: ctx.now,
+    side1,
+    side2,
+    analysis,
+    sport: first.sport,
+    qualityScore: middleQualityScore({
+      middleProbability: analysis.middleProbability,
+      expectedValue: analysis.expectedValue,
+      middleSize: analysis.middleSize,
+      keyNumberProbability: analysis.keyNumberProbability,
+      worstCaseLoss: analysis.worstCaseLoss,
+      oddsAgeSeconds: age,
+      isLive: a.isLive || b.isLive,
+    }),
+    guards,
+  };
 }
 
 /**

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Account } from '../../common/auth/account.js';
 import { AccessPolicy, type BookScope } from '../../common/auth/access-policy.js';
-import { badRequest } from '../../common/http/api-error.js';
 import { Clock } from '../../common/time/clock.js';
-import { Catalog, foldName } from '../../config/catalog.js';
+import { foldName } from '../../config/catalog.js';
 import { localDateHour } from '../../domain/normalise.js';
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
 import { BoardService } from '../board/board.service.js';
@@ -72,7 +71,6 @@ export class OpportunityLists {
     private readonly engine: DetectionEngine,
     private readonly boards: BoardService,
     private readonly policy: AccessPolicy,
-    private readonly catalog: Catalog,
     private readonly events: EventsService,
     private readonly clock: Clock,
   ) {}

@@ -5,8 +5,7 @@ import { badRequest } from '../../common/http/api-error.js';
 import { pagination } from '../../common/http/envelope.js';
 import { Clock } from '../../common/time/clock.js';
 import { Catalog } from '../../config/catalog.js';
-import { APP_CONFIG, TIER_TABLE } from '../../config/config.module.js';
-import type { AppConfig } from '../../config/env.js';
+import { TIER_TABLE } from '../../config/config.module.js';
 import { TIERS, type TierTable } from '../../config/tiers.js';
 import { BoardService } from '../board/board.service.js';
 import { Jobs } from '../cluster/jobs.service.js';
@@ -49,7 +48,6 @@ export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnMo
     private readonly policy: AccessPolicy,
     private readonly repo: SplitsRepository,
     private readonly jobs: Jobs,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(TIER_TABLE) tiers: TierTable,
   ) {
     for (const t of TIERS) {

@@ -91,7 +91,7 @@ describe('stream hub', () => {
       live: () => ({ values: () => records.values() }),
       scopeFor: () => 'all',
     } as unknown as DetectionEngine;
-    hub = new StreamHub(bus, { board } as BoardService, engine, new OddsItemBuilder(catalog, new RefBlocks(catalog)), policy, clock, new Jobs(clock, new SchedulerRegistry(), { isLeader: true } as Leadership, { schedulers: false } as AppConfig), { schedulers: false } as AppConfig, new MetricsService());
+    hub = new StreamHub(bus, { board } as BoardService, engine, new OddsItemBuilder(catalog, new RefBlocks(catalog)), policy, clock, new Jobs(clock, new SchedulerRegistry(), { isLeader: true } as Leadership, { schedulers: false } as AppConfig), new MetricsService());
     hub.onModuleInit();
   });
 

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
 import { Jobs } from '../cluster/jobs.service.js';
-import { APP_CONFIG } from '../../config/config.module.js';
-import type { AppConfig } from '../../config/env.js';
 import type { BoardEvent, ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService, ODDS_TOPIC } from '../board/board.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
@@ -15,7 +13,8 @@ import type { Detector, Json } from '../detection/detector.js';
 import type { Account } from '../../common/auth/account.js';
 import { badRequest } from '../../common/http/api-error.js';
 import { Chunker, MAX_ODDS_PER_FRAME, MAX_OPPORTUNITIES_PER_FRAME } from './chunks.js';
-import { StreamClient, type CloseReason, type Frame, type StreamFilter, type Transport } from './stream-client.js';
+import type { OddsBoard } from '../board/odds-board.js';
+import { StreamClient, type CloseReason, type StreamFilter, type Transport } from './stream-client.js';
 
 export const HEARTBEAT_MS = 30_000;
 /** The most prices one stream's snapshot may hold; a broader filter is refused with a message saying so. */
@@ -67,7 +66,6 @@ export function parseLastEventId(raw: string | undefined): ResumePoint | 'snapsh
  */
 @Injectable()
 export class StreamHub implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('stream');
   private readonly clients = new Set<StreamClient>();
   /** Streams closed but whose connection is not gone yet (at most CLOSE_GRACE_MS): they still hold a socket. */
   private readonly closing = new Set<StreamClient>();
@@ -95,7 +93,6 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     private readonly policy: AccessPolicy,
     private readonly clock: Clock,
     private readonly jobs: Jobs,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -494,10 +491,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     const board = this.boards.board;
     const now = this.clock.now();
     let frame = 0;
-    let totalOdds = 0;
-    let totalOpps = 0;
-    const books = new Set<string>();
-    const write = async (event: string, data: () => string) => {
+    const write: SnapshotWrite = async (event, data) => {
       // Each frame waits its turn in the event loop: a socket the kernel keeps accepting from must not let one
       // snapshot hold the process for all its frames (other streams, health and REST are served in between).
       await nextTurn();
@@ -505,86 +499,78 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       if (!live()) return;
       c.transport.write({ id: `${seq}-s${frame++}`, event, data: data() });
     };
-    if (f.channels.has('odds')) {
-      const rows: OddsRow[] = [];
-      for (const id of this.candidates(f)) {
-        const r = board.rows.get(id);
-        if (r && this.rowVisible(f, r)) rows.push(r);
-      }
-      totalOdds = rows.length;
-      const chunker = new Chunker(MAX_ODDS_PER_FRAME);
-      let offset = 0;
-      const flush = async () => {
-        const odds = chunker.take();
-        const at = offset;
-        offset += odds.length;
-        await write('snapshot', () => `{"odds":[${odds.join(',')}],"count":${odds.length},"total":${rows.length},"offset":${at},"has_more":${at + odds.length < rows.length}}`);
-      };
-      for (const r of rows) {
-        if (!live()) return;
-        const json = JSON.stringify(this.items.build(board, r));
-        const n = Buffer.byteLength(json);
-        if (!chunker.fits(n)) await flush();
-        chunker.push(json, n);
-        books.add(r.sportsbook);
-      }
-      if (chunker.size) await flush();
-    }
-    if (f.channels.has('opportunities')) {
-      for (const detector of this.engine.types()) {
-        const kind = detector.kind;
-        if (!f.kinds.has(kind) || !live()) continue;
-        const list: string[] = [];
-        for (const rec of this.engine.live(kind, this.scopeOf(c, kind))?.values() ?? []) {
-          if (!this.refVisible(f, refOf(detector, rec))) continue;
-          const json = detector.present(rec, { board, now });
-          if (this.passesThreshold(f, detector, json)) list.push(JSON.stringify(json));
-        }
-        totalOpps += list.length;
-        const chunker = new Chunker(MAX_OPPORTUNITIES_PER_FRAME);
-        let offset = 0;
-        const flush = async () => {
-          const opps = chunker.take();
-          const at = offset;
-          offset += opps.length;
-          await write('snapshot', () => `{"type":${JSON.stringify(detector.stream.type)},"kind":${JSON.stringify(kind)},"opportunities":[${opps.join(',')}],"count":${opps.length},"total":${list.length},"offset":${at},"has_more":${at + opps.length < list.length}}`);
-        };
-        for (const json of list) {
-          const n = Buffer.byteLength(json);
-          if (!chunker.fits(n)) await flush();
-          chunker.push(json, n);
-        }
-        // Every kind the stream receives has at least one frame, empty or not.
-        if (chunker.size || offset === 0) await flush();
-      }
-    }
-    if (f.channels.has('gamestate') && live()) {
-      const states: string[] = [];
-      for (const e of board.events.values()) {
-        if (!e.gameState || e.status !== 'live' || (f.events && !f.events.has(e.id)) || (f.sports && !f.sports.has(e.sport)) || (f.leagues && !f.leagues.has(e.league))) continue;
-        states.push(`${JSON.stringify(e.id)}:${JSON.stringify({ home_team: e.homeTeam, away_team: e.awayTeam, sport: e.sport, league: e.league, is_live: true, ...e.gameState })}`);
-      }
-      const chunker = new Chunker(MAX_ODDS_PER_FRAME);
-      let offset = 0;
-      const flush = async () => {
-        const events = chunker.take();
-        const at = offset;
-        offset += events.length;
-        await write('gamestate:snapshot', () => `{"events":{${events.join(',')}},"count":${events.length},"total":${states.length},"offset":${at},"has_more":${at + events.length < states.length}}`);
-      };
-      for (const s of states) {
-        const n = Buffer.byteLength(s);
-        if (!chunker.fits(n)) await flush();
-        chunker.push(s, n);
-      }
-      if (chunker.size || offset === 0) await flush();
-    }
+    const odds = f.channels.has('odds') ? await this.snapshotOdds(f, board, write, live) : { total: 0, books: new Set<string>() };
+    const totalOpps = f.channels.has('opportunities') ? await this.snapshotOpportunities(c, board, now, write, live) : 0;
+    if (f.channels.has('gamestate') && live()) await this.snapshotGameStates(f, board, write, live);
     if (!live()) return;
-    c.transport.write({ id: `${seq}-sc`, event: 'snapshot:complete', data: JSON.stringify({ status: 'ready', books: [...books].sort(), total_odds: totalOdds, total_opportunities: totalOpps }) });
+    const complete = { status: 'ready', books: [...odds.books].sort(), total_odds: odds.total, total_opportunities: totalOpps };
+    c.transport.write({ id: `${seq}-sc`, event: 'snapshot:complete', data: JSON.stringify(complete) });
     await c.drained(() => !live());
-    // Then what changed while the snapshot was written, from the replay buffer and paced by the socket like the
-    // snapshot (nothing is queued per client meanwhile, so a long snapshot of a busy market costs no memory);
-    // live delivery starts once caught up. Gone from the buffer already: the client must start over.
+    await this.catchUp(c, seq, live);
+  }
+
+  /** The snapshot's prices (`snapshot` frames with `odds`); the books they come from. */
+  private async snapshotOdds(f: StreamFilter, board: OddsBoard, write: SnapshotWrite, live: () => boolean): Promise<{ total: number; books: Set<string> }> {
+    const rows: OddsRow[] = [];
+    for (const id of this.candidates(f)) {
+      const r = board.rows.get(id);
+      if (r && this.rowVisible(f, r)) rows.push(r);
+    }
+    const books = new Set<string>();
+    const items = this.items;
+    function* json(): Generator<string> {
+      for (const r of rows) {
+        const out = JSON.stringify(items.build(board, r));
+        books.add(r.sportsbook);
+        yield out;
+      }
+    }
+    await writeInFrames(json(), MAX_ODDS_PER_FRAME, live, false, (odds, at) =>
+      write('snapshot', () => `{"odds":[${odds.join(',')}],"count":${odds.length},"total":${rows.length},"offset":${at},"has_more":${at + odds.length < rows.length}}`),
+    );
+    return { total: rows.length, books };
+  }
+
+  /** The opportunities of each type the stream receives, in registration order; at least one frame per type. */
+  private async snapshotOpportunities(c: StreamClient, board: OddsBoard, now: number, write: SnapshotWrite, live: () => boolean): Promise<number> {
+    const f = c.filter;
+    let total = 0;
+    for (const detector of this.engine.types()) {
+      const kind = detector.kind;
+      if (!f.kinds.has(kind) || !live()) continue;
+      const list: string[] = [];
+      for (const rec of this.engine.live(kind, this.scopeOf(c, kind))?.values() ?? []) {
+        if (!this.refVisible(f, refOf(detector, rec))) continue;
+        const json = detector.present(rec, { board, now });
+        if (this.passesThreshold(f, detector, json)) list.push(JSON.stringify(json));
+      }
+      total += list.length;
+      const head = `{"type":${JSON.stringify(detector.stream.type)},"kind":${JSON.stringify(kind)}`;
+      await writeInFrames(list, MAX_OPPORTUNITIES_PER_FRAME, live, true, (opps, at) =>
+        write('snapshot', () => `${head},"opportunities":[${opps.join(',')}],"count":${opps.length},"total":${list.length},"offset":${at},"has_more":${at + opps.length < list.length}}`),
+      );
+    }
+    return total;
+  }
+
+  /** The live game states (`gamestate:snapshot` frames) of the events the stream covers; at least one frame. */
+  private async snapshotGameStates(f: StreamFilter, board: OddsBoard, write: SnapshotWrite, live: () => boolean): Promise<void> {
+    const states: string[] = [];
+    for (const e of board.events.values()) {
+      if (!e.gameState || e.status !== 'live' || (f.events && !f.events.has(e.id)) || (f.sports && !f.sports.has(e.sport)) || (f.leagues && !f.leagues.has(e.league))) continue;
+      states.push(`${JSON.stringify(e.id)}:${JSON.stringify({ home_team: e.homeTeam, away_team: e.awayTeam, sport: e.sport, league: e.league, is_live: true, ...e.gameState })}`);
+    }
+    await writeInFrames(states, MAX_ODDS_PER_FRAME, live, true, (events, at) =>
+      write('gamestate:snapshot', () => `{"events":{${events.join(',')}},"count":${events.length},"total":${states.length},"offset":${at},"has_more":${at + events.length < states.length}}`),
+    );
+  }
+
+  /**
+   * After the snapshot: what changed while it was written, from the replay buffer and paced by the socket like the
+   * snapshot (nothing is queued per client meanwhile, so a long snapshot of a busy market costs no memory); live
+   * delivery starts once caught up. Gone from the buffer already: the client must start over.
+   */
+  private async catchUp(c: StreamClient, seq: number, live: () => boolean): Promise<void> {
     let last = seq;
     while (live() && this.lastSeq > last) {
       if (!this.buffer.length || this.buffer[0]!.seq > last) {
@@ -626,6 +612,37 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   newStreamId(): string {
     return `str_${randomBytes(8).toString('hex')}`;
   }
+}
+
+/** Writes one snapshot frame (its data rendered only if the stream is still live when its turn comes). */
+type SnapshotWrite = (event: string, data: () => string) => Promise<void>;
+
+/**
+ * Writes JSON fragments in frames (at most `maxItems` and the frame byte cap each; `frame` renders one group
+ * with its offset); stops when `live()` turns false. `atLeastOne`: an empty list still gets one (empty) frame.
+ */
+async function writeInFrames(
+  items: Iterable<string>,
+  maxItems: number,
+  live: () => boolean,
+  atLeastOne: boolean,
+  frame: (group: string[], at: number) => Promise<void>,
+): Promise<void> {
+  const chunker = new Chunker(maxItems);
+  let offset = 0;
+  const flush = async (): Promise<void> => {
+    const group = chunker.take();
+    const at = offset;
+    offset += group.length;
+    await frame(group, at);
+  };
+  for (const item of items) {
+    if (!live()) return;
+    const n = Buffer.byteLength(item);
+    if (!chunker.fits(n)) await flush();
+    chunker.push(item, n);
+  }
+  if (chunker.size || (atLeastOne && offset === 0)) await flush();
 }
 
 /** Resolves on a later turn of the event loop (after pending I/O), unlike an already resolved promise. */

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageMetaDto } from '../../../common/http/api-responses.js';
-import { RefBlocksDto } from '../../opportunity-lists/dto/opportunity-item.response.dto.js';
+import { RefBlocksDto } from '../../reference/dto/ref-blocks.response.dto.js';
 
 /** One event (game) on the board (events.service.ts `view`). */
 export class EventDto extends RefBlocksDto {

@@ -77,6 +77,65 @@ export interface OddsApiParseOptions {
   now?: number;
 }
 
+/** What an outcome's quote takes from its event, bookmaker and market. */
+interface OutcomeContext {
+  book: string;
+  league: { id: string; sport: string };
+  /** Whether the catalog knows the league (else its title goes with the quote, for registration). */
+  known: boolean;
+  home: string;
+  away: string;
+  start: number;
+  isLive: boolean;
+  sourceTime: number | null;
+  ev: V4Event;
+}
+
+/** One outcome as a quote, or why it cannot be one. Outcomes are matched to the teams by name, never by position. */
+function outcomeQuote(o: V4Outcome, mapped: { type: string; period?: string }, format: NonNullable<OddsApiParseOptions['oddsFormat']>, c: OutcomeContext): Quote | string {
+  const name = str(o.name);
+  const price = typeof o.price === 'number' && Number.isFinite(o.price) ? o.price : null;
+  if (!name) return 'outcome name is missing';
+  if (price === null) return 'outcome price is missing or not a number';
+  const point = o.point === undefined || o.point === null ? null : typeof o.point === 'number' && Number.isFinite(o.point) ? o.point : Number.NaN;
+  if (Number.isNaN(point)) return 'outcome point is not a number';
+  const american = format === 'american' || (format === 'auto' && (price < 0 || (Math.abs(price) >= 100 && Number.isInteger(price))));
+  let selectionType: string;
+  let playerName: string | null = null;
+  const lower = name.toLowerCase();
+  if (mapped.type.startsWith('player_')) {
+    playerName = str(o.description);
+    if (!playerName) return 'player prop outcome without a description (the player)';
+    if (lower !== 'over' && lower !== 'under') return `player prop outcome "${name}" is neither Over nor Under`;
+    selectionType = lower;
+  } else if (lower === 'over' || lower === 'under') selectionType = lower;
+  else if (lower === 'draw' || lower === 'tie') selectionType = 'draw';
+  else if (name === c.home) selectionType = 'home';
+  else if (name === c.away) selectionType = 'away';
+  else return `outcome "${name}" is neither team of ${c.away} @ ${c.home}`;
+  if (mapped.type === 'team_total') playerName = str(o.description);
+  return {
+    book: c.book,
+    league: c.league.id,
+    sport: c.league.sport,
+    leagueName: c.known ? null : str(c.ev.sport_title),
+    homeTeam: c.home,
+    awayTeam: c.away,
+    startTime: c.start,
+    marketType: mapped.type,
+    period: mapped.period ?? 'game',
+    selection: name,
+    selectionType,
+    line: point,
+    playerName,
+    statCategory: mapped.type.startsWith('player_') ? mapped.type.slice('player_'.length) : null,
+    price: american ? { american: price } : { decimal: price },
+    isLive: c.isLive,
+    sourceTime: c.sourceTime,
+    externalEventId: str(c.ev.id),
+  };
+}
+
 /**
  * The Odds API v4 odds JSON (an array of events with bookmakers, markets and outcomes, or one such event)
  * to quotes. Outcome names are matched to the home and away teams by name, never by position; lay markets
@@ -134,47 +193,11 @@ export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsA
           }
           if (key.endsWith('_lay')) { bad('lay prices are not back prices'); continue; }
           if (!mapped) { bad(`unsupported market key "${key}"`); continue; }
-          const name = str(o.name);
-          const price = typeof o.price === 'number' && Number.isFinite(o.price) ? o.price : null;
-          if (!name) { bad('outcome name is missing'); continue; }
-          if (price === null) { bad('outcome price is missing or not a number'); continue; }
-          const point = o.point === undefined || o.point === null ? null : typeof o.point === 'number' && Number.isFinite(o.point) ? o.point : Number.NaN;
-          if (Number.isNaN(point)) { bad('outcome point is not a number'); continue; }
-          const american = format === 'american' || (format === 'auto' && (price < 0 || (Math.abs(price) >= 100 && Number.isInteger(price))));
-          let selectionType: string;
-          let playerName: string | null = null;
-          const lower = name.toLowerCase();
-          if (mapped.type.startsWith('player_')) {
-            playerName = str(o.description);
-            if (!playerName) { bad('player prop outcome without a description (the player)'); continue; }
-            if (lower !== 'over' && lower !== 'under') { bad(`player prop outcome "${name}" is neither Over nor Under`); continue; }
-            selectionType = lower;
-          } else if (lower === 'over' || lower === 'under') selectionType = lower;
-          else if (lower === 'draw' || lower === 'tie') selectionType = 'draw';
-          else if (name === home) selectionType = 'home';
-          else if (name === away) selectionType = 'away';
-          else { bad(`outcome "${name}" is neither team of ${away} @ ${home}`); continue; }
-          if (mapped.type === 'team_total') playerName = str(o.description);
-          const quote: Quote = {
-            book: book.id,
-            league: league!.id,
-            sport: league!.sport,
-            leagueName: known ? null : str(ev.sport_title),
-            homeTeam: home!,
-            awayTeam: away!,
-            startTime: start!,
-            marketType: mapped.type,
-            period: mapped.period ?? 'game',
-            selection: mapped.type.startsWith('player_') ? name : name,
-            selectionType,
-            line: point,
-            playerName,
-            statCategory: mapped.type.startsWith('player_') ? mapped.type.slice('player_'.length) : null,
-            price: american ? { american: price } : { decimal: price },
-            isLive,
-            sourceTime: mUpdate,
-            externalEventId: str(ev.id),
-          };
+          const quote = outcomeQuote(o, mapped, format, { book: book.id, league: league!, known: Boolean(known), home: home!, away: away!, start: start!, isLive, sourceTime: mUpdate, ev });
+          if (typeof quote === 'string') {
+            bad(quote);
+            continue;
+          }
           quotes.push({ line: n, quote });
         }
       }

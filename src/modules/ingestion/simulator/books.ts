@@ -213,6 +213,22 @@ function leaguesOf(def: BookDef): string[] {
   }
 }
 
+type PricingKeys =
+  | 'lag'
+  | 'liveLag'
+  | 'suspend'
+  | 'noise'
+  | 'biasSd'
+  | 'biasMlSd'
+  | 'propBiasSd'
+  | 'hysteresis'
+  | 'format'
+  | 'rungs'
+  | 'altStep'
+  | 'liveMult'
+  | 'propMargin'
+  | 'margin3';
+
 /** The pricing profile of one catalog book. */
 export function bookProfile(def: BookDef, idx: number): BookProfile {
   const kind = def.margin_profile;
@@ -226,7 +242,7 @@ export function bookProfile(def: BookDef, idx: number): BookProfile {
     if (TENNIS.includes(l) && kind === 'soft') c *= 0.85;
     leagues.set(l, Math.min(0.95, c));
   }
-  const base: Omit<BookProfile, 'lag' | 'liveLag' | 'suspend' | 'noise' | 'biasSd' | 'biasMlSd' | 'propBiasSd' | 'hysteresis' | 'format' | 'rungs' | 'altStep' | 'liveMult' | 'propMargin' | 'margin3'> = {
+  const base: Omit<BookProfile, PricingKeys> = {
     idx,
     id: def.id,
     def,
@@ -240,10 +256,15 @@ export function bookProfile(def: BookDef, idx: number): BookProfile {
     mlOnly: kind === 'prediction',
     wholeLines: ['pinnacle', 'circa', 'bet365', 'betonline', 'bookmaker', 'saba', 'bet105'].includes(def.id),
   };
+  return { ...base, ...pricingOf(def, margin, h) };
+}
+
+/** How a book of each margin profile prices: margins on three-way and props, rungs, lags, noise, bias, format. */
+function pricingOf(def: BookDef, margin: number, h: number): Pick<BookProfile, PricingKeys> {
+  const kind = def.margin_profile;
   switch (kind) {
     case 'sharp':
       return {
-        ...base,
         margin3: margin * 1.35,
         propMargin: margin + 0.02,
         altStep: 0.003,
@@ -261,7 +282,6 @@ export function bookProfile(def: BookDef, idx: number): BookProfile {
       };
     case 'exchange':
       return {
-        ...base,
         margin3: margin * 1.5,
         propMargin: margin + 0.02,
         altStep: 0.002,
@@ -279,7 +299,6 @@ export function bookProfile(def: BookDef, idx: number): BookProfile {
       };
     case 'prediction':
       return {
-        ...base,
         margin3: margin * 1.5,
         propMargin: margin,
         altStep: 0,
@@ -298,7 +317,6 @@ export function bookProfile(def: BookDef, idx: number): BookProfile {
     default: {
       const us = def.class === 'us';
       return {
-        ...base,
         margin3: margin * 1.4,
         propMargin: Math.min(0.088, margin + 0.028),
         altStep: 0.005,

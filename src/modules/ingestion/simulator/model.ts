@@ -176,7 +176,7 @@ export function moneyline(f: Fair, delta: number, logitBias: number): [number, n
     const a = 1 - d.gt(-0.5 - delta);
     return [h, Math.max(0, 1 - h - a), a];
   }
-  const [h, a] = lineSides(d, 0, delta);
+  const [h] = lineSides(d, 0, delta);
   const p = sigmoid(logit(h) + logitBias);
   return [p, 0, 1 - p];
 }

@@ -1,35 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 
-/** The catalog's block for a team (README "Reference blocks"): present when the team is in the catalog. */
-export class TeamRefDto {
-  @ApiProperty({ description: 'Catalog team id', example: 'nba_boston_celtics' }) id: string;
-  @ApiProperty({ description: 'Numeric id of the team', example: 2 }) numerical_id: number;
-  @ApiProperty({ description: 'Team name', example: 'Boston Celtics' }) name: string;
-  @ApiProperty({ description: 'Abbreviation', example: 'BOS' }) abbreviation: string;
-}
+import { RefBlocksDto } from '../../reference/dto/ref-blocks.response.dto.js';
 
-export class SportRefDto {
-  @ApiProperty({ description: 'Sport id', example: 'basketball' }) id: string;
-  @ApiProperty({ description: 'Numeric id of the sport', example: 1 }) numerical_id: number;
-  @ApiProperty({ description: 'Sport name', example: 'Basketball' }) name: string;
-}
-
-/** The catalog's block for a league, a market type or a book. */
-export class LabelRefDto {
-  @ApiProperty({ description: 'Catalog id', example: 'nba' }) id: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'Numeric id, when the catalog has one', example: 7 }) numerical_id: number | null;
-  @ApiProperty({ description: 'Display label', example: 'NBA' }) label: string;
-}
-
-/** The catalog's reference blocks of an item, each present only when the entity is in the catalog. */
-export class RefBlocksDto {
-  @ApiPropertyOptional({ type: TeamRefDto, description: 'The home team' }) home?: TeamRefDto;
-  @ApiPropertyOptional({ type: TeamRefDto, description: 'The away team' }) away?: TeamRefDto;
-  @ApiPropertyOptional({ type: SportRefDto }) sport_ref?: SportRefDto;
-  @ApiPropertyOptional({ type: LabelRefDto, description: 'The league' }) league_ref?: LabelRefDto;
-  @ApiPropertyOptional({ type: LabelRefDto, description: 'The market type' }) market_ref?: LabelRefDto;
-  @ApiPropertyOptional({ type: LabelRefDto, description: 'The book' }) sportsbook_ref?: LabelRefDto;
-}
+export { LabelRefDto, RefBlocksDto, SportRefDto, TeamRefDto } from '../../reference/dto/ref-blocks.response.dto.js';
 
 /** The event and market fields every opportunity item starts with (present.ts eventBlock). */
 export class OpportunityEventDto extends RefBlocksDto {

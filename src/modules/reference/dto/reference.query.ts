@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BaseQuery, BooleanParam, CsvList, SearchText, StringParam } from '../../../common/http/query.js';
 
 export class SportsQuery extends BaseQuery {
