@@ -4,6 +4,7 @@ import type { Account } from '../../common/auth/account.js';
 import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
 import { RequiresFeature } from '../../common/auth/decorators.js';
 import { ApiDataResponse, ApiPagedResponse } from '../../common/http/api-responses.js';
+import { MiddlesListMetaDto, MiddlesSummaryMetaDto } from './dto/middles-list-meta.response.dto.js';
 import { LIST_SCOPE_NOTE } from '../opportunity-lists/opportunity-lists.js';
 import { MiddleItemDto, MiddlesSummaryDto } from './dto/middle-item.response.dto.js';
 import { MiddlesQuery, MiddlesSummaryQuery } from './dto/middles.query.js';
@@ -16,7 +17,7 @@ export class MiddlesController {
 
   @Get('middles')
   @RequiresFeature('middles')
-  @ApiPagedResponse(MiddleItemDto, { description: 'Middles, best quality first by default' })
+  @ApiPagedResponse(MiddleItemDto, { description: 'Middles, best quality first by default', meta: MiddlesListMetaDto })
   @ApiOperation({
     summary: 'Middles (pro and up)',
     description: `Two books' lines on one market leave a window where both bets win. middle_probability comes from a per-sport distribution of the result (key-number-weighted margins for football, Skellam/Poisson for hockey and soccer, negative binomial for baseball, discretised normals elsewhere) centred on the consensus main line; expected_value is dollars per 100 staked in total, with stakes split so either winning side pays the same. ${LIST_SCOPE_NOTE}`,
@@ -27,7 +28,7 @@ export class MiddlesController {
 
   @Get('middles/summary')
   @RequiresFeature('middles_summary')
-  @ApiDataResponse(MiddlesSummaryDto, { description: 'Counts and averages', meta: 'open' })
+  @ApiDataResponse(MiddlesSummaryDto, { description: 'Counts and averages', meta: MiddlesSummaryMetaDto })
   @ApiOperation({ summary: 'Counts and averages over the current middles (pro and up)' })
   summary(@Query() q: MiddlesSummaryQuery, @CurrentAccount() account: Account) {
     return this.middles.summary(account, q);
