@@ -25,6 +25,7 @@ import { StreamModule } from './modules/stream/stream.module.js';
 import { ClusterModule } from './modules/cluster/cluster.module.js';
 import { MetricsGaugesModule, MetricsModule } from './modules/metrics/metrics.module.js';
 import { SplitsModule } from './modules/splits/splits.module.js';
+import { DeepLinksModule } from './modules/deep-links/deep-links.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature. */
 @Module({
@@ -70,6 +71,7 @@ export class AppModule {
       ...(options.opportunityTypes ?? OPPORTUNITY_TYPES),
       StreamModule,
       SplitsModule,
+      DeepLinksModule,
       MetricsGaugesModule,
     ];
     return { module: AppModule, imports };

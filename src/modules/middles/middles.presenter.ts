@@ -7,6 +7,7 @@ import type { Json } from '../detection/detector.js';
 import { ageSeconds } from '../detection/market-groups.js';
 import { eventBlock, guardWarnings, iso, r2, r4 } from '../opportunity-lists/present.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
+import { deepLinkPath } from '../deep-links/deep-link-templates.js';
 import type { MiddleRecord, MiddleSideRecord } from './middles.detector.js';
 
 /** Thresholds of the middle warnings (README "Opportunities" lists every warning with its threshold). */
@@ -36,7 +37,7 @@ export class MiddlesPresenter {
       odds: { american: s.row.american, decimal: s.row.decimal, probability: s.row.probability, fair_probability: roundTo(s.winProbability, 6) },
       stake_percent: r4(stake),
       odds_age_seconds: r2(ageSeconds(board, s.row, now)),
-      deep_link: this.catalog.book(s.row.sportsbook)?.deep_link ?? null,
+      deep_link: deepLinkPath(s.row.sportsbook, s.row.id),
       ...(e ? this.refs.forEvent(e, s.row.marketType, s.row.sportsbook) : {}),
     };
   }
