@@ -26,6 +26,7 @@ import { ClusterModule } from './modules/cluster/cluster.module.js';
 import { MetricsGaugesModule, MetricsModule } from './modules/metrics/metrics.module.js';
 import { SplitsModule } from './modules/splits/splits.module.js';
 import { DeepLinksModule } from './modules/deep-links/deep-links.module.js';
+import { FuturesModule } from './modules/futures/futures.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature. */
 @Module({
@@ -72,6 +73,7 @@ export class AppModule {
       StreamModule,
       SplitsModule,
       DeepLinksModule,
+      FuturesModule,
       MetricsGaugesModule,
     ];
     return { module: AppModule, imports };

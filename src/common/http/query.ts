@@ -91,7 +91,7 @@ export class BaseQuery {
   @StringParam()
   api_key?: string;
 
-  @ApiPropertyOptional({ description: 'US state for deep links (accepted for SDK compatibility; deep links are not state-specific here)', example: 'pa' })
+  @ApiPropertyOptional({ description: 'US state for deep links (accepted for SDK compatibility): the links in responses point at GET /deeplink/{id}, which routes state-specific books (BetMGM, Caesars, BetRivers) by its own `state` parameter', example: 'pa' })
   @IsOptional()
   @IsString()
   @StringParam()

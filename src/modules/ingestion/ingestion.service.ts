@@ -11,6 +11,12 @@ import type { OddsProvider, ProviderBatch } from '../../domain/types.js';
 import { BoardService } from '../board/board.service.js';
 import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason, type ResolvedSplits } from './pipeline.js';
 import { createProviders } from './providers.js';
+import { mergeFuturesReport, splitFutures, type FuturesIngestResult, type SplitBatch } from '../futures/futures-ingest.js';
+
+/** Where futures quotes go (src/modules/futures registers itself); without one they are counted as not accepted. */
+export interface FuturesSink {
+  accept(futures: SplitBatch['futures'], now: number): FuturesIngestResult;
+}
 
 /** Receives resolved splits (the splits module registers itself). */
 export const SPLITS_SINK = Symbol('SPLITS_SINK');
@@ -61,9 +67,20 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     this.splitsSink = sink;
   }
 
-  /** Feeds one batch into the board; returns what happened to it. */
+  /** Receives the futures quotes of every batch (the futures module registers itself). */
+  setFuturesSink(sink: FuturesSink): void {
+    this.futuresSink = sink;
+  }
+
+  private futuresSink?: FuturesSink;
+
+  /** Feeds one batch into the board (its futures quotes to the futures markets); returns what happened to it. */
   ingest(batch: ProviderBatch, now = this.clock.now(), opts: { backfill?: boolean } = {}): IngestReport {
-    const { changeSet, report, splits } = this.pipeline.process(batch, now);
+    const split = splitFutures(batch);
+    const futures = split.futures.length ? (this.futuresSink?.accept(split.futures, now) ?? null) : null;
+    const processed = this.pipeline.process(split.games, now);
+    const { changeSet, splits } = processed;
+    const report = mergeFuturesReport(processed.report, split, futures);
     this.boards.apply(changeSet, opts);
     if (splits.length) {
       this.splitsSink?.accept(splits, now, opts.backfill);
