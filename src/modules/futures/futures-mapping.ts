@@ -1,4 +1,4 @@
-import type { Catalog } from '../../config/catalog.js';
+import { foldName, type Catalog } from '../../config/catalog.js';
 import { shortHash, slugId, titleFromId } from '../../domain/normalise.js';
 import { fieldsProblem } from '../../domain/text.js';
 import type { Quote } from '../../domain/types.js';
@@ -81,13 +81,16 @@ function sideOf(q: Quote): string {
   return m ? m[1]!.toLowerCase() : 'other';
 }
 
-/** The event key a row names (its external id without the date part, or its title). */
-function eventKey(q: Quote, league: string): string {
-  const ext = (q.externalEventId ?? '').toLowerCase();
-  const stripped = ext
-    .replace(/_\d{4}-\d{2}-\d{2}_b[0-3](_g\d+)?$/, '')
-    .replace(new RegExp(`^${league}_+`), '');
-  return slugId(stripped || q.homeTeam || q.selection, 48) || 'market';
+/**
+ * The event key a row names: its external id (or its title) without the league prefix; `base` without the date
+ * either. Two "events" of one feed differing only by date are different questions (a division title closing
+ * in October, the World Series at the end of it).
+ */
+function eventKey(q: Quote, league: string): { key: string; base: string } {
+  const ext = (q.externalEventId ?? '').toLowerCase().replace(new RegExp(`^${league}_*`), '');
+  const dated = /^(.*?)_?(\d{4}-\d{2}-\d{2})_b[0-3](_g\d+)?$/.exec(ext);
+  const base = slugId((dated ? dated[1]! : ext) || q.homeTeam || '', 48) || 'market';
+  return { key: dated ? `${base}_${dated[2]!.replace(/-/g, '')}` : base, base };
 }
 
 /**
@@ -104,20 +107,42 @@ export function deriveTag(q: Quote, league: string, leagueName: string): FutureT
   const series = kalshiSeries(q.externalEventId);
   const label = KIND_LABEL[kind] ?? titleFromId(kind);
   if (SHARED_KINDS.has(kind)) return { market: `${kind}_${season}`, name: `${leagueName} ${label} ${season}`, type, kind, externalId: series };
-  const key = eventKey(q, league);
+  const { key, base } = eventKey(q, league);
   // A feed that posts each contender as an "event" of its own names it after that contender and no opponent
   // (saba, betonline: `mlb__angels_...` for "Los Angeles Angels"). One that names a multi-runner market after
   // its first runner repeats the name as the opponent (ballybet): that is a market of its own.
   const home = slugId(q.homeTeam ?? '', 48).replace(/_/g, '');
-  const compactKey = key.replace(/_/g, '');
-  const perSelection = home !== '' && !(q.awayTeam ?? '').trim() && compactKey.length >= 3 && (home === compactKey || home.endsWith(compactKey) || compactKey.endsWith(home));
+  const compactKey = base.replace(/_/g, '');
+  const lastWord = (x: string) => foldName(x).split(' ').pop() ?? '';
+  const perSelection = home !== '' && !(q.awayTeam ?? '').trim() && compactKey.length >= 3 && (home === compactKey || home.endsWith(compactKey) || compactKey.endsWith(home)) && lastWord(q.homeTeam) === lastWord(q.selection);
   if (perSelection && (type === 'TEAM' || type === 'PLAYER')) {
     const day = new Date(q.startTime).toISOString().slice(0, 10);
     return { market: `${kind}_${day.replace(/-/g, '')}`, name: `${leagueName} ${label} (closes ${day})`, type, kind, externalId: series };
   }
   const question = /^(.*\?)\s*:\s*(yes|no)$/i.exec(q.selection.trim());
-  const title = question && !series ? question[1]! : (q.homeTeam && !/^[A-Z0-9]{3,}\s/.test(q.homeTeam) ? q.homeTeam : titleFromId(key));
-  return { market: `${kind}_${shortHash([key], 10)}`, name: kind === 'outright' || kind === 'binary' ? title : `${title}: ${label}`, type, kind, externalId: series };
+  const runner = runnerOf(q)?.runner;
+  // A question about one runner names the series: "Will ... be selected to the 2026 AL All-Star Team?".
+  const asked = question && runner && question[1]!.includes(runner) ? question[1]!.replace(runner, '...') : question?.[1];
+  const title = asked ?? (q.homeTeam?.trim() && !runner ? q.homeTeam.trim() : base === 'market' ? `${leagueName} ${label}` : `${leagueName} ${label} (${titleFromId(base)})`);
+  const named = Boolean(asked ?? (q.homeTeam?.trim() && !runner));
+  return { market: `${kind}_${shortHash([key], 10)}`, name: !named || kind === 'outright' || kind === 'binary' ? title : `${title}: ${label}`, type, kind, externalId: series };
+}
+
+/**
+ * Prediction markets post one Yes/No contract per runner of a question: the selection is the question (or just
+ * "Yes") and the runner is in the team field, after the venue's ticker code ("CCOU Craig Counsell",
+ * "NYY New York Y"). The selection becomes "Craig Counsell: Yes", so the runners stay apart.
+ */
+function runnerOf(q: Quote): { runner: string; side: string } | null {
+  const m = /^(?:(.*\?)\s*:\s*)?(yes|no)$/i.exec(q.selection.trim());
+  const home = (q.homeTeam ?? '').trim();
+  if (!m || !home || (q.awayTeam ?? '').trim()) return null;
+  return { runner: home.replace(/^[A-Z0-9]{2,}\s+(?=\S)/, ''), side: `${m[2]![0]!.toUpperCase()}${m[2]!.slice(1).toLowerCase()}` };
+}
+
+function runnerSelection(q: Quote): string {
+  const r = runnerOf(q);
+  return r ? `${r.runner}: ${r.side}` : q.selection.trim();
 }
 
 /**
@@ -139,11 +164,11 @@ export function resolveFuture(q: Quote, catalog: Catalog, now: number): Resolved
     throw new FutureRejection('invalid_price', (err as Error).message);
   }
   if (!Number.isFinite(q.startTime)) throw new FutureRejection('malformed_quote', 'a futures quote needs a closing time (startTime)');
-  const tag = q.future ?? deriveTag(q, league.id, league.name);
+  const tag = q.future ?? deriveTag(q, league.id, league.label || league.name);
   const side = q.future ? (['yes', 'no', 'over', 'under'].includes((q.selectionType ?? '').toLowerCase()) ? q.selectionType.toLowerCase() : 'other') : sideOf(q);
   const marketId = `${league.id}_${slugId(tag.market, 80)}`;
   const line = typeof q.line === 'number' && Number.isFinite(q.line) ? q.line : null;
-  const selection = q.selection.trim();
+  const selection = q.future ? q.selection.trim() : runnerSelection(q);
   return {
     market: { id: marketId, name: tag.name, sport: league.sport, league: league.id, futureType: tag.type, kind: tag.kind, closesAt: q.startTime },
     price: {
