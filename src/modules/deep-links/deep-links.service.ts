@@ -38,7 +38,16 @@ export class DeepLinksService {
     this.finders.push((id) => {
       for (const d of this.engine.types()) {
         const rec = this.engine.known(d.kind, id);
-        if (rec) return d.rows(rec).map((r) => ({ book: r.sportsbook, ids: { event_id: r.externalEventId, market_id: r.marketId, selection_id: r.selectionId } }));
+        if (!rec) continue;
+        // Its prices, then every other book offering the same price on the same outcome (a low-hold side lists
+        // all the books at its best price; the record keeps one of their rows).
+        const rows = [...d.rows(rec)];
+        for (const r of d.rows(rec)) {
+          for (const o of this.boards.board.group(r.groupKey)) {
+            if (o.sportsbook !== r.sportsbook && o.selectionType === r.selectionType && o.line === r.line && o.decimal === r.decimal && !rows.includes(o)) rows.push(o);
+          }
+        }
+        return rows.map((r) => ({ book: r.sportsbook, ids: { event_id: r.externalEventId, market_id: r.marketId, selection_id: r.selectionId } }));
       }
       return null;
     });
