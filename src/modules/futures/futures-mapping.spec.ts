@@ -77,3 +77,21 @@ describe('the sample CSV', () => {
     expect(applyFutures(store, catalog, split.futures, NOW + 1000).changed).toBe(0);
   });
 });
+
+describe('The Odds API outrights', () => {
+  it('an outright event (market key outrights, no teams) becomes the league\'s championship market of its season', async () => {
+    const { parseOddsApiEvents } = await import('../ingestion/odds-api/odds-api-format.js');
+    const parsed = parseOddsApiEvents([{
+      id: 'e912304de2b2ce35b473ce2ecd3d1502', sport_key: 'basketball_nba_championship_winner', sport_title: 'NBA Championship Winner', commence_time: '2027-06-20T00:00:00Z', home_team: null, away_team: null,
+      bookmakers: [{ key: 'draftkings', last_update: '2026-11-22T11:59:00Z', markets: [{ key: 'outrights', outcomes: [{ name: 'Boston Celtics', price: 5.5 }, { name: 'Denver Nuggets', price: 7 }] }] }],
+    }], catalog);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.quotes).toHaveLength(2);
+    const split = splitFutures({ source: 'odds_api', quotes: parsed.quotes.map((p) => p.quote) });
+    expect(split.games.quotes).toHaveLength(0);
+    const store = new FuturesStore();
+    expect(applyFutures(store, catalog, split.futures, NOW).accepted).toBe(2);
+    expect(store.markets.get('nba_championship_winner_2027')).toMatchObject({ name: 'NBA Championship winner 2027', futureType: 'TEAM', kind: 'championship_winner' });
+    expect(store.pricesOf('nba_championship_winner_2027').map((p) => [p.sportsbook, p.selection, p.decimal])).toEqual([['draftkings', 'Boston Celtics', 5.5], ['draftkings', 'Denver Nuggets', 7]]);
+  });
+});

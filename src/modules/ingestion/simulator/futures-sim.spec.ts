@@ -70,7 +70,7 @@ describe('futures simulator', () => {
     expect(hold('polymarket')).toBeLessThan(6);
   });
 
-  it('two-way win totals hold 3-7 % at retail books; the sharp line devigs and some soft prices are +EV', () => {
+  it('two-way win totals hold 3-8 % at retail books; some retail futures prices are +EV against the sharp line, most not', () => {
     const m = store.markets.get('nba_win_total_2027')!;
     const gs = groupsOf(m, store.pricesOf(m.id));
     expect(gs.length).toBe(30);
@@ -80,8 +80,12 @@ describe('futures simulator', () => {
       expect(h).toBeGreaterThan(3);
       expect(h).toBeLessThan(8);
     }
-    const evs = gs.flatMap((g) => futuresEv(g, { sharpBooks: ['pinnacle', 'circa'], method: 'power', inScope: () => true, minEv: 0 }));
+    // Across the league's futures, some retail prices beat the devigged sharp market, not most of them.
+    const nba = [...store.markets.values()].filter((x) => x.league === 'nba').flatMap((x) => groupsOf(x, store.pricesOf(x.id)));
+    const evs = nba.flatMap((g) => futuresEv(g, { sharpBooks: ['pinnacle', 'circa'], method: 'power', inScope: () => true, minEv: 0 }));
+    const prices = nba.reduce((a, g) => a + g.prices.length, 0);
     expect(evs.length).toBeGreaterThan(0);
+    expect(evs.length / prices).toBeLessThan(0.15);
   });
 
   it('drifts slowly: a poll an hour later moves prices, by little', () => {

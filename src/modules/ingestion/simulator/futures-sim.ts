@@ -28,17 +28,18 @@ interface LeagueSpec {
   /** Wins needed to make the playoffs, with its spread. */
   cutoff: number;
   cutoffSd: number;
-  /** The MVP's stat (players.json props) and its weight. */
+  /** The player award: its stat (players.json props), market kind and name. */
   mvpStat: string;
+  award: { kind: string; name: string };
   conferenceLabel: string;
 }
 
 const LEAGUES: LeagueSpec[] = [
-  { id: 'nba', closes: [6, 20], games: 82, scale: 38, elo: 190, cutoff: 42, cutoffSd: 3.5, mvpStat: 'points', conferenceLabel: 'Conference' },
-  { id: 'nfl', closes: [2, 10], games: 17, scale: 55, elo: 260, cutoff: 9.5, cutoffSd: 1, mvpStat: 'pass_yards', conferenceLabel: 'Conference' },
-  { id: 'nhl', closes: [6, 20], games: 82, scale: 70, elo: 300, cutoff: 44, cutoffSd: 3, mvpStat: 'points', conferenceLabel: 'Conference' },
-  { id: 'mlb', closes: [11, 1], games: 162, scale: 60, elo: 320, cutoff: 87, cutoffSd: 4, mvpStat: 'total_bases', conferenceLabel: 'League' },
-  { id: 'epl', closes: [5, 25], games: 38, scale: 32, elo: 180, cutoff: 0, cutoffSd: 0, mvpStat: 'goals', conferenceLabel: '' },
+  { id: 'nba', closes: [6, 20], games: 82, scale: 38, elo: 190, cutoff: 42, cutoffSd: 3.5, mvpStat: 'points', award: { kind: 'mvp', name: 'MVP' }, conferenceLabel: 'Conference' },
+  { id: 'nfl', closes: [2, 10], games: 17, scale: 55, elo: 260, cutoff: 9.5, cutoffSd: 1, mvpStat: 'pass_yards', award: { kind: 'mvp', name: 'MVP' }, conferenceLabel: 'Conference' },
+  { id: 'nhl', closes: [6, 20], games: 82, scale: 70, elo: 300, cutoff: 44, cutoffSd: 3, mvpStat: 'points', award: { kind: 'mvp', name: 'Hart Trophy (MVP)' }, conferenceLabel: 'Conference' },
+  { id: 'mlb', closes: [11, 1], games: 162, scale: 60, elo: 320, cutoff: 87, cutoffSd: 4, mvpStat: 'total_bases', award: { kind: 'mvp', name: 'MVP' }, conferenceLabel: 'League' },
+  { id: 'epl', closes: [5, 25], games: 38, scale: 32, elo: 180, cutoff: 0, cutoffSd: 0, mvpStat: 'goals', award: { kind: 'top_scorer', name: 'Golden Boot (top scorer)' }, conferenceLabel: '' },
 ];
 
 interface BookSpec {
@@ -187,7 +188,7 @@ export class FuturesSimulator implements OddsProvider {
       const team = new Map(teams.map((t) => [t.id, t]));
       const runners = players.map((p) => ({ name: p.name, logit: ((p.props[l.mvpStat]! - sm) / sd) * 1.3 + (team.get(p.team) ? logitOf(team.get(p.team)!) * 0.8 : 0) }));
       runners.sort((a, b) => b.logit - a.logit);
-      nway('mvp', `${label} MVP ${season}`, 'mvp', 'PLAYER', runners.slice(0, 20));
+      nway(l.award.kind, `${label} ${l.award.name} ${season}`, l.award.kind, 'PLAYER', runners.slice(0, 20));
     }
     // Season wins: a team's expected wins from its strength; the line at the nearest half win.
     const expected = (t: TeamDef) => l.games / (1 + 10 ** (-(strength.get(t.id)! - mean) / l.elo));
@@ -228,7 +229,8 @@ export class FuturesSimulator implements OddsProvider {
             const drift = m.runners[i]!.logit;
             const z = (s.line! - s.mean) / s.sd;
             let pYes = 1 - normalCdf(z);
-            pYes = 1 / (1 + Math.exp(-(Math.log(pYes / (1 - pYes)) + drift + err(s.name))));
+            // Books disagree less on a two-way line than on a long shot's price.
+            pYes = 1 / (1 + Math.exp(-(Math.log(pYes / (1 - pYes)) + drift + 0.5 * err(s.name))));
             pYes = Math.min(0.97, Math.max(0.03, pYes));
             const [a, c] = withMargin([pYes, 1 - pYes], b.twoWayHold);
             if (s.kind === 'ou') {
