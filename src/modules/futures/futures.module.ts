@@ -17,7 +17,7 @@ export class FuturesModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.policy.registerFeature({ name: 'futures', label: 'Futures odds', title: 'Futures odds', fromTier: 'pro' });
+    this.policy.registerFeature({ name: 'futures', label: 'Futures odds', fromTier: 'pro' });
     this.links.addFinder((id) => {
       const p = this.futures.store.prices.get(id);
       return p ? [{ book: p.sportsbook, ids: { event_id: p.externalId } }] : null;
