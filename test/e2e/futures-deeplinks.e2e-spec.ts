@@ -1,8 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
-import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
+import { FuturesService } from '../../src/modules/futures/futures.service.js';
+import { isolationEnv, KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T18:00:00Z');
@@ -205,5 +209,30 @@ describe('futures and deep links (end to end)', () => {
       expect((await t.call('/deeplinks/batch', { key: KEYS.hobby, method: 'POST', body: { ids: Array.from({ length: 501 }, (_, i) => `id${i}`) } })).status).toBe(400);
       expect((await t.call('/deeplinks/batch', { key: KEYS.hobby, method: 'POST', body: { ids: [] } })).status).toBe(400);
     });
+  });
+});
+
+describe('futures across a restart', () => {
+  const shared = process.env.TEST_DATABASE_URL ? isolationEnv() : { DATA_DIR: mkdtempSync(join(tmpdir(), 'odds-futures-')), EMBEDDED_IN_MEMORY: 'false' };
+  const config = testConfig(shared);
+  let t: TestApp | undefined;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('the markets and prices written before come back; a moved price is written over', async () => {
+    t = await startTestApp({ clock: new ManualClock(NOW), config });
+    t.app.get(IngestionService).ingest({ source: 'test', quotes: market().filter((q) => q.future) }, NOW);
+    t.app.get(IngestionService).ingest({ source: 'test', quotes: [fut('draftkings', 'Team C', 5)] }, NOW + 1000);
+    await t.app.get(FuturesService).flushed();
+    const before = (await t.call('/futures/odds?limit=50', { key: KEYS.sharp })).json.data as J[];
+    expect(before).toHaveLength(7);
+    await t.close({ keepStore: true });
+
+    t = await startTestApp({ clock: new ManualClock(NOW + 60_000), config });
+    const after = (await t.call('/futures/odds?limit=50', { key: KEYS.sharp })).json.data as J[];
+    expect(after).toEqual(before);
+    expect(after.find((x) => x.sportsbook === 'draftkings' && x.selection === 'Team C')).toMatchObject({ odds_decimal: 5, timestamp: new Date(NOW + 1000).toISOString() });
+    expect((await t.call('/futures', { key: KEYS.sharp })).json.data.map((m: J) => m.market_id)).toEqual(['nba_championship_winner_2027']);
   });
 });

@@ -16,6 +16,8 @@ import { mergeFuturesReport, splitFutures, type FuturesIngestResult, type SplitB
 /** Where futures quotes go (src/modules/futures registers itself); without one they are counted as not accepted. */
 export interface FuturesSink {
   accept(futures: SplitBatch['futures'], now: number): FuturesIngestResult;
+  /** Settles once the futures accepted so far are written. */
+  flushed(): Promise<void>;
 }
 
 /** Receives resolved splits (the splits module registers itself). */
@@ -73,6 +75,18 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private futuresSink?: FuturesSink;
+
+  /** Whether the futures accepted so far are written, within `timeoutMs`. */
+  async futuresFlushed(timeoutMs: number): Promise<boolean> {
+    if (!this.futuresSink) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
+    try {
+      return await Promise.race([this.futuresSink.flushed().then(() => true), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   /** Feeds one batch into the board (its futures quotes to the futures markets); returns what happened to it. */
   ingest(batch: ProviderBatch, now = this.clock.now(), opts: { backfill?: boolean } = {}): IngestReport {
