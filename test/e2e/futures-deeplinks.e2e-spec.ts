@@ -6,7 +6,7 @@ import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { FuturesService } from '../../src/modules/futures/futures.service.js';
-import { isolationEnv, KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
+import { isolationEnv, KEYS, SERVICES, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T18:00:00Z');
@@ -234,5 +234,28 @@ describe('futures across a restart', () => {
     expect(after).toEqual(before);
     expect(after.find((x) => x.sportsbook === 'draftkings' && x.selection === 'Team C')).toMatchObject({ odds_decimal: 5, timestamp: new Date(NOW + 1000).toISOString() });
     expect((await t.call('/futures', { key: KEYS.sharp })).json.data.map((m: J) => m.market_id)).toEqual(['nba_championship_winner_2027']);
+  });
+});
+
+// Two instances on one PostgreSQL and one Redis (the services-backed pass): futures ingested by one reach the other.
+(SERVICES ? describe : describe.skip)('futures on two instances', () => {
+  const config = testConfig();
+  let a: TestApp | undefined;
+  let b: TestApp | undefined;
+  afterAll(async () => {
+    await b?.close({ keepStore: true });
+    await a?.close();
+  });
+
+  it('a price ingested on one instance is served by the other within a few seconds', async () => {
+    a = await startTestApp({ clock: new ManualClock(NOW), config });
+    b = await startTestApp({ clock: new ManualClock(NOW), config });
+    a.app.get(IngestionService).ingest({ source: 'test', quotes: [fut('fanduel', 'Team Z', 9)] }, NOW);
+    let seen: J | undefined;
+    for (let i = 0; i < 50 && !seen; i++) {
+      seen = ((await b.call('/futures/odds?sportsbook=fanduel', { key: KEYS.sharp })).json.data as J[]).find((x) => x.selection === 'Team Z');
+      if (!seen) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen).toMatchObject({ odds_decimal: 9, future_market_id: 'nba_championship_winner_2027' });
   });
 });
