@@ -29,6 +29,8 @@ import { MetricsGaugesModule } from './modules/metrics/metrics-gauges.module.js'
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { SplitsModule } from './modules/splits/splits.module.js';
 import { McpModule } from './modules/mcp/mcp.module.js';
+import { DeepLinksModule } from './modules/deep-links/deep-links.module.js';
+import { FuturesModule } from './modules/futures/futures.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature; and the rate-limit headers interceptor. */
 @Module({
@@ -73,6 +75,8 @@ export class AppModule {
       StreamModule,
       SplitsModule,
       McpModule,
+      DeepLinksModule,
+      FuturesModule,
       MetricsGaugesModule,
     ];
     return { module: AppModule, imports };

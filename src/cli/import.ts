@@ -12,6 +12,9 @@ import { OddsBoard } from '../modules/board/odds-board.js';
 import { readImportFile } from '../modules/ingestion/importers/import-file.js';
 import type { ParseError } from '../modules/ingestion/importers/parsed.js';
 import { IngestionPipeline, mergeRegistered, type IngestReport } from '../modules/ingestion/pipeline.js';
+import { applyFutures, mergeFuturesReport, splitFutures } from '../modules/futures/futures-ingest.js';
+import { FuturesStore } from '../modules/futures/futures-store.js';
+import { FuturesRepository } from '../modules/futures/futures.repository.js';
 
 const CHUNK = 2000;
 const SHOWN_ERRORS = 50;
@@ -107,11 +110,19 @@ export async function runImport(
       board.load(loaded.events, loaded.rows, clock.now());
       const pipeline = new IngestionPipeline(catalog, board);
       const writer = new BoardWriter(repo, clock);
+      // Futures quotes go to the futures markets, as on a server (never onto the board as events).
+      const futuresRepo = new FuturesRepository(ds);
+      const futures = new FuturesStore();
+      futures.applyChange(await futuresRepo.load());
       for (let i = 0; i < parsed.quotes.length; i += CHUNK) {
-        const { changeSet, report } = pipeline.process({ source: 'import', quotes: parsed.quotes.slice(i, i + CHUNK).map((p) => p.quote) }, clock.now());
+        const now = clock.now();
+        const split = splitFutures({ source: 'import', quotes: parsed.quotes.slice(i, i + CHUNK).map((p) => p.quote) });
+        const f = split.futures.length ? applyFutures(futures, catalog, split.futures, now) : null;
+        const { changeSet, report } = pipeline.process(split.games, now);
         board.applyChangeSet(changeSet);
         writer.enqueue(changeSet);
-        record(i, report);
+        if (f) await futuresRepo.save(f.change);
+        record(i, mergeFuturesReport(report, split, f));
       }
       await writer.flush();
       if (!writer.healthy) throw new Error('could not write the imported prices to the store');

@@ -1,3 +1,5 @@
+import type { FutureTag } from './futures.js';
+
 /**
  * Domain types shared by ingestion, the board, detection and the API. Plain data, no framework.
  * Times are epoch milliseconds.
@@ -45,6 +47,11 @@ export interface QuoteKey {
   line?: number | null;
   playerName?: string | null;
   statCategory?: string | null;
+  /**
+   * Set by sources that know a quote is a futures (outright) price, with its market: such quotes go to the
+   * futures markets (src/modules/futures), never to the board. Quotes without it are recognised there too.
+   */
+  future?: FutureTag;
 }
 
 /** One price reported by a provider. */

@@ -56,7 +56,18 @@ describe('importing the MLB sample', () => {
     expect(r.json.data).toMatchObject({ home_team: 'San Francisco Giants', away_team: 'Colorado Rockies', league: 'mlb' });
     expect(r.json.data.books).toEqual([...new Set(game.map((g) => g.sportsbook))].sort());
     const events = await t.call('/events?league=mlb&limit=200', { key: KEYS.sharp });
-    expect(events.json.meta.total).toBeGreaterThan(20);
+    // Only the sample's four games are events: its futures rows (Kalshi contracts, awards, championships) are
+    // futures markets, never events with two teams ("Esmerlyn Valdez @ Esmerlyn Valdez").
+    expect((events.json.data as Array<{ id: string }>).map((e) => e.id).sort()).toEqual([
+      'mlb_americanleague_nationalleague_2026-07-13_b3', 'mlb_americanleague_nationalleague_2026-07-14_b3', 'mlb_giants_rockies_2026-07-12_b2', 'mlb_rays_redsox_2026-07-12_b3',
+    ]);
+    for (const e of events.json.data as Array<{ home_team: string; away_team: string }>) expect(e.home_team.toLowerCase()).not.toBe(e.away_team.toLowerCase());
+    const futures = await t.call('/futures?league=mlb&limit=200', { key: KEYS.sharp });
+    expect(futures.status).toBe(200);
+    expect(futures.json.meta.total).toBeGreaterThan(50);
+    const ws = (futures.json.data as Array<{ market_id: string; books_available: string[]; future_type: string }>).find((m) => m.market_id === 'mlb_championship_winner_2026');
+    expect(ws?.future_type).toBe('TEAM');
+    expect(ws?.books_available).toEqual(expect.arrayContaining(['betmgm', 'fanduel', 'hardrock', 'ladbrokes', 'polymarket']));
   });
 
   it('through a running server (admin channel): the same counts, nothing new', async () => {

@@ -4,6 +4,7 @@ import { runImport, type ImportSummary } from '../../src/cli/import.js';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { OddsRow } from '../../src/domain/odds-row.js';
 import { BoardService } from '../../src/modules/board/board.service.js';
+import { FuturesService } from '../../src/modules/futures/futures.service.js';
 import { KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
 
 /**
@@ -39,9 +40,12 @@ describe('real feeds through the pipeline', () => {
     expect(real).toMatchObject({ records: 31, imported: 31, rejected: 0, exitCode: 0, registered: { leagues: [], books: [] } });
     // Period totals and an inning "moneyline" with Tie/Odd/Even are market types the catalog lacks: kept, shown, not detected.
     expect(real.displayOnly).toEqual({ '1st_5_innings_total_runs': 8, '1st_inning_moneyline': 6 });
-    // Award futures labelled moneyline offer a player, not a side: kept as quoted.
-    const awards = rowsOf((r) => r.league === 'mlb_awards' && r.marketType === 'moneyline');
-    expect(awards.map((r) => r.selectionType)).toEqual(Array(8).fill('other'));
+    // Award futures labelled moneyline offer a player, not a side: futures markets (one per award), never events.
+    expect(rowsOf((r) => r.league === 'mlb_awards')).toEqual([]);
+    const futures = t.app.get(FuturesService).store;
+    const awards = [...futures.markets.values()].filter((m) => m.league === 'mlb_awards');
+    expect(awards).toHaveLength(8);
+    expect(awards.flatMap((m) => futures.pricesOf(m.id)).map((p) => p.selectionType)).toEqual(Array(8).fill('other'));
     // A prediction market's game moneyline is a plain two-way market.
     expect(rowsOf((r) => r.league === 'mlb' && r.sportsbook === 'polymarket' && r.marketType === 'moneyline').map((r) => r.selectionType).sort()).toEqual(['away', 'home']);
   });

@@ -93,7 +93,7 @@ export class BaseQuery {
   @StringParam()
   api_key?: string;
 
-  @ApiPropertyOptional({ description: 'US state for deep links (accepted for SDK compatibility; deep links are not state-specific here), such as `pa`' })
+  @ApiPropertyOptional({ description: 'US state for deep links, such as `pa` (accepted for SDK compatibility): the links in responses point at GET /deeplink/{id}, which routes state-specific books (BetMGM, Caesars, BetRivers) by its own `state` parameter' })
   @IsOptional()
   @IsString()
   @StringParam()

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Catalog } from '../../config/catalog.js';
 import { roundTo } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Json } from '../detection/detector.js';
 import { eventBlock, guardWarnings, iso, r4, staleness } from '../opportunity-lists/present.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
+import { deepLinkPath } from '../deep-links/deep-link-templates.js';
 import type { ArbitrageRecord } from './arbitrage.detector.js';
 
 /** Thresholds of the arbitrage warnings (README "Opportunities" lists every warning with its threshold). */
@@ -19,7 +19,6 @@ export const ARB_WARN = {
 @Injectable()
 export class ArbitragePresenter {
   constructor(
-    private readonly catalog: Catalog,
     private readonly refs: RefBlocks,
   ) {}
 
@@ -62,7 +61,7 @@ export class ArbitragePresenter {
         external_event_id: l.row.externalEventId,
         selection_id: l.row.selectionId,
         market_id: l.row.marketId,
-        deep_link: this.catalog.book(l.row.sportsbook)?.deep_link ?? null,
+        deep_link: deepLinkPath(l.row.sportsbook, l.row.id),
         ...(e ? this.refs.forEvent(e, l.row.marketType, l.row.sportsbook) : {}),
       })),
       detected_at: iso(a.detectedAt),

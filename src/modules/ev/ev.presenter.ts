@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Catalog } from '../../config/catalog.js';
 import { evConfidenceScore, fairAmerican, kellyFraction, roundTo, type DevigMethod } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Json } from '../detection/detector.js';
 import { eventBlock, guardWarnings, iso, r4, staleness } from '../opportunity-lists/present.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
+import { deepLinkPath } from '../deep-links/deep-link-templates.js';
 import type { EvRecord } from './ev.detector.js';
 
 /** +EV LOW_IMPLIED_TOTAL: the devigged sharp market holds less than this percent (a thin or stale sharp line). */
@@ -14,7 +14,6 @@ export const EV_LOW_SHARP_HOLD = 1;
 @Injectable()
 export class EvPresenter {
   constructor(
-    private readonly catalog: Catalog,
     private readonly refs: RefBlocks,
   ) {}
 
@@ -69,7 +68,7 @@ export class EvPresenter {
       possibly_stale: st.stale,
       oldest_odds_age_seconds: st.oldest,
       warnings,
-      deep_link: this.catalog.book(r.row.sportsbook)?.deep_link ?? null,
+      deep_link: deepLinkPath(r.row.sportsbook, r.row.id),
       ...(e ? this.refs.forEvent(e, r.row.marketType, r.row.sportsbook) : {}),
     };
   }

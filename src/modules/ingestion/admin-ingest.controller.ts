@@ -38,7 +38,7 @@ export class AdminIngestController {
   })
   async ingest(@Body() body: IngestBody) {
     const report = this.ingestion.ingest({ source: body.source ?? 'import', quotes: body.quotes });
-    const durable = await this.boards.flushed(5000);
+    const durable = (await this.boards.flushed(5000)) && (await this.ingestion.futuresFlushed(5000));
     return envelope({ ...report, durable });
   }
 

@@ -12,6 +12,14 @@ import { BoardService } from '../board/board.service.js';
 import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason } from './pipeline.js';
 import { createProviders } from './providers.js';
 import { SPLITS_TOPIC, type SplitsMessage } from './topics.js';
+import { mergeFuturesReport, splitFutures, type FuturesIngestResult, type SplitBatch } from '../futures/futures-ingest.js';
+
+/** Where futures quotes go (src/modules/futures registers itself); without one they are counted as not accepted. */
+export interface FuturesSink {
+  accept(futures: SplitBatch['futures'], now: number): FuturesIngestResult;
+  /** Settles once the futures accepted so far are written. */
+  flushed(): Promise<void>;
+}
 
 
 export interface IngestTotals {
@@ -50,9 +58,32 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     metrics.gauge('board_write_quarantined', 'Items (prices, history entries, events) the database refused for their data: isolated, logged, not stored', () => boards.writer.quarantined);
   }
 
-  /** Feeds one batch into the board; returns what happened to it. */
+  /** Receives the futures quotes of every batch (the futures module registers itself). */
+  setFuturesSink(sink: FuturesSink): void {
+    this.futuresSink = sink;
+  }
+
+  private futuresSink?: FuturesSink;
+
+  /** Whether the futures accepted so far are written, within `timeoutMs`. */
+  async futuresFlushed(timeoutMs: number): Promise<boolean> {
+    if (!this.futuresSink) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
+    try {
+      return await Promise.race([this.futuresSink.flushed().then(() => true), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Feeds one batch into the board (its futures quotes to the futures markets); returns what happened to it. */
   ingest(batch: ProviderBatch, now = this.clock.now(), opts: { backfill?: boolean } = {}): IngestReport {
-    const { changeSet, report, splits } = this.pipeline.process(batch, now);
+    const split = splitFutures(batch);
+    const futures = split.futures.length ? (this.futuresSink?.accept(split.futures, now) ?? null) : null;
+    const processed = this.pipeline.process(split.games, now);
+    const { changeSet, splits } = processed;
+    const report = mergeFuturesReport(processed.report, split, futures);
     this.boards.apply(changeSet, opts);
     // Splits go to whoever reads them (the splits module, here and on the other instances) over the bus.
     if (splits.length) this.bus.publish<SplitsMessage>(SPLITS_TOPIC, { splits, at: now, ...(opts.backfill ? { backfill: true } : {}) });

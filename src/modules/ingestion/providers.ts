@@ -11,6 +11,9 @@ export async function createProviders(config: AppConfig, catalog: Catalog, now: 
       case 'simulator': {
         const { MarketSimulator } = await import('./simulator/simulator.js');
         out.push(new MarketSimulator(catalog, { ...config.simulator, start: now }));
+        // Its futures markets (championships, awards, win totals, ...): a provider of their own.
+        const { FuturesSimulator } = await import('./simulator/futures-sim.js');
+        out.push(new FuturesSimulator(catalog, { seed: config.simulator.seed }));
         break;
       }
       case 'odds_api':

@@ -1,17 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { Catalog } from '../../config/catalog.js';
 import { roundTo } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Json } from '../detection/detector.js';
 import { eventBlock, guardWarnings, iso, r4, staleness } from '../opportunity-lists/present.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
+import { deepLinksOf } from '../deep-links/deep-link-templates.js';
 import type { LowHoldRecord } from './low-hold.detector.js';
 
 /** Turns low-hold records into the items of `/opportunities/low_hold` and `low_hold:detected`. */
 @Injectable()
 export class LowHoldPresenter {
   constructor(
-    private readonly catalog: Catalog,
     private readonly refs: RefBlocks,
   ) {}
 
@@ -27,7 +26,8 @@ export class LowHoldPresenter {
       books: s.books,
       line: s.row.line,
       odds: { american: s.row.american, decimal: s.row.decimal, implied_probability: roundTo(1 / s.row.decimal, 6), probability: roundTo(1 / s.row.decimal, 6), fair_probability: roundTo(s.fairProbability, 6) },
-      deep_links: Object.fromEntries(s.books.map((b) => [b, this.catalog.book(b)?.deep_link ?? null])),
+      // Each tied book's own price of this outcome; a book without a link template is left out (never null).
+      deep_links: deepLinksOf(s.books.map((b) => ({ book: b, id: b === s.row.sportsbook ? s.row.id : (board.group(h.source).find((r) => r.sportsbook === b && r.selectionType === s.row.selectionType && r.line === s.row.line)?.id ?? s.row.id) }))),
     });
     return {
       id: h.id,

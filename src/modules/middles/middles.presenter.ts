@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { Catalog } from '../../config/catalog.js';
 import type { BoardEvent } from '../../domain/odds-row.js';
 import { roundTo } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
@@ -7,6 +6,7 @@ import type { Json } from '../detection/detector.js';
 import { ageSeconds } from '../detection/market-groups.js';
 import { eventBlock, guardWarnings, iso, r2, r4 } from '../opportunity-lists/present.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
+import { deepLinkPath } from '../deep-links/deep-link-templates.js';
 import type { MiddleRecord, MiddleSideRecord } from './middles.detector.js';
 
 /** Thresholds of the middle warnings (README "Opportunities" lists every warning with its threshold). */
@@ -23,7 +23,6 @@ export const MIDDLE_WARN = {
 @Injectable()
 export class MiddlesPresenter {
   constructor(
-    private readonly catalog: Catalog,
     private readonly refs: RefBlocks,
   ) {}
 
@@ -36,7 +35,7 @@ export class MiddlesPresenter {
       odds: { american: s.row.american, decimal: s.row.decimal, probability: s.row.probability, fair_probability: roundTo(s.winProbability, 6) },
       stake_percent: r4(stake),
       odds_age_seconds: r2(ageSeconds(board, s.row, now)),
-      deep_link: this.catalog.book(s.row.sportsbook)?.deep_link ?? null,
+      deep_link: deepLinkPath(s.row.sportsbook, s.row.id),
       ...(e ? this.refs.forEvent(e, s.row.marketType, s.row.sportsbook) : {}),
     };
   }

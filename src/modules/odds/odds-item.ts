@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Catalog } from '../../config/catalog.js';
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
 import type { OddsBoard } from '../board/odds-board.js';
+import { deepLinkPath } from '../deep-links/deep-link-templates.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 
 /** Every field an Odds item can carry: the `fields` projection accepts exactly these. */
@@ -76,7 +77,7 @@ export class OddsItemBuilder {
       timestamp: iso(r.changedAt),
       odds_changed_at: iso(r.oddsChangedAt),
       last_seen_at: iso(board.seenAt(r)),
-      deep_link: book?.deep_link ?? null,
+      deep_link: deepLinkPath(r.sportsbook, r.id),
       player_name: r.playerName,
       stat_category: r.statCategory,
     };

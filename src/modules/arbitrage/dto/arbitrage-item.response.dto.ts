@@ -15,7 +15,7 @@ export class ArbitrageLegDto extends RefBlocksDto {
   @ApiProperty({ type: String, nullable: true, description: "The book's own event id, when the feed sends one" }) external_event_id: string | null;
   @ApiProperty({ type: String, nullable: true, description: "The book's own selection id, when the feed sends one" }) selection_id: string | null;
   @ApiProperty({ type: String, nullable: true, description: "The book's own market id, when the feed sends one" }) market_id: string | null;
-  @ApiProperty({ type: String, nullable: true, description: "The book's link, when the catalog has one" }) deep_link: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The deep-link resolver for this price (`/api/v1/deeplink/{odds id}`: 302 to the book's bet slip, event or home page); null for a book without a link template" }) deep_link: string | null;
 }
 
 /** One arbitrage: the best price of every outcome of a market summing below 100%. */

@@ -32,5 +32,5 @@ export class EvItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'The price or a sharp price was last confirmed more than 60 s ago (live: 10 s)' }) possibly_stale: boolean;
   @ApiProperty({ description: 'Seconds since the stalest price used was confirmed', example: 4.5 }) oldest_odds_age_seconds: number;
   @ApiProperty({ type: [String], description: `LIVE_STALE_ODDS, POTENTIALLY_STALE_ODDS, SINGLE_SHARP_REF, LOW_IMPLIED_TOTAL, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD. ${WARNINGS_DESCRIPTION}` }) warnings: string[];
-  @ApiProperty({ type: String, nullable: true, description: "The book's link, when the catalog has one" }) deep_link: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The deep-link resolver for this price (`/api/v1/deeplink/{odds id}`: 302 to the book's bet slip, event or home page); null for a book without a link template" }) deep_link: string | null;
 }

@@ -164,6 +164,13 @@ export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsA
     const prefixSport = sportKey ? catalog.sportId(sportKey.split('_')[0]!) ?? catalog.sportId(sportKey.split('_').slice(0, 2).join('_')) : undefined;
     const league = known ? { id: known.id, sport: known.sport } : prefixSport ? { id: sportKey!, sport: prefixSport } : undefined;
     const bookmakers = Array.isArray(ev?.bookmakers) ? (ev.bookmakers as V4Bookmaker[]) : [];
+    // Outrights (`basketball_nba_championship_winner`, market key `outrights`, no teams): futures markets.
+    if (sportKey && !home && !away && isOutrightEvent(sportKey, bookmakers)) {
+      n = outrightQuotes(ev, sportKey, bookmakers, catalog, n, quotes, errors, (t) => {
+        if (t !== null && (capturedAt === null || t > capturedAt)) capturedAt = t;
+      });
+      return;
+    }
     const evProblem = !sportKey ? 'sport_key is missing' : !league ? `unknown sport_key "${sportKey}"` : !home || !away ? 'home_team or away_team is missing' : start === null ? 'commence_time is missing or invalid' : null;
     if (evProblem) {
       const outcomes = bookmakers.reduce((s, b) => s + (Array.isArray(b.markets) ? (b.markets as V4Market[]).reduce((t, m) => t + (Array.isArray(m.outcomes) ? m.outcomes.length : 0), 0) : 0), 0);
@@ -204,4 +211,68 @@ export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsA
     }
   });
   return { format: 'odds_api_json', quotes, errors, records: n, capturedAt, unknownBooks: [...unknownBooks] };
+}
+
+/** Outright sport keys and the kind of question they ask. */
+const OUTRIGHT_SUFFIX = /_(championship_winner|super_bowl_winner|world_series_winner|stanley_cup_winner|winner|championship|outrights?)$/;
+
+function isOutrightEvent(sportKey: string, bookmakers: V4Bookmaker[]): boolean {
+  return OUTRIGHT_SUFFIX.test(sportKey) || bookmakers.some((b) => Array.isArray(b.markets) && (b.markets as V4Market[]).some((m) => str(m.key) === 'outrights'));
+}
+
+/**
+ * The Odds API outrights (`has_outrights` sports: market key `outrights`, one outcome per runner, no teams) as
+ * futures quotes tagged with their market: a championship (`..._championship_winner`, `..._super_bowl_winner`,
+ * `..._world_series_winner`, `..._stanley_cup_winner`) is the league's championship market of the season the
+ * event closes in, the same market the other sources' championship rows join; any other outright is a market
+ * of its own sport key. Returns the running outcome count.
+ */
+function outrightQuotes(ev: V4Event, sportKey: string, bookmakers: V4Bookmaker[], catalog: Catalog, n: number, quotes: ParsedQuote[], errors: ParseError[], seen: (t: number | null) => void): number {
+  const where = `event ${str(ev.id) ?? sportKey}`;
+  const suffix = OUTRIGHT_SUFFIX.exec(sportKey)?.[1] ?? 'winner';
+  const base = sportKey.replace(OUTRIGHT_SUFFIX, '');
+  const league = catalog.league(sportKey) ?? catalog.league(base);
+  const start = time(ev.commence_time);
+  const title = str((ev as { sport_title?: unknown }).sport_title) ?? sportKey;
+  const championship = /championship_winner|super_bowl_winner|world_series_winner|stanley_cup_winner|championship/.test(suffix);
+  for (const bm of bookmakers) {
+    const bookKey = str(bm.key)?.toLowerCase() ?? '';
+    const book = catalog.bookForOddsApiKey(bookKey)?.id ?? bookKey;
+    seen(time(bm.last_update));
+    for (const m of Array.isArray(bm.markets) ? (bm.markets as V4Market[]) : []) {
+      for (const o of Array.isArray(m.outcomes) ? (m.outcomes as V4Outcome[]) : []) {
+        n++;
+        const bad = (reason: string) => errors.push({ line: n, reason: `${where}, ${bookKey || 'bookmaker ?'} outrights: ${reason}` });
+        if (!league) { bad(`no catalog league for outright sport_key "${sportKey}"`); continue; }
+        if (start === null) { bad('commence_time is missing or invalid'); continue; }
+        if (!bookKey) { bad('bookmaker key is missing'); continue; }
+        if (str(m.key) !== 'outrights') { bad(`unsupported market key "${str(m.key) ?? ''}" on an outright`); continue; }
+        const name = str(o.name);
+        const price = typeof o.price === 'number' && Number.isFinite(o.price) ? o.price : null;
+        if (!name || price === null) { bad('outcome name or price is missing'); continue; }
+        const season = new Date(start).getUTCFullYear();
+        const kind = championship ? 'championship_winner' : 'tournament_winner';
+        const market = championship ? `championship_winner_${season}` : `${sportKey.replace(/[^a-z0-9]+/g, '_')}_${season}`;
+        const quote: Quote = {
+          book,
+          league: league.id,
+          sport: league.sport,
+          homeTeam: '',
+          awayTeam: '',
+          startTime: start,
+          approximateStart: true,
+          marketType: kind,
+          selection: name,
+          selectionType: 'other',
+          line: null,
+          price: price < 0 || (Math.abs(price) >= 100 && Number.isInteger(price)) ? { american: price } : { decimal: price },
+          sourceTime: time(m.last_update) ?? time(bm.last_update),
+          externalEventId: str(ev.id),
+          future: { market, name: championship ? `${league.label || league.name} Championship winner ${season}` : title, type: league.sport === 'golf' || league.sport === 'tennis' ? 'PLAYER' : 'TEAM', kind },
+        };
+        quotes.push({ line: n, quote });
+      }
+    }
+  }
+  return n;
 }

@@ -74,7 +74,8 @@ export class OddsApiProvider implements OddsProvider {
       const url = new URL(`/v4/sports/${encodeURIComponent(sport)}/odds`, this.cfg.baseUrl);
       url.searchParams.set('apiKey', this.cfg.key!);
       url.searchParams.set('regions', this.cfg.regions.join(','));
-      url.searchParams.set('markets', this.cfg.markets.join(','));
+      // Outright sport keys (`basketball_nba_championship_winner`) only have the `outrights` market.
+      url.searchParams.set('markets', /_(winner|championship)$/.test(sport) ? 'outrights' : this.cfg.markets.join(','));
       url.searchParams.set('oddsFormat', 'decimal');
       url.searchParams.set('dateFormat', 'iso');
       let res: Response;

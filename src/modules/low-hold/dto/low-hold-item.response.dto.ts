@@ -16,7 +16,7 @@ export class LowHoldSideDto {
   @ApiProperty({ type: [String], description: 'Every book offering the best price (sorted)', example: ['draftkings', 'fanduel'] }) books: string[];
   @ApiProperty({ type: Number, nullable: true, example: 220.5 }) line: number | null;
   @ApiProperty({ type: LowHoldOddsDto }) odds: LowHoldOddsDto;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string', nullable: true }, description: 'Each book\'s link (null when the catalog has none)' }) deep_links: Record<string, string | null>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'Each book\'s link (the deep-link resolver, `/api/v1/deeplink/{odds id}`); a book without a link template is left out, never null', example: { draftkings: '/api/v1/deeplink/3f9a1c2b7d4e5f60' } }) deep_links: Record<string, string>;
 }
 
 /** One market whose best prices in scope hold at most 5%. */

@@ -17,7 +17,7 @@ export class MiddleSideDto extends RefBlocksDto {
   @ApiProperty({ type: MiddleOddsDto }) odds: MiddleOddsDto;
   @ApiProperty({ description: 'Share of the total stake, in percent, so either winning side pays the same', example: 50.0 }) stake_percent: number;
   @ApiProperty({ description: 'Seconds since the price was confirmed', example: 4.5 }) odds_age_seconds: number;
-  @ApiProperty({ type: String, nullable: true, description: "The book's link, when the catalog has one" }) deep_link: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The deep-link resolver for this price (`/api/v1/deeplink/{odds id}`: 302 to the book's bet slip, event or home page); null for a book without a link template" }) deep_link: string | null;
 }
 
 /** One middle: two books' lines leaving a window where both bets win. */

@@ -1,0 +1,69 @@
+/**
+ * Futures (outright) markets: a question settled at season's end or on a date (who wins the title, the MVP,
+ * a team's win total, a yes/no proposition), priced at several books. Not events with two teams: they never
+ * go on the odds board. Times are epoch ms.
+ */
+
+/** CONTRACT.md 13: `future_type` of `/futures`. */
+export type FutureType = 'TEAM' | 'PLAYER' | 'OVER_UNDER' | 'YES_NO';
+export const FUTURE_TYPES: readonly FutureType[] = ['TEAM', 'PLAYER', 'OVER_UNDER', 'YES_NO'];
+
+/** What a source says about the futures market of a quote (explicit: simulator, The Odds API outrights). */
+export interface FutureTag {
+  /** Stable market key within the league (e.g. `championship_2026`): the same key at every book is one market. */
+  market: string;
+  /** Display name ("NBA Championship 2026-27"). */
+  name: string;
+  type: FutureType;
+  /** What is asked: championship_winner, conference_winner, division_winner, mvp, win_total, make_playoffs, ... */
+  kind: string;
+  /** The book's own id of the market, when it has one (deep links: a Kalshi series ticker, a Polymarket slug). */
+  externalId?: string | null;
+}
+
+export interface FuturesMarket {
+  /** `{league}_{key}` (catalog league id). */
+  id: string;
+  name: string;
+  sport: string;
+  league: string;
+  futureType: FutureType;
+  kind: string;
+  /** When it settles or trading closes (the source's time; approximate). */
+  closesAt: number;
+}
+
+export interface FuturesPrice {
+  /** Hash of book, market, selection, side and line: stable while the same thing is quoted. */
+  id: string;
+  marketId: string;
+  sportsbook: string;
+  selection: string;
+  /** Canonical side: `other` (a team or player of an n-way market), `over`/`under`, `yes`/`no`. */
+  selectionType: string;
+  line: number | null;
+  american: number;
+  decimal: number;
+  probability: number;
+  /** The book's own market id (deep links), when the source gives one. */
+  externalId: string | null;
+  /** When we last saw the price or line change. */
+  changedAt: number;
+  lastSeenAt: number;
+}
+
+/** One accepted futures quote, resolved against the catalog. */
+export interface ResolvedFuture {
+  market: FuturesMarket;
+  price: Omit<FuturesPrice, 'changedAt' | 'lastSeenAt'>;
+  at: number;
+}
+
+/** What one apply changed (persisted, published to the other instances). */
+export interface FuturesChange {
+  markets: FuturesMarket[];
+  prices: FuturesPrice[];
+  /** Ids whose lastSeenAt moved (unchanged prices confirmed). */
+  seen: string[];
+  at: number;
+}

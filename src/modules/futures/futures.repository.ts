@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { FutureType, FuturesChange, FuturesMarket, FuturesPrice } from '../../domain/futures.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const ms = (v: unknown): number => new Date(v as string | Date).getTime();
+const CHUNK = 2000;
+
+/** SQL of the futures markets and their current prices (tables futures_markets, futures_prices). */
+@Injectable()
+export class FuturesRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  /** Writes a change: new or changed markets and prices upserted, confirmed prices' last_seen_at moved. */
+  async save(c: FuturesChange): Promise<void> {
+    if (!c.markets.length && !c.prices.length && !c.seen.length) return;
+    await this.ds.transaction(async (m) => {
+      for (let i = 0; i < c.markets.length; i += CHUNK) {
+        const k = c.markets.slice(i, i + CHUNK);
+        await m.query(
+          `INSERT INTO futures_markets (id, name, sport, league, future_type, kind, closes_at)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+           ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, closes_at = EXCLUDED.closes_at`,
+          [k.map((x) => x.id), k.map((x) => x.name), k.map((x) => x.sport), k.map((x) => x.league), k.map((x) => x.futureType), k.map((x) => x.kind), k.map((x) => iso(x.closesAt))],
+        );
+      }
+      for (let i = 0; i < c.prices.length; i += CHUNK) {
+        const k = c.prices.slice(i, i + CHUNK);
+        await m.query(
+          `INSERT INTO futures_prices (id, market_id, sportsbook, selection, selection_type, line, american, decimal, probability, external_id, changed_at, last_seen_at)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::int[], $8::float8[], $9::float8[], $10::text[], $11::timestamptz[], $12::timestamptz[])
+           ON CONFLICT (id) DO UPDATE SET selection = EXCLUDED.selection, line = EXCLUDED.line, american = EXCLUDED.american, decimal = EXCLUDED.decimal,
+             probability = EXCLUDED.probability, external_id = EXCLUDED.external_id, changed_at = EXCLUDED.changed_at, last_seen_at = EXCLUDED.last_seen_at`,
+          [
+            k.map((x) => x.id), k.map((x) => x.marketId), k.map((x) => x.sportsbook), k.map((x) => x.selection), k.map((x) => x.selectionType), k.map((x) => x.line),
+            k.map((x) => x.american), k.map((x) => x.decimal), k.map((x) => x.probability), k.map((x) => x.externalId), k.map((x) => iso(x.changedAt)), k.map((x) => iso(x.lastSeenAt)),
+          ],
+        );
+      }
+      for (let i = 0; i < c.seen.length; i += CHUNK) {
+        await m.query(`UPDATE futures_prices SET last_seen_at = $2 WHERE id = ANY($1::text[]) AND last_seen_at < $2`, [c.seen.slice(i, i + CHUNK), iso(c.at)]);
+      }
+    });
+  }
+
+  /** Everything stored, as one change (the start-up load). */
+  async load(): Promise<FuturesChange> {
+    const markets = ((await this.ds.query(`SELECT id, name, sport, league, future_type, kind, closes_at FROM futures_markets`)) as Array<Record<string, unknown>>).map(
+      (r): FuturesMarket => ({ id: r.id as string, name: r.name as string, sport: r.sport as string, league: r.league as string, futureType: r.future_type as FutureType, kind: r.kind as string, closesAt: ms(r.closes_at) }),
+    );
+    const prices = ((await this.ds.query(`SELECT * FROM futures_prices`)) as Array<Record<string, unknown>>).map(
+      (r): FuturesPrice => ({
+        id: r.id as string, marketId: r.market_id as string, sportsbook: r.sportsbook as string, selection: r.selection as string, selectionType: r.selection_type as string,
+        line: r.line === null ? null : Number(r.line), american: Number(r.american), decimal: Number(r.decimal), probability: Number(r.probability),
+        externalId: (r.external_id as string | null) ?? null, changedAt: ms(r.changed_at), lastSeenAt: ms(r.last_seen_at),
+      }),
+    );
+    return { markets, prices, seen: [], at: prices.reduce((a, p) => Math.max(a, p.lastSeenAt), 0) };
+  }
+
+  async deleteMarkets(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.ds.query(`DELETE FROM futures_prices WHERE market_id = ANY($1::text[])`, [ids]);
+    await this.ds.query(`DELETE FROM futures_markets WHERE id = ANY($1::text[])`, [ids]);
+  }
+}

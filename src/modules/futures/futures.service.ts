@@ -1,0 +1,89 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { EventBus } from '../../common/bus/event-bus.js';
+import { Clock } from '../../common/time/clock.js';
+import { Catalog } from '../../config/catalog.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
+import type { FuturesChange } from '../../domain/futures.js';
+import { IngestionService, type FuturesSink } from '../ingestion/ingestion.service.js';
+import { applyFutures, type FuturesIngestResult, type SplitBatch } from './futures-ingest.js';
+import { FuturesStore } from './futures-store.js';
+import { FuturesRepository } from './futures.repository.js';
+
+export const FUTURES_TOPIC = 'futures';
+/** Markets are dropped this long after they close. */
+export const FUTURES_RETENTION_MS = 3 * 24 * 3600_000;
+const PRUNE_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * The futures markets: fed by the ingestion pipeline (every source's futures quotes), written to the database
+ * by the instance that ingested them, published on the bus to the other instances, loaded at start.
+ */
+@Injectable()
+export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('futures');
+  readonly store = new FuturesStore();
+  private writing: Promise<void> = Promise.resolve();
+  private pendingWrites = 0;
+
+  constructor(
+    private readonly ingestion: IngestionService,
+    private readonly catalog: Catalog,
+    private readonly repo: FuturesRepository,
+    private readonly bus: EventBus,
+    private readonly clock: Clock,
+    private readonly scheduler: SchedulerRegistry,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.ingestion.setFuturesSink(this);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const loaded = await this.repo.load();
+    this.store.applyChange(loaded);
+    this.bus.subscribe<FuturesChange>(FUTURES_TOPIC, (c, remote) => {
+      if (remote) this.store.applyChange(c);
+    });
+    if (this.config.schedulers) this.scheduler.addInterval('futures:prune', setInterval(() => this.prune(), PRUNE_INTERVAL_MS));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.flushed();
+  }
+
+  /** The ingestion pipeline's futures sink. */
+  accept(futures: SplitBatch['futures'], now: number): FuturesIngestResult {
+    const r = applyFutures(this.store, this.catalog, futures, now);
+    const c = r.change;
+    if (c.markets.length || c.prices.length || c.seen.length) {
+      this.bus.publish(FUTURES_TOPIC, c, { remoteOnly: true });
+      this.write(() => this.repo.save(c));
+    }
+    return r;
+  }
+
+  private write(job: () => Promise<void>): void {
+    this.pendingWrites++;
+    this.writing = this.writing
+      .then(job)
+      .catch((err: Error) => this.logger.warn({ msg: 'futures write failed', error: err.message }))
+      .finally(() => {
+        this.pendingWrites--;
+      });
+  }
+
+  /** Settles once every write queued so far is done. */
+  async flushed(): Promise<void> {
+    await this.writing;
+  }
+
+  /** Drops markets closed more than FUTURES_RETENTION_MS ago (here and in the database). */
+  prune(now = this.clock.now()): string[] {
+    const gone = this.store.prune(now - FUTURES_RETENTION_MS);
+    if (gone.length) this.write(() => this.repo.deleteMarkets(gone));
+    return gone;
+  }
+}
