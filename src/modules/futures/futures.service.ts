@@ -1,11 +1,9 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
 import { Catalog } from '../../config/catalog.js';
-import { APP_CONFIG } from '../../config/config.module.js';
-import type { AppConfig } from '../../config/env.js';
 import type { FuturesChange } from '../../domain/futures.js';
+import { Jobs } from '../cluster/jobs.service.js';
 import { IngestionService, type FuturesSink } from '../ingestion/ingestion.service.js';
 import { applyFutures, type FuturesIngestResult, type SplitBatch } from './futures-ingest.js';
 import { FuturesStore } from './futures-store.js';
@@ -33,8 +31,7 @@ export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationB
     private readonly repo: FuturesRepository,
     private readonly bus: EventBus,
     private readonly clock: Clock,
-    private readonly scheduler: SchedulerRegistry,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly jobs: Jobs,
   ) {}
 
   onModuleInit(): void {
@@ -47,7 +44,7 @@ export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationB
     this.bus.subscribe<FuturesChange>(FUTURES_TOPIC, (c, remote) => {
       if (remote) this.store.applyChange(c);
     });
-    if (this.config.schedulers) this.scheduler.addInterval('futures:prune', setInterval(() => this.prune(), PRUNE_INTERVAL_MS));
+    this.jobs.every('futures:prune', PRUNE_INTERVAL_MS, () => this.prune());
   }
 
   async onApplicationShutdown(): Promise<void> {
