@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import { readLiveServer, type ServerInfo } from '../common/admin/admin-token.js';
 import { SystemClock } from '../common/time/clock.js';
 import type { AppConfig } from '../config/env.js';
-import { createDataSource, runMigrations } from '../database/data-source.js';
-import { ApiKeysRepository } from '../modules/accounts/api-keys.repository.js';
-import { ApiKeysService, type KeyView } from '../modules/accounts/api-keys.service.js';
-import { runImport } from './import.js';
+import type { ApiKeysService, KeyView } from '../modules/accounts/api-keys.service.js';
+
+// The store, the accounts service and the importers load only when a command needs them: a call that goes
+// through a running server (the usual case with the embedded store) loads none of them.
+const store = () => import('../database/data-source.js');
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -71,6 +72,11 @@ function printKeys(keys: KeyView[]): void {
 
 /** Runs `fn` against the store directly (no server holds it). */
 async function withStore<T>(config: AppConfig, fn: (keys: ApiKeysService) => Promise<T>): Promise<T> {
+  const [{ createDataSource, runMigrations }, { ApiKeysRepository }, { ApiKeysService }] = await Promise.all([
+    store(),
+    import('../modules/accounts/api-keys.repository.js'),
+    import('../modules/accounts/api-keys.service.js'),
+  ]);
   const ds = createDataSource(config);
   await ds.initialize();
   try {
@@ -138,6 +144,7 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
         target = { pid: 0, host: u.hostname, port: Number(u.port || 80), admin_token: config.adminToken, started_at: '' };
       }
       const rejections = flags.get('rejections');
+      const { runImport } = await import('./import.js');
       const summary = await runImport(file, config, { replay: flags.has('replay'), format: format as 'csv' | 'json' | undefined, server: target, admin, rejectionsFile: typeof rejections === 'string' ? rejections : undefined });
       return summary.exitCode;
     }
@@ -146,6 +153,7 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
         console.log(`a server (pid ${server.pid}) holds this store and applied migrations at its start`);
         return;
       }
+      const { createDataSource, runMigrations } = await store();
       const ds = createDataSource(config);
       await ds.initialize();
       try {
