@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EarlyServer } from './common/http/early-server.js';
-import { ConfigError, loadConfig, type AppConfig } from './config/env.js';
+import { checkServerConfig, ConfigError, loadConfig, type AppConfig } from './config/env.js';
 import { packageVersion } from './config/paths.js';
 
 function localUrl(config: AppConfig, port: number): string {
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   let config: AppConfig;
   try {
     config = loadConfig(process.env, packageVersion());
+    checkServerConfig(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`configuration error: ${err.message}\n`);

@@ -56,6 +56,7 @@ Every error is \`{"error": {"code", "message", "docs"}}\`; fields such as \`requ
 | 400 | offset_too_large | offset above the endpoint's maximum (\`max_offset\`) |
 | 401 | unauthorized | missing, invalid or revoked key |
 | 403 | tier_restricted | the tier lacks the feature or the book (\`required_tier\`) |
+| 403 | feature_disabled | the tier has the feature but it is switched off for this account (\`feature\`: the per-account arbitrage flag) |
 | 404 | not_found | unknown id or path (also any file under /docs the UI does not need) |
 | 405 | method_not_allowed | known path, wrong method |
 | 408 | request_timeout | the request did not arrive in time |

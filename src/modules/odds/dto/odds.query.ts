@@ -27,7 +27,8 @@ export class ListOddsQuery extends PageQuery({ defaultLimit: 50, maxLimit: 500, 
   @IsOptional() @IntParam() @IsInt({ message: 'min_odds must be an integer American price' }) @Min(-100000) @Max(100000) min_odds?: number;
   @ApiPropertyOptional({ description: 'Highest American price', example: 200, type: Number })
   @IsOptional() @IntParam() @IsInt({ message: 'max_odds must be an integer American price' }) @Min(-100000) @Max(100000) max_odds?: number;
-  @ApiPropertyOptional({ description: 'true: main lines only', type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'main must be true or false' }) main?: boolean;
+  @ApiPropertyOptional({ description: 'true: main lines only (rows with is_main_line true)', type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'is_main_line must be true or false' }) is_main_line?: boolean;
+  @ApiPropertyOptional({ description: 'Alias of is_main_line (the TypeScript SDK sends it)', type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'main must be true or false' }) main?: boolean;
 
   @ApiPropertyOptional({ enum: SORT_VALUES, description: 'Sort field; prefix "-" for descending. Default: event start, event, market, line, book.', example: '-odds_decimal' })
   @IsOptional() @StringParam() @IsIn(SORT_VALUES, { message: `sort must be one of ${SORT_VALUES.join(', ')}` })
@@ -60,6 +61,7 @@ export class BestOddsQuery extends PageQuery({ defaultLimit: 50, maxLimit: 200, 
   @ApiPropertyOptional({ type: Number }) @IsOptional() @IntParam() @IsInt({ message: 'min_odds must be an integer American price' }) @Min(-100000) @Max(100000) min_odds?: number;
   @ApiPropertyOptional({ type: Number }) @IsOptional() @IntParam() @IsInt({ message: 'max_odds must be an integer American price' }) @Min(-100000) @Max(100000) max_odds?: number;
   @ApiPropertyOptional({ type: Boolean, description: 'true: main lines only' }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'is_main_line must be true or false' }) is_main_line?: boolean;
+  @ApiPropertyOptional({ description: 'Alias of is_main_line', type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'main must be true or false' }) main?: boolean;
 }
 
 export class ComparisonQuery extends BaseQuery {
