@@ -15,13 +15,18 @@ Commands:
   keys:list                                                            list keys (never the keys themselves)
   keys:revoke <KEY_ID>                                                 revoke a key
   keys:arbitrage <KEY_ID> <on|off>                                     switch the account's arbitrage feature
-  import <FILE> [--replay] [--format csv|json] [--server URL] [--rejections PATH]
-                                                                       import a sample CSV or an Odds API v4 JSON file;
+  import <FILE> [--replay] [--source NAME] [--dry-run] [--format csv|json] [--server URL] [--rejections PATH]
+                                                                       import a sample CSV or an Odds API v4 JSON file as source
+                                                                       NAME (default: the file name); importing a source again
+                                                                       replaces what it brought (same file twice: same board);
+                                                                       events that had started before now come in as ended;
                                                                        --replay shifts its times so its capture time is now;
+                                                                       --dry-run reports what would change and writes nothing;
                                                                        every rejected row is reported with its line and reason
                                                                        (past 50, all of them in FILE.rejected.csv or PATH).
                                                                        Exit 0: all imported; 1: some rows rejected; 2: nothing
                                                                        imported (empty, unreadable, wrong header, all rejected)
+  import:remove <SOURCE>                                               withdraw every price the import SOURCE brought
   migration:run                                                        apply pending database migrations
 
 The CLI uses the same environment as the server (DATABASE_URL or DATA_DIR). With the embedded store, while a
@@ -144,9 +149,26 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
         target = { pid: 0, host: u.hostname, port: Number(u.port || 80), admin_token: config.adminToken, started_at: '' };
       }
       const rejections = flags.get('rejections');
+      const source = flags.get('source');
+      if (source !== undefined && (typeof source !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(source))) throw new UsageError('--source must be 1-64 letters, digits, dots, dashes or underscores');
       const { runImport } = await import('./import.js');
-      const summary = await runImport(file, config, { replay: flags.has('replay'), format: format as 'csv' | 'json' | undefined, server: target, admin, rejectionsFile: typeof rejections === 'string' ? rejections : undefined });
+      const summary = await runImport(file, config, {
+        replay: flags.has('replay'),
+        format: format as 'csv' | 'json' | undefined,
+        server: target,
+        admin,
+        rejectionsFile: typeof rejections === 'string' ? rejections : undefined,
+        source: source as string | undefined,
+        dryRun: flags.has('dry-run'),
+      });
       return summary.exitCode;
+    }
+    case 'import:remove': {
+      const source = positional[0];
+      if (!source) throw new UsageError('import:remove needs the source name of an import (shown by import; default: the file name)');
+      const { removeImport } = await import('./import.js');
+      await removeImport(source, config, { server, admin });
+      return;
     }
     case 'migration:run': {
       if (server) {

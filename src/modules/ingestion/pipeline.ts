@@ -58,6 +58,8 @@ export interface IngestReport {
   registered?: { leagues: Array<{ id: string; sport: string; from: string }>; books: Array<{ id: string; from: string }> };
   /** Accepted rows of market types the catalog does not know, per type: kept and shown, never in detection. */
   displayOnly?: Record<string, number>;
+  /** With `batch.reportIds`: the row id of each quote (by index), null for a rejected one (an import's manifest). */
+  ids?: Array<string | null>;
 }
 
 export interface ResolvedSplits extends SplitsInput {
@@ -500,10 +502,12 @@ export class IngestionPipeline {
     }
 
     const upserts = new Map<string, OddsRow>();
+    if (batch.reportIds) report.ids = batch.quotes.map(() => null);
     batch.quotes.forEach((q, i) => {
       try {
         const row = this.normalise(q, now, true);
         upserts.set(row.id, row);
+        if (report.ids) report.ids[i] = row.id;
         report.accepted++;
         if (!this.catalog.market(row.marketType)) displayOnly[row.marketType] = (displayOnly[row.marketType] ?? 0) + 1;
       } catch (err) {
@@ -548,6 +552,7 @@ export class IngestionPipeline {
       const id = this.idOf(k, now);
       if (id) remove(id);
     }
+    for (const id of batch.removeIds ?? []) remove(id);
     const eventsRemoved: string[] = [];
     for (const er of batch.eventRemovals ?? []) {
       let league: LeagueDef;
