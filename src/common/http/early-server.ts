@@ -95,7 +95,8 @@ export class EarlyServer {
 
   private send(res: ServerResponse, status: number, id: string, body: unknown, headOnly: boolean): void {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'X-Request-Id': id, 'Cache-Control': 'no-store' });
+    // Connection: close: the next request comes on a new connection, which the application may already answer.
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'X-Request-Id': id, 'Cache-Control': 'no-store', Connection: 'close' });
     res.end(headOnly ? undefined : text);
   }
 }
