@@ -3,11 +3,14 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The `prepare` script (scripts/dist.mjs) runs with npm ci; it builds nothing until the sources are here.
+COPY scripts/dist.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
 COPY config ./config
+# Compiles (type-checked) and seeds dist/pglite-template, the migrated embedded database a first start copies.
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: production dependencies, compiled code and the catalog, as a non-root user.

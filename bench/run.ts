@@ -1,4 +1,4 @@
-// npm run bench [-- odds|detection|stream|load ...]: benchmarks, not tests. Prints tables and writes
+// npm run bench [-- odds|detection|stream|load|startup ...]: benchmarks, not tests. Prints tables and writes
 // bench/results/<name>.json. See README "Benchmarks" for the figures and the machine they ran on.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { detectionBench } from './detection.bench.js';
 import { oddsBench } from './odds.bench.js';
 import { loadBench } from './load.bench.js';
+import { startupBench } from './startup.bench.js';
 import { streamBench } from './stream.bench.js';
 
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
@@ -26,6 +27,7 @@ const suites: Record<string, () => Promise<void>> = {
   detection: detectionBench,
   stream: streamBench,
   load: loadBench,
+  startup: startupBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -11,6 +11,7 @@ import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiError } from './common/http/api-error.js';
 import { MAX_OBJECT_KEYS, parseJsonBody, type JsonLimits } from './common/http/body-limits.js';
 import { clientErrorHandler } from './common/http/client-error.js';
+import type { EarlyServer } from './common/http/early-server.js';
 import { ApiExceptionFilter, errorBody } from './common/http/exception.filter.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { createValidationPipe } from './common/http/validation.js';
@@ -38,9 +39,11 @@ export function requestId(req: { headers: Record<string, string | string[] | und
  * request ids, bounded JSON bodies, validation, the error filter (for every error, the HTTP parser's included),
  * CORS when configured, OpenAPI at /docs.
  */
-export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
+export async function createApp(config: AppConfig, options: AppModuleOptions = {}, http: { serverFactory?: EarlyServer['factory'] } = {}): Promise<NestFastifyApplication> {
   const routes = new RouteIndex();
   const adapter = new FastifyAdapter({
+    // main.ts opens the port before loading the application: Fastify then runs on that server.
+    ...(http.serverFactory ? { serverFactory: http.serverFactory } : {}),
     bodyLimit: config.bodyLimitBytes,
     // A hop count as Fastify implements it: believe the nearest n proxies.
     trustProxy: typeof config.trustProxy === 'number' ? ((n: number) => (_addr: string, hop: number) => hop < n)(config.trustProxy) : config.trustProxy,

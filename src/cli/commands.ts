@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import { readLiveServer, type ServerInfo } from '../common/admin/admin-token.js';
 import { SystemClock } from '../common/time/clock.js';
 import type { AppConfig } from '../config/env.js';
-import { createDataSource, runMigrations } from '../database/data-source.js';
-import { ApiKeysRepository } from '../modules/accounts/api-keys.repository.js';
-import { ApiKeysService, type KeyView } from '../modules/accounts/api-keys.service.js';
-import { runImport } from './import.js';
+import type { ApiKeysService, KeyView } from '../modules/accounts/api-keys.service.js';
+
+// The store, the accounts service and the importers load only when a command needs them: a call that goes
+// through a running server (the usual case with the embedded store) loads none of them.
+const store = () => import('../database/data-source.js');
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -14,13 +15,18 @@ Commands:
   keys:list                                                            list keys (never the keys themselves)
   keys:revoke <KEY_ID>                                                 revoke a key
   keys:arbitrage <KEY_ID> <on|off>                                     switch the account's arbitrage feature
-  import <FILE> [--replay] [--format csv|json] [--server URL] [--rejections PATH]
-                                                                       import a sample CSV or an Odds API v4 JSON file;
+  import <FILE> [--replay] [--source NAME] [--dry-run] [--format csv|json] [--server URL] [--rejections PATH]
+                                                                       import a sample CSV or an Odds API v4 JSON file as source
+                                                                       NAME (default: the file name); importing a source again
+                                                                       replaces what it brought (same file twice: same board);
+                                                                       events that had started before now come in as ended;
                                                                        --replay shifts its times so its capture time is now;
+                                                                       --dry-run reports what would change and writes nothing;
                                                                        every rejected row is reported with its line and reason
                                                                        (past 50, all of them in FILE.rejected.csv or PATH).
                                                                        Exit 0: all imported; 1: some rows rejected; 2: nothing
                                                                        imported (empty, unreadable, wrong header, all rejected)
+  import:remove <SOURCE>                                               withdraw every price the import SOURCE brought
   migration:run                                                        apply pending database migrations
 
 The CLI uses the same environment as the server (DATABASE_URL or DATA_DIR). With the embedded store, while a
@@ -71,6 +77,11 @@ function printKeys(keys: KeyView[]): void {
 
 /** Runs `fn` against the store directly (no server holds it). */
 async function withStore<T>(config: AppConfig, fn: (keys: ApiKeysService) => Promise<T>): Promise<T> {
+  const [{ createDataSource, runMigrations }, { ApiKeysRepository }, { ApiKeysService }] = await Promise.all([
+    store(),
+    import('../modules/accounts/api-keys.repository.js'),
+    import('../modules/accounts/api-keys.service.js'),
+  ]);
   const ds = createDataSource(config);
   await ds.initialize();
   try {
@@ -138,14 +149,33 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
         target = { pid: 0, host: u.hostname, port: Number(u.port || 80), admin_token: config.adminToken, started_at: '' };
       }
       const rejections = flags.get('rejections');
-      const summary = await runImport(file, config, { replay: flags.has('replay'), format: format as 'csv' | 'json' | undefined, server: target, admin, rejectionsFile: typeof rejections === 'string' ? rejections : undefined });
+      const source = flags.get('source');
+      if (source !== undefined && (typeof source !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(source))) throw new UsageError('--source must be 1-64 letters, digits, dots, dashes or underscores');
+      const { runImport } = await import('./import.js');
+      const summary = await runImport(file, config, {
+        replay: flags.has('replay'),
+        format: format as 'csv' | 'json' | undefined,
+        server: target,
+        admin,
+        rejectionsFile: typeof rejections === 'string' ? rejections : undefined,
+        source: source as string | undefined,
+        dryRun: flags.has('dry-run'),
+      });
       return summary.exitCode;
+    }
+    case 'import:remove': {
+      const source = positional[0];
+      if (!source) throw new UsageError('import:remove needs the source name of an import (shown by import; default: the file name)');
+      const { removeImport } = await import('./import.js');
+      await removeImport(source, config, { server, admin });
+      return;
     }
     case 'migration:run': {
       if (server) {
         console.log(`a server (pid ${server.pid}) holds this store and applied migrations at its start`);
         return;
       }
+      const { createDataSource, runMigrations } = await store();
       const ds = createDataSource(config);
       await ds.initialize();
       try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig, parseApiKeys } from './env.js';
+import { checkServerConfig, ConfigError, loadConfig, parseApiKeys } from './env.js';
 
 describe('loadConfig', () => {
   it('has working defaults for a bare machine', () => {
@@ -29,6 +29,15 @@ describe('loadConfig', () => {
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('a server that would poll The Odds API without a key stops at start, saying how to fix it', () => {
+    expect(() => checkServerConfig(loadConfig({ PROVIDERS: 'odds_api' }))).toThrow(/PROVIDERS names odds_api but ODDS_API_KEY is not set/);
+    expect(() => checkServerConfig(loadConfig({ PROVIDERS: 'simulator,odds_api', ODDS_API_KEY: ' ' }))).toThrow(ConfigError);
+    expect(() => checkServerConfig(loadConfig({ PROVIDERS: 'odds_api', ODDS_API_KEY: 'abc123' }))).not.toThrow();
+    // An api instance runs no provider; the CLI does not call it (same environment, no polling).
+    expect(() => checkServerConfig(loadConfig({ PROVIDERS: 'odds_api', ROLE: 'api' }))).not.toThrow();
+    expect(() => checkServerConfig(loadConfig({}))).not.toThrow();
   });
 
   it('PROVIDERS=none turns every live source off', () => {

@@ -149,6 +149,17 @@ function adminToken(env: NodeJS.ProcessEnv): string | undefined {
   return raw;
 }
 
+/**
+ * What only a server that ingests needs (the CLI shares the environment but runs no provider): a provider named in
+ * PROVIDERS must have what it needs to run, or the start stops here with the fix, instead of polling nothing.
+ */
+export function checkServerConfig(config: AppConfig): void {
+  if (config.role === 'api') return;
+  if (config.providers.includes('odds_api') && !config.oddsApi.key) {
+    throw new ConfigError('PROVIDERS names odds_api but ODDS_API_KEY is not set: set ODDS_API_KEY to your The Odds API key (https://the-odds-api.com), or leave odds_api out of PROVIDERS');
+  }
+}
+
 /** TRUST_PROXY: unset/false, true, a number of proxy hops, or a comma-separated list of addresses/CIDRs. */
 function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
   const raw = env.TRUST_PROXY?.trim();

@@ -35,9 +35,14 @@ export function unknownTeamKey(name: string): string {
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Recent answers per zone and instant: a feed repeats each event's start time on every one of its prices. */
+const recent = new Map<string, { date: string; hour: number }>();
 
 /** Calendar date and hour of an instant in a time zone. */
 export function localDateHour(epochMs: number, timeZone: string): { date: string; hour: number } {
+  const key = `${timeZone}|${epochMs}`;
+  const hit = recent.get(key);
+  if (hit) return { ...hit };
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' });
@@ -45,7 +50,10 @@ export function localDateHour(epochMs: number, timeZone: string): { date: string
   }
   const parts = f.formatToParts(new Date(epochMs));
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
-  return { date: `${get('year')}-${get('month')}-${get('day')}`, hour: Number(get('hour')) % 24 };
+  const out = { date: `${get('year')}-${get('month')}-${get('day')}`, hour: Number(get('hour')) % 24 };
+  if (recent.size >= 10_000) recent.clear();
+  recent.set(key, out);
+  return { ...out };
 }
 
 /**

@@ -118,6 +118,10 @@ export interface ProviderBatch {
    * quoted as it was). Their prices count as seen now without being listed one by one.
    */
   confirms?: string[];
+  /** Rows to remove by id (an import withdrawing what it brought before). */
+  removeIds?: string[];
+  /** Report each quote's row id (`IngestReport.ids`). */
+  reportIds?: boolean;
 }
 
 /** A source of prices: simulator, file import, upstream feed. */

@@ -4,13 +4,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import { admin } from '../../src/cli/commands.js';
-import { runImport } from '../../src/cli/import.js';
+import { readManifest, removeImport, runImport } from '../../src/cli/import.js';
 import { ManualClock } from '../../src/common/time/clock.js';
+import { BoardService } from '../../src/modules/board/board.service.js';
 import { KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
 
 const SAMPLE = new URL('../fixtures/mlb_odds_snapshot.csv', import.meta.url).pathname;
 const rows = parse(readFileSync(SAMPLE, 'utf8'), { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
 const quiet = () => undefined;
+/** Just after the sample's capture (its latest timestamp is 2026-07-13T01:45:58Z). */
+const AT_CAPTURE = Date.parse('2026-07-13T02:00:00Z');
 
 /**
  * Rows of the sample labelled moneyline that offer a player or manager on a question with no opponent (an award):
@@ -29,7 +32,7 @@ describe('importing the MLB sample', () => {
 
   it('into the store (no server running): every row is a price and every row is kept (exit 0)', async () => {
     expect(futuresMoneylines).toHaveLength(8);
-    const s = await runImport(SAMPLE, config, { replay: false, server: null, admin }, quiet);
+    const s = await runImport(SAMPLE, config, { replay: false, server: null, admin, now: AT_CAPTURE }, quiet);
     expect(s.records).toBe(rows.length);
     expect(s.rejected).toBe(0);
     expect(s.errors).toEqual([]);
@@ -43,13 +46,13 @@ describe('importing the MLB sample', () => {
   });
 
   it('a second import of the same file changes nothing', async () => {
-    const s = await runImport(SAMPLE, config, { replay: false, server: null, admin }, quiet);
+    const s = await runImport(SAMPLE, config, { replay: false, server: null, admin, now: AT_CAPTURE }, quiet);
     expect(s.changed).toBe(0);
     expect(s.unchanged).toBe(rows.length);
   });
 
   it('a server started on that store serves the imported games under their canonical ids', async () => {
-    t = await startTestApp({ config, clock: new ManualClock(Date.parse('2026-07-13T02:00:00Z')) });
+    t = await startTestApp({ config, clock: new ManualClock(AT_CAPTURE) });
     const game = rows.filter((r) => r.event_id === 'mlb_giants_rockies_2026-07-12_b2');
     const r = await t.call('/events/mlb_giants_rockies_2026-07-12_b2', { key: KEYS.sharp });
     expect(r.status).toBe(200);
@@ -86,5 +89,70 @@ describe('importing the MLB sample', () => {
     const s = await runImport(SAMPLE, config, { replay: true, server, admin }, quiet);
     expect(s.imported).toBe(rows.length);
     expect(s.shiftMs).toBeGreaterThan(0);
+  });
+});
+
+describe('imports never pollute the board (issue 17)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'odds-import-clean-'));
+  // Today's clock: the July sample is four months old.
+  const NOW = Date.parse('2026-11-22T20:00:00Z');
+  const config = testConfig({ DATA_DIR: dataDir });
+  let t: TestApp;
+  let server: { pid: number; host: string; port: number; admin_token: string; started_at: string };
+  const board = () => t.app.get(BoardService).board;
+  const snapshot = () => ({ rows: [...board().rows.keys()].sort(), events: [...board().events.values()].map((e) => `${e.id}:${e.status}`).sort() });
+  const upcomingInThePast = () => [...board().events.values()].filter((e) => e.status === 'upcoming' && e.startTime < NOW);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('without --replay, the games that started in July come in as ended, never upcoming; a second import leaves the same board', async () => {
+    t = await startTestApp({ config, clock: new ManualClock(NOW) });
+    const address = t.app.getHttpServer().address() as { port: number };
+    server = { pid: process.pid, host: '127.0.0.1', port: address.port, admin_token: t.adminToken, started_at: '' };
+    const first = await runImport(SAMPLE, config, { replay: false, server, admin }, quiet);
+    expect(first.reasons).toEqual({});
+    expect(first.exitCode).toBe(0);
+    expect(first.ended.rows).toBeGreaterThan(1000);
+    expect(first.imported).toBe(rows.length);
+    expect(upcomingInThePast()).toEqual([]);
+    // The ended games are not listed (no live prices), so /events does not start with July.
+    const events = await t.call('/events?limit=200', { key: KEYS.sharp });
+    expect(events.json.data.filter((e: { status: string; start_time: string }) => e.status === 'upcoming' && Date.parse(e.start_time) < NOW)).toEqual([]);
+    const before = snapshot();
+    const again = await runImport(SAMPLE, config, { replay: false, server, admin }, quiet);
+    expect(again.changed).toBe(0);
+    expect(again.withdrawn).toBe(0);
+    expect(snapshot()).toEqual(before);
+  });
+
+  it('--replay twice leaves the same board (the same events, no second copy), then --dry-run changes nothing', async () => {
+    await removeImport('mlb_odds_snapshot.csv', config, { server, admin }, quiet);
+    const first = await runImport(SAMPLE, config, { replay: true, server, admin }, quiet);
+    expect(first.shiftMs).toBeGreaterThan(0);
+    const after1 = snapshot();
+    expect(after1.rows.length).toBeGreaterThan(2000);
+    (t.clock as ManualClock).advance(90_000);
+    const second = await runImport(SAMPLE, config, { replay: true, server, admin }, quiet);
+    expect(second.imported).toBe(first.imported);
+    expect(snapshot().events).toEqual(after1.events);
+    expect(snapshot().rows).toEqual(after1.rows);
+    expect(upcomingInThePast()).toEqual([]);
+
+    const dry = await runImport(SAMPLE, config, { replay: true, server, admin, dryRun: true }, quiet);
+    expect(dry.dryRun).toBe(true);
+    expect(dry.withdrawn).toBe(0);
+    expect(snapshot().rows).toEqual(after1.rows);
+  });
+
+  it('import:remove withdraws every price the import brought, and forgets it', async () => {
+    const manifest = readManifest(dataDir, 'mlb_odds_snapshot.csv')!;
+    expect(manifest.ids.length).toBeGreaterThan(2000);
+    const removed = await removeImport('mlb_odds_snapshot.csv', config, { server, admin }, quiet);
+    expect(removed).toBe(manifest.ids.length);
+    expect(board().rows.size).toBe(0);
+    expect(readManifest(dataDir, 'mlb_odds_snapshot.csv')).toBeNull();
+    await expect(removeImport('mlb_odds_snapshot.csv', config, { server, admin }, quiet)).rejects.toThrow(/no import named "mlb_odds_snapshot.csv"/);
   });
 });

@@ -74,6 +74,8 @@ describe('odds endpoints (end to end)', () => {
       ['date=2026-11-23', (o) => o.league === 'nhl'],
       ['min_odds=-110&max_odds=150', (o) => o.odds_american >= -110 && o.odds_american <= 150],
       ['main=true', (o) => o.is_main_line === true],
+      ['is_main_line=true', (o) => o.is_main_line === true],
+      ['is_main_line=true&main=true', (o) => o.is_main_line === true],
     ])('filter %s matches the board', async (qs, pred) => {
       const r = await get(`/odds?limit=500&${qs}`);
       expect(r.status).toBe(200);
@@ -172,6 +174,12 @@ describe('odds endpoints (end to end)', () => {
     it('sharp: every book', async () => {
       expect(new Set(all.map((o) => o.sportsbook))).toEqual(new Set(BOOKS));
     });
+    it('sharp: meta.books_available names the books /sportsbooks lists (unlisted books only once they have prices)', async () => {
+      const r = await get('/odds?limit=1');
+      const listed = await get('/sportsbooks?catalog=true');
+      expect(listed.status).toBe(200);
+      expect([...r.json.meta.books_available].sort()).toEqual(listed.json.data.map((b: { id: string }) => b.id).sort());
+    });
     it('a book above the tier is 403 naming the book', async () => {
       const r = await get('/odds?sportsbook=pinnacle', KEYS.pro);
       expect(r.status).toBe(403);
@@ -220,6 +228,16 @@ describe('odds endpoints (end to end)', () => {
       const r = await get(`/odds/best?event=${all.find((o) => o.home_team === ev.home)!.event_id}&is_main_line=true`);
       expect(r.json.data.every((o: Row) => o.is_main_line && o.home_team === ev.home)).toBe(true);
       expect(r.json.data.length).toBeGreaterThan(0);
+      // `main` is accepted as its alias (one name per thing: is_main_line), on /odds too.
+      const alias = await get(`/odds/best?event=${all.find((o) => o.home_team === ev.home)!.event_id}&main=true`);
+      expect(alias.json.data).toEqual(r.json.data);
+    });
+    it('refuses main and is_main_line that disagree', async () => {
+      for (const path of ['/odds', '/odds/best']) {
+        const r = await get(`${path}?main=true&is_main_line=false`);
+        expect(r.status).toBe(400);
+        expect(r.json.error.message).toMatch(/"main" is an alias of "is_main_line"/);
+      }
     });
   });
 

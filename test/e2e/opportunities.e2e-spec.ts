@@ -94,7 +94,9 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
       await t.call(`/admin/keys/${created.json.data.id}/arbitrage`, { method: 'POST', body: { enabled: false }, headers: h });
       const r = await get('/opportunities/arbitrage', created.json.data.key);
       expect(r.status).toBe(403);
+      expect(r.json.error).toMatchObject({ code: 'feature_disabled', feature: 'arbitrage', tier: 'pro' });
       expect(r.json.error.message).toMatch(/disabled for this account/);
+      expect(r.json.required_tier).toBeUndefined();
       expect((await get('/opportunities/ev', created.json.data.key)).status).toBe(200);
     });
   });

@@ -111,7 +111,7 @@ describe('betting splits (end to end)', () => {
         sportsbook: 'draftkings',
         away_team: 'Los Angeles Lakers',
         home_team: 'Boston Celtics',
-        spread: { away_odds: 4.5, home_odds: -4.5, handle_pct: { away: 0.4, home: 0.6 }, bets_pct: { away: 0.45, home: 0.55 } },
+        spread: { away_line: 4.5, home_line: -4.5, away_odds: 4.5, home_odds: -4.5, handle_pct: { away: 0.4, home: 0.6 }, bets_pct: { away: 0.45, home: 0.55 } },
         total: { line: 221.5, handle_pct: { over: 0.7, under: 0.3 }, bets_pct: { over: 0.65, under: 0.35 } },
         moneyline: { away_odds: 150, home_odds: -175, handle_pct: { away: 0.38, home: 0.62 }, bets_pct: { away: 0.42, home: 0.58 } },
         fetched_at: iso(NOW),

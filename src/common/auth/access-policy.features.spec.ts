@@ -41,9 +41,15 @@ describe('declared features', () => {
     p.registerFeature(def);
     expect(p.hasFeature(account('pro'), 'arbitrage')).toBe(true);
     expect(p.hasFeature(account('pro', false), 'arbitrage')).toBe(false);
-    expect(refusal(() => p.assertFeature(account('pro', false), 'arbitrage')).message).toBe('Arbitrage is disabled for this account');
+    const off = refusal(() => p.assertFeature(account('pro', false), 'arbitrage'));
+    expect(off.message).toBe('Arbitrage is disabled for this account');
+    // Not a tier matter: its own code, no required tier.
+    expect(off.code).toBe('feature_disabled');
+    expect(off.extras).toEqual({ feature: 'arbitrage', tier: 'pro' });
     // The tier is checked first: a free key hears about its tier.
-    expect(refusal(() => p.assertFeature(account('free', false), 'arbitrage')).message).toMatch(/^Arbitrage opportunities require the hobby tier or higher/);
+    const free = refusal(() => p.assertFeature(account('free', false), 'arbitrage'));
+    expect(free.message).toMatch(/^Arbitrage opportunities require the hobby tier or higher/);
+    expect(free.code).toBe('tier_restricted');
   });
 
   it('a name is declared once, and never a core feature\'s', () => {

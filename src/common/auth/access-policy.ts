@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Catalog, type BookDef } from '../../config/catalog.js';
 import { TIER_TABLE } from '../../config/config.module.js';
 import { TIERS, tierRank, type CoreFeature, type Feature, type TierDefinition, type TierName, type TierTable } from '../../config/tiers.js';
-import { badRequest, tierRestricted } from '../http/api-error.js';
+import { ApiError, badRequest, tierRestricted } from '../http/api-error.js';
 import type { Account } from './account.js';
 
 /** A tier feature as the policy knows it: the core ones below, and those the opportunity types declare. */
@@ -157,7 +157,7 @@ export class AccessPolicy {
     return Object.fromEntries(names.map((f) => [f, this.hasFeature(account, f)]));
   }
 
-  /** Throws 403 tier_restricted naming the feature and the tier it needs. */
+  /** Throws 403 tier_restricted naming the feature and the tier it needs; 403 feature_disabled when the account's switch is off. */
   assertFeature(account: Account, feature: Feature): void {
     const required = this.requiredTierFor(feature);
     const def = this.definition(feature);
@@ -165,7 +165,8 @@ export class AccessPolicy {
       const plus = tierRank(required) < TIERS.length - 1 ? ' or higher' : '';
       throw tierRestricted(`${def?.label ?? feature} require the ${required} tier${plus}; this key is on the ${account.tier} tier`, required, { tier: account.tier });
     }
-    if (def?.account && !def.account.allows(account)) throw tierRestricted(def.account.refusal, required, { tier: account.tier });
+    // The tier has it but this account's switch is off: not a tier matter (no required_tier), its own code.
+    if (def?.account && !def.account.allows(account)) throw new ApiError('feature_disabled', def.account.refusal, { feature, tier: account.tier });
   }
 
   /**

@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'offset_too_large'
   | 'unauthorized'
   | 'tier_restricted'
+  | 'feature_disabled'
   | 'not_found'
   | 'method_not_allowed'
   | 'request_timeout'
@@ -22,6 +23,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   offset_too_large: 400,
   unauthorized: 401,
   tier_restricted: 403,
+  feature_disabled: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
@@ -47,6 +49,7 @@ export interface ErrorExtras {
   max_batch?: number;
   parameter?: string;
   correct_endpoint?: string;
+  feature?: string;
 }
 
 export class ApiError extends Error {

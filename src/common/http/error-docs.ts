@@ -10,6 +10,7 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   offset_too_large: 'offset above the endpoint\'s maximum (`max_offset`); page further with `cursor` where the endpoint has one',
   unauthorized: 'Missing, invalid, revoked or expired key (or admin token)',
   tier_restricted: 'The tier or account lacks the feature or the book (`required_tier`, `max_books`)',
+  feature_disabled: 'The tier has the feature but it is switched off for this account (`feature`: the per-account arbitrage flag)',
   not_found: 'Unknown id or path (also any file under /docs the UI does not need)',
   method_not_allowed: 'Known path, wrong method (the `Allow` header lists the methods)',
   request_timeout: 'The request did not arrive in time',

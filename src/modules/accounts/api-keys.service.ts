@@ -147,9 +147,12 @@ export class ApiKeysService implements BeforeApplicationShutdown {
     mkdirSync(this.config.dataDir, { recursive: true });
     const file = join(this.config.dataDir, 'demo-keys.txt');
     writeFileSync(file, `# Demo API keys, one per tier (created because the key store was empty and API_KEYS was not set)\n${lines.join('\n')}\n`, { mode: 0o600 });
-    // Printed once, on purpose: this is how a new user gets a key. Never logged again.
-    process.stdout.write(`\nDemo API keys (also in ${file}):\n${lines.map((l) => `  ${l}`).join('\n')}\n\n`);
+    // Printed once by main.ts, once the port answers, on purpose: this is how a new user gets a key. Never logged.
+    this.demoKeys = { file, lines };
   }
+
+  /** The demo keys this start created (null when it created none), for main.ts to print once. */
+  demoKeys: { file: string; lines: string[] } | null = null;
 
   private async upsert(key: string, tier: TierName, name: string, source: string): Promise<void> {
     const hash = hashKey(key);

@@ -46,6 +46,8 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   private loaded = false;
   /** The time the board was rebuilt from the database (delta coverage starts there). */
   loadedAt = 0;
+  /** What the database held at that rebuild (a restart serves it at once). */
+  stored = { events: 0, rows: 0 };
 
   constructor(
     private readonly clock: Clock,
@@ -77,6 +79,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     this.board.load(events, rows, now);
     for (const d of this.delayed.values()) d.board.load(events, rows, now);
     this.loadedAt = now;
+    this.stored = { events: events.length, rows: rows.length };
     this.logger.log({ msg: 'board rebuilt from the database', events: events.length, rows: rows.length, ms: Math.round(performance.now() - started) });
   }
 

@@ -68,6 +68,12 @@ export function mergeFuturesReport(report: IngestReport, split: SplitBatch, f: F
   if (!split.futures.length) return report;
   const out: IngestReport = { ...report, rejected: { ...report.rejected } };
   out.rejections = report.rejections.map((r) => ({ ...r, index: split.gameIndex[r.index] ?? r.index }));
+  if (report.ids) {
+    // Row ids by the batch's own index: the board rows of the game quotes; null for futures (not board rows).
+    const ids: Array<string | null> = new Array<string | null>(report.ids.length + split.futures.length).fill(null);
+    report.ids.forEach((id, i) => (ids[split.gameIndex[i] ?? i] = id));
+    out.ids = ids;
+  }
   out.quotes += split.futures.length;
   if (f) {
     out.accepted += f.accepted;

@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AdminOnly } from '../../common/auth/decorators.js';
 import { ApiDataResponse } from '../../common/http/api-responses.js';
 import { envelope } from '../../common/http/envelope.js';
-import type { Quote } from '../../domain/types.js';
+import type { EventUpdate, Quote } from '../../domain/types.js';
 import { BoardService } from '../board/board.service.js';
 import { IngestReportDto, IngestTotalsDto } from './ingest.response.dto.js';
 import { IngestionService } from './ingestion.service.js';
@@ -17,6 +17,18 @@ export class IngestBody {
   @ApiProperty({ description: 'Quotes (see src/domain/types.ts Quote); at most 5000 per call', type: 'array', items: { type: 'object' } })
   @IsArray() @ArrayMaxSize(5000) @IsObject({ each: true })
   quotes: Quote[];
+
+  @ApiPropertyOptional({ description: 'Event updates (status, game state), applied before the quotes; an import sends its past events as ended', type: 'array', items: { type: 'object' } })
+  @IsOptional() @IsArray() @ArrayMaxSize(5000) @IsObject({ each: true })
+  events?: EventUpdate[];
+
+  @ApiPropertyOptional({ description: 'Row ids to remove (an import withdrawing what it brought before)', type: [String] })
+  @IsOptional() @IsArray() @ArrayMaxSize(20000) @IsString({ each: true }) @MaxLength(64, { each: true })
+  remove_ids?: string[];
+
+  @ApiPropertyOptional({ description: 'true: the report lists each quote\'s row id (`ids`, null when rejected)' })
+  @IsOptional() @IsBoolean()
+  report_ids?: boolean;
 }
 
 /** The operator's ingestion channel (used by `npm run cli -- import` while a server runs). */
@@ -37,7 +49,7 @@ export class AdminIngestController {
     description: 'Answers once the prices are written to the database (`durable: true`); if the database is unreachable they stay buffered in memory and are written when it returns (`durable: false`).',
   })
   async ingest(@Body() body: IngestBody) {
-    const report = this.ingestion.ingest({ source: body.source ?? 'import', quotes: body.quotes });
+    const report = this.ingestion.ingest({ source: body.source ?? 'import', quotes: body.quotes, events: body.events, removeIds: body.remove_ids, reportIds: body.report_ids });
     const durable = (await this.boards.flushed(5000)) && (await this.ingestion.futuresFlushed(5000));
     return envelope({ ...report, durable });
   }

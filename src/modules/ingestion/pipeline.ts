@@ -61,6 +61,8 @@ export interface IngestReport {
   registered?: { leagues: Array<{ id: string; sport: string; from: string }>; books: Array<{ id: string; from: string }> };
   /** Accepted rows of market types the catalog does not know, per type: kept and shown, never in detection. */
   displayOnly?: Record<string, number>;
+  /** With `batch.reportIds`: the row id of each quote (by index), null for a rejected one (an import's manifest). */
+  ids?: Array<string | null>;
 }
 
 export interface PipelineResult {
@@ -501,7 +503,7 @@ export class IngestionPipeline {
     this.newBooks = new Map();
     const report: IngestReport = { source: batch.source, quotes: batch.quotes.length, accepted: 0, changed: 0, unchanged: 0, removed: 0, rejected: {}, rejections: [] };
     this.applyEventUpdates(batch.events ?? [], now);
-    const { upserts, displayOnly } = this.normaliseQuotes(batch.quotes, now, report);
+    const { upserts, displayOnly } = this.normaliseQuotes(batch.quotes, now, report, batch.reportIds);
     const { upserted, seen } = this.diffWithBoard(upserts, now, report);
     const { removed, eventsRemoved } = this.removals(batch, upserts, now);
     report.removed = removed.length;
@@ -535,13 +537,15 @@ export class IngestionPipeline {
   }
 
   /** The batch's quotes as board rows by id (the last quote of a row wins); rejections and display-only types counted. */
-  private normaliseQuotes(quotes: Quote[], now: number, report: IngestReport): { upserts: Map<string, OddsRow>; displayOnly: Record<string, number> } {
+  private normaliseQuotes(quotes: Quote[], now: number, report: IngestReport, reportIds?: boolean): { upserts: Map<string, OddsRow>; displayOnly: Record<string, number> } {
     const displayOnly: Record<string, number> = {};
     const upserts = new Map<string, OddsRow>();
+    if (reportIds) report.ids = quotes.map(() => null);
     quotes.forEach((q, i) => {
       try {
         const row = this.normalise(q, now, true);
         upserts.set(row.id, row);
+        if (report.ids) report.ids[i] = row.id;
         report.accepted++;
         if (!this.catalog.market(row.marketType)) displayOnly[row.marketType] = (displayOnly[row.marketType] ?? 0) + 1;
       } catch (err) {
@@ -599,6 +603,7 @@ export class IngestionPipeline {
       const id = this.idOf(k, now);
       if (id) remove(id);
     }
+    for (const id of batch.removeIds ?? []) remove(id);
     const eventsRemoved: string[] = [];
     for (const er of batch.eventRemovals ?? []) {
       let league: LeagueDef;

@@ -46,6 +46,14 @@ interface FilterInput {
  * The odds reads. Every one goes through `scope()`: the caller's board view (the tier's delay) and book
  * scope (the tier's book rules), then the in-memory indexes; nothing here touches the database.
  */
+/** `is_main_line` (the name of the row field) with `main` (the TypeScript SDK's parameter) accepted as its alias. */
+export function mainLineOnly(q: { main?: boolean; is_main_line?: boolean }): true | undefined {
+  if (q.main !== undefined && q.is_main_line !== undefined && q.main !== q.is_main_line) {
+    throw badRequest('Invalid parameters: "main" is an alias of "is_main_line"; give one of them, or both with the same value', { parameter: 'main' });
+  }
+  return (q.is_main_line ?? q.main) === true ? true : undefined;
+}
+
 @Injectable()
 export class OddsService {
   private readonly cache = new ResultCache<OddsRow[]>(256);
@@ -139,18 +147,23 @@ export class OddsService {
     return this.cache.get(board, key, () => selectRows(board, f).sort(comparator(board, sort)));
   }
 
-  private booksAvailable(books: BookScope): string[] {
-    return books.all ? this.catalog.books.map((b) => b.id) : books.books;
+  /**
+   * The books the caller's rows come from: its tier's books; for a tier that sees every book, the listed books
+   * (those /sportsbooks lists) and the unlisted ones that have prices on the board (/sportsbooks?include_unlisted=true).
+   */
+  private booksAvailable(books: BookScope, board: OddsBoard): string[] {
+    return books.all ? this.catalog.books.filter((b) => !b.unlisted || (board.ids('book', b.id)?.size ?? 0) > 0).map((b) => b.id) : books.books;
   }
 
   list(account: Account | undefined, q: ListOddsQuery) {
     const { board, books } = this.scope(account, q);
-    const f = { ...this.filter(books, q), mainOnly: q.main === true ? true : undefined };
+    const mainOnly = mainLineOnly(q);
+    const f = { ...this.filter(books, q), mainOnly };
     const sort = this.sortSpec(q.sort);
-    const key = JSON.stringify(['list', books.books, books.all, q.sport, q.league, q.market, q.event, q.event_id, q.live, q.team, q.q, q.date, q.min_odds, q.max_odds, q.main, q.sort]);
+    const key = JSON.stringify(['list', books.books, books.all, q.sport, q.league, q.market, q.event, q.event_id, q.live, q.team, q.q, q.date, q.min_odds, q.max_odds, mainOnly, q.sort]);
     const now = this.dataTime(board);
     const filters = this.filtersEcho(q, books);
-    const available = this.booksAvailable(books);
+    const available = this.booksAvailable(books, board);
 
     if (q.group_by === 'event') {
       const rows = this.sorted(board, f, sort, key);
@@ -183,7 +196,7 @@ export class OddsService {
     let total: number;
     if (sort.field === 'default') {
       // Row-level filters only (event-level ones are applied per event): the key of the per-event counts.
-      const rowFilterKey = JSON.stringify([books.books, books.all, q.market, q.live, q.min_odds, q.max_odds, q.main]);
+      const rowFilterKey = JSON.stringify([books.books, books.all, q.market, q.live, q.min_odds, q.max_odds, mainOnly]);
       ({ rows: slice, start, total } = orderedPage(board, f, { offset: q.offset, limit: q.limit, cursor: cursor as NaturalKey | undefined, counter: this.counts, rowFilterKey }));
     } else {
       const rows = this.sorted(board, f, sort, key);
@@ -209,8 +222,8 @@ export class OddsService {
   /** The best active, fresh price per selection across the books in scope (one Odds row per selection). */
   best(account: Account | undefined, q: BestOddsQuery) {
     const { board, books } = this.scope(account, q);
-    const f: OddsFilter = { ...this.filter(books, q), activeOnly: true, mainOnly: q.is_main_line === true ? true : undefined };
-    const fkey = JSON.stringify([books.books, books.all, q.market, q.live, q.min_odds, q.max_odds, q.is_main_line]);
+    const f: OddsFilter = { ...this.filter(books, q), activeOnly: true, mainOnly: mainLineOnly(q) };
+    const fkey = JSON.stringify([books.books, books.all, q.market, q.live, q.min_odds, q.max_odds, f.mainOnly]);
     const viewNow = this.asOf(account);
     const events = board.eventOrder().filter((e) => (!f.events || f.events.has(e.id)) && (!f.sports || f.sports.has(e.sport)) && (!f.leagues || f.leagues.has(e.league)) && (!f.eventMatch || f.eventMatch(e)));
     const perEvent = events.map((e) => this.bestOfEvent(board, e.id, f, fkey, viewNow));
@@ -228,7 +241,7 @@ export class OddsService {
     }
     const items = out.map((b) => ({ ...this.items.build(board, b.row), books_compared: b.books }));
     const now = this.dataTime(board);
-    return page(items, { limit: q.limit, offset: q.offset, total }, { books_available: this.booksAvailable(books), filters: this.filtersEcho(q, books), updated_at: now }, { updated_at: now });
+    return page(items, { limit: q.limit, offset: q.offset, total }, { books_available: this.booksAvailable(books, board), filters: this.filtersEcho(q, books), updated_at: now }, { updated_at: now });
   }
 
   private readonly bestMemo = new WeakMap<OddsBoard, Map<string, { version: number; validUntil: number; list: Array<{ row: OddsRow; books: number }> }>>();
@@ -282,7 +295,7 @@ export class OddsService {
         event_name: `${e.awayTeam} @ ${e.homeTeam}`,
         start_time: new Date(e.startTime).toISOString(),
         is_live: e.status === 'live',
-        books_available: this.booksAvailable(books).filter((b) => board.booksOf(e.id).includes(b)),
+        books_available: this.booksAvailable(books, board).filter((b) => board.booksOf(e.id).includes(b)),
         markets: [...new Set(rows.map((r) => r.marketType))].sort(),
         market_filter: q.market ?? null,
         count: rows.length,

@@ -21,7 +21,7 @@ export class SplitsController {
   @RequiresKey()
   @ApiOperation({
     summary: 'Current public betting splits (handle % and bet %), one entry per (event, book)',
-    description: `Spread, total and moneyline splits as last published by each book; a market the book does not publish is null. In \`spread\`, \`away_odds\`/\`home_odds\` hold the spread **lines**; in \`moneyline\` they are American odds. Filters: sport, league (ids or aliases), sportsbook, event (alias event_id), market (entries with splits for at least one of the named markets). Sorted by event start time, event id, book. limit default 100, max 200; offset max 5000 (past it 400 offset_too_large). Unknown sport, league, book or market is 400 invalid_request. Splits of events that left the board are dropped. ${TIER_NOTE}`,
+    description: `Spread, total and moneyline splits as last published by each book; a market the book does not publish is null. In \`spread\`, \`away_line\`/\`home_line\` are the spread lines (the names /splits/history uses; \`away_odds\`/\`home_odds\` repeat them, deprecated, for clients of the public product); in \`moneyline\`, \`away_odds\`/\`home_odds\` are American odds. Filters: sport, league (ids or aliases), sportsbook, event (alias event_id), market (entries with splits for at least one of the named markets). Sorted by event start time, event id, book. limit default 100, max 200; offset max 5000 (past it 400 offset_too_large). Unknown sport, league, book or market is 400 invalid_request. Splits of events that left the board are dropped. ${TIER_NOTE}`,
   })
   @ApiOkResponse({ type: SplitsListResponseDto })
   list(@Query() q: ListSplitsQuery, @CurrentAccount() account: Account): SplitsListResponseDto {

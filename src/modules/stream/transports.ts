@@ -75,6 +75,7 @@ export class SseTransport implements Transport {
 export const WS_CLOSE: Record<string, number> = {
   unauthorized: 4001,
   tier_restricted: 4003,
+  feature_disabled: 4003,
   too_many_streams: 4029,
   rate_limited: 4029,
   invalid_request: 4000,

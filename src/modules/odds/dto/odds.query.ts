@@ -25,7 +25,8 @@ export class ListOddsQuery extends IntersectionType(ODDS_PAGE, SportLeagueParams
   @ApiPropertyOptional({ description: 'Game date (YYYY-MM-DD; US Eastern for US leagues, UTC otherwise), such as `2026-11-22`' })
   @IsOptional() @StringParam() @IsString() @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' }) date?: string;
   @ApiPropertyOptional({ description: 'Text search over teams, league and sport (partial; must contain a letter or digit)' }) @IsOptional() @SearchText() q?: string;
-  @ApiPropertyOptional({ description: 'true: main lines only', type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'main must be true or false' }) main?: boolean;
+  @ApiPropertyOptional({ description: 'true: main lines only (rows with is_main_line true)', type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'is_main_line must be true or false' }) is_main_line?: boolean;
+  @ApiPropertyOptional({ description: 'Alias of is_main_line (the TypeScript SDK sends it)', type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'main must be true or false' }) main?: boolean;
 
   @ApiPropertyOptional({ enum: ['event'], description: 'Group rows by event (limit and offset then count events)' })
   @IsOptional() @StringParam() @IsIn(['event'], { message: 'group_by accepts only "event"' })
@@ -38,6 +39,7 @@ export class ListOddsQuery extends IntersectionType(ODDS_PAGE, SportLeagueParams
 
 export class BestOddsQuery extends IntersectionType(PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }), SportLeagueParams, BookParams, MarketParam, EventParams, LiveParam, TeamParam, PriceBoundsParams) {
   @ApiPropertyOptional({ type: Boolean, description: 'true: main lines only' }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'is_main_line must be true or false' }) is_main_line?: boolean;
+  @ApiPropertyOptional({ description: 'Alias of is_main_line', type: Boolean }) @IsOptional() @BooleanParam() @IsBoolean({ message: 'main must be true or false' }) main?: boolean;
 }
 
 export class ComparisonQuery extends IntersectionType(BaseQuery, BookParams, MarketParam) {

@@ -11,8 +11,10 @@ export class OverUnderSharesDto {
 }
 
 export class SpreadSplitsDto {
-  @ApiProperty({ description: 'The away spread **line** (not a price), as the public product names it', example: 3.5 }) away_odds: number;
-  @ApiProperty({ description: 'The home spread **line** (not a price)', example: -3.5 }) home_odds: number;
+  @ApiProperty({ description: 'The away spread line (as in /splits/history)', example: 3.5 }) away_line: number;
+  @ApiProperty({ description: 'The home spread line', example: -3.5 }) home_line: number;
+  @ApiProperty({ description: 'Deprecated: the same line as away_line, under the name the public product (and its SDKs) use here; not a price', example: 3.5 }) away_odds: number;
+  @ApiProperty({ description: 'Deprecated: the same line as home_line; not a price', example: -3.5 }) home_odds: number;
   @ApiProperty({ type: SideSharesDto, description: 'Share of the money' }) handle_pct: SideSharesDto;
   @ApiProperty({ type: SideSharesDto, description: 'Share of the tickets' }) bets_pct: SideSharesDto;
 }

@@ -1,0 +1,133 @@
+// Runs the service from its compiled output, building it only when it is missing or older than the sources.
+//
+//   node scripts/dist.mjs build          compile (no type check: `npm run typecheck` does that) and seed the
+//                                        embedded database template; what `npm ci` runs (the `prepare` script);
+//                                        with --check, type-checked too (`npm run build`)
+//   node scripts/dist.mjs main           the server (`npm start`)
+//   node scripts/dist.mjs cli ARGS...    the CLI (`npm run cli -- ARGS`)
+//   node scripts/dist.mjs bench ARGS...  the benchmarks (`npm run bench -- ARGS`)
+//
+// "Stale" means a file under src/, migrations/ or bench/, or a tsconfig, changed after the last build
+// (dist/.build-stamp); checking takes a few milliseconds, so `npm start` and `npm run cli` compile nothing
+// after `npm ci` until a source changes.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'dist');
+const STAMP = join(DIST, '.build-stamp');
+const SOURCES = ['src', 'migrations', 'bench'];
+const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'];
+const ENTRIES = { main: 'dist/src/main.js', cli: 'dist/src/cli.js', bench: 'dist/bench/run.js' };
+/** The embedded database, initialised and migrated at build time: a first start copies it instead of running initdb. */
+export const TEMPLATE_DIR = join(DIST, 'pglite-template');
+
+function newestSource() {
+  let newest = 0;
+  const walk = (dir) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  for (const d of SOURCES) walk(join(ROOT, d));
+  for (const f of CONFIGS) if (existsSync(join(ROOT, f))) newest = Math.max(newest, statSync(join(ROOT, f)).mtimeMs);
+  return newest;
+}
+
+/** Why the compiled output cannot be used as it is, or null when it can. */
+export function staleReason() {
+  if (!existsSync(STAMP)) return existsSync(DIST) ? 'no record of a complete build' : 'not built yet';
+  const built = statSync(STAMP).mtimeMs;
+  return newestSource() > built ? 'sources changed since the last build' : null;
+}
+
+function pgliteVersion() {
+  try {
+    const require = createRequire(join(ROOT, 'package.json'));
+    const entry = require.resolve('@electric-sql/pglite');
+    return JSON.parse(readFileSync(join(entry.slice(0, entry.lastIndexOf('/dist/')), 'package.json'), 'utf8')).version;
+  } catch {
+    return null;
+  }
+}
+
+/** Compiles src/, migrations/ and bench/ into dist/ (no type check). Exits the process on a compile error. */
+export function build(reason, { check = false } = {}) {
+  let tsc;
+  try {
+    tsc = createRequire(join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
+  } catch {
+    if (existsSync(join(ROOT, ENTRIES.main))) return false;
+    process.stderr.write('dist/ is missing and TypeScript is not installed: run `npm ci` (with dev dependencies) first.\n');
+    process.exit(1);
+  }
+  if (!existsSync(join(ROOT, 'src'))) return false;
+  const started = Date.now();
+  process.stderr.write(`building dist/ (${reason})...\n`);
+  const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), ...(check ? [] : ['--noCheck'])], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) {
+    process.stderr.write('the build failed (see above)\n');
+    process.exit(r.status ?? 1);
+  }
+  mkdirSync(DIST, { recursive: true });
+  writeFileSync(STAMP, `${new Date(started).toISOString()}\n`);
+  // The stamp carries the time the build started: a source saved during the build makes the next run rebuild.
+  utimesSync(STAMP, new Date(started), new Date(started));
+  process.stderr.write(`built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return true;
+}
+
+/** Creates the migrated embedded database template (dist/pglite-template), unless it is there for this PGlite. */
+function seedTemplate() {
+  const version = pgliteVersion();
+  if (!version || !existsSync(join(ROOT, ENTRIES.cli))) return;
+  const marker = join(TEMPLATE_DIR, 'PGLITE_VERSION');
+  const migrations = readdirSync(join(ROOT, 'migrations')).filter((f) => f.endsWith('.ts')).sort().join(',');
+  const want = `${version}\n${migrations}\n`;
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === want) return;
+  const work = join(DIST, '.pglite-template-work');
+  rmSync(work, { recursive: true, force: true });
+  rmSync(TEMPLATE_DIR, { recursive: true, force: true });
+  const r = spawnSync(process.execPath, [join(ROOT, ENTRIES.cli), 'migration:run'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: work, DATABASE_URL: '', REDIS_URL: '', API_KEYS: '', PROVIDERS: 'none', LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (r.status !== 0 || !existsSync(join(work, 'pglite', 'PG_VERSION'))) {
+    process.stderr.write('note: could not prepare the embedded database template; the first start will initialise the database itself\n');
+    rmSync(work, { recursive: true, force: true });
+    return;
+  }
+  cpSync(join(work, 'pglite'), TEMPLATE_DIR, { recursive: true });
+  writeFileSync(marker, want);
+  rmSync(work, { recursive: true, force: true });
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'build') {
+  const check = process.argv.includes('--check');
+  build(check ? 'npm run build: compile and type-check' : 'npm ci / npm install', { check });
+  seedTemplate();
+  process.exit(0);
+}
+const entry = ENTRIES[command];
+if (!entry) {
+  process.stderr.write(`usage: node scripts/dist.mjs build|main|cli|bench [args...]\n`);
+  process.exit(2);
+}
+const reason = staleReason();
+if (reason) build(reason);
+// The entry sees its own arguments where it expects them (process.argv.slice(2)).
+process.argv = [process.argv[0], join(ROOT, entry), ...rest];
+await import(pathToFileURL(join(ROOT, entry)).href);

@@ -1,0 +1,49 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import WebSocket from 'ws';
+import { createApp } from '../../src/app.factory.js';
+import { EarlyServer } from '../../src/common/http/early-server.js';
+import { ManualClock } from '../../src/common/time/clock.js';
+import { call, KEYS, testConfig } from '../support/test-app.js';
+
+/**
+ * The start as main.ts does it (issue 17): the port answers before the application is loaded, then the whole
+ * application (REST, WebSocket upgrades) runs on that same server.
+ */
+describe('start-up on the early server', () => {
+  const early = new EarlyServer('test', '/docs');
+  let close: (() => Promise<void>) | undefined;
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it('answers health while loading, then serves the application on the same port', async () => {
+    await early.listen(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${(early.server.address() as AddressInfo).port}`;
+    const starting = await call(base, '/health');
+    expect(starting.status).toBe(200);
+    expect(starting.json).toMatchObject({ status: 'degraded', checks: { startup: { status: 'degraded' } } });
+    expect((await call(base, '/sports')).status).toBe(503);
+
+    const config = testConfig();
+    const app = await createApp(config, { clock: new ManualClock(Date.now()) }, { serverFactory: early.factory });
+    close = () => app.close();
+    await app.listen(0, '127.0.0.1');
+    expect((app.getHttpServer().address() as AddressInfo).port).toBe((early.server.address() as AddressInfo).port);
+
+    const health = await call(base, '/health');
+    expect(health.status).toBe(200);
+    expect(health.json.status).toBe('ok');
+    expect(health.json.checks.startup).toBeUndefined();
+    expect((await call(base, '/account', { key: KEYS.pro })).json.data.tier).toBe('pro');
+
+    // WebSocket upgrades reach the application too.
+    const ws = new WebSocket(`${base.replace('http', 'ws')}/api/v1/ws?api_key=${KEYS.pro}`);
+    const first = await new Promise<{ type: string }>((resolve, reject) => {
+      ws.once('message', (d) => resolve(JSON.parse(d.toString()) as { type: string }));
+      ws.once('error', reject);
+    });
+    expect(first.type).toBe('connected');
+    ws.close();
+  });
+});
