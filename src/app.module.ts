@@ -25,6 +25,8 @@ import { StreamModule } from './modules/stream/stream.module.js';
 import { ClusterModule } from './modules/cluster/cluster.module.js';
 import { MetricsGaugesModule, MetricsModule } from './modules/metrics/metrics.module.js';
 import { SplitsModule } from './modules/splits/splits.module.js';
+import { ClosingLinesModule } from './modules/closing-lines/closing-lines.module.js';
+import { ClvModule } from './modules/clv/clv.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature. */
 @Module({
@@ -70,6 +72,8 @@ export class AppModule {
       ...(options.opportunityTypes ?? OPPORTUNITY_TYPES),
       StreamModule,
       SplitsModule,
+      ClosingLinesModule,
+      ClvModule,
       MetricsGaugesModule,
     ];
     return { module: AppModule, imports };

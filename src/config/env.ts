@@ -49,6 +49,10 @@ export interface AppConfig {
   trustProxy: boolean | number | string[];
   endedEventGraceSeconds: number;
   historyRetentionHours: number;
+  /** Closing lines kept in the database (hours, at least 48). */
+  closingLinesRetentionHours: number;
+  /** The devig method the CLV track record values +EV detections and closing lines with. */
+  clvDevigMethod: 'multiplicative' | 'additive' | 'power' | 'shin' | 'worst_case';
   persistIntervalMs: number;
   docsUrl: string;
   version: string;
@@ -59,6 +63,14 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {}
+
+function clvDevigMethod(env: NodeJS.ProcessEnv): AppConfig['clvDevigMethod'] {
+  const raw = env.CLV_DEVIG_METHOD?.trim() || 'power';
+  const ok = ['multiplicative', 'additive', 'power', 'shin', 'worst_case'] as const;
+  const m = ok.find((x) => x === raw);
+  if (!m) throw new ConfigError(`CLV_DEVIG_METHOD must be one of ${ok.join(', ')}, got "${raw}"`);
+  return m;
+}
 
 function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
   const raw = env[name];
@@ -220,6 +232,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     trustProxy: trustProxy(env),
     endedEventGraceSeconds: int(env, 'ENDED_EVENT_GRACE_SECONDS', 3600, 0, 7 * 86_400),
     historyRetentionHours: int(env, 'ODDS_HISTORY_RETENTION_HOURS', 24, 1, 24 * 365),
+    closingLinesRetentionHours: int(env, 'CLOSING_LINES_RETENTION_HOURS', 168, 48, 24 * 3650),
+    clvDevigMethod: clvDevigMethod(env),
     persistIntervalMs: int(env, 'PERSIST_INTERVAL_MS', 1000, 50, 60_000),
     docsUrl: env.DOCS_URL?.trim() || '/docs',
     version,

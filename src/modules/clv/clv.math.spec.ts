@@ -1,4 +1,5 @@
-import { closingFairProbability, clvPercent, finalScoreOf, gradeBet, summarise, type GradableBet } from './clv.math.js';
+import { describe, expect, it } from '@jest/globals';
+import { closingFairProbability, closingProbabilityFor, clvPercent, finalScoreOf, gradeBet, summarise, type GradableBet } from './clv.math.js';
 
 const bet = (marketType: string, selectionType: string, line: number | null = null, period = 'game'): GradableBet => ({ marketType, selectionType, line, period });
 const score = (sport: string, homeScore: number, awayScore: number) => ({ sport, homeScore, awayScore });
@@ -118,5 +119,25 @@ describe('summarise', () => {
   });
   it('empty group', () => {
     expect(summarise([])).toMatchObject({ total_predictions: 0, win_rate: null, avg_clv_percent: null, roi_percent: null, avg_ev_percent: null });
+  });
+});
+
+describe('closingProbabilityFor', () => {
+  const g = 'nba_a_b|point_spread|game||-3.5';
+  it('devigs the reference book\'s closing prices of the bet\'s group', () => {
+    const closing = [
+      { group_key: g, selection_type: 'home', odds_decimal: 1.8 },
+      { group_key: g, selection_type: 'away', odds_decimal: 2.1 },
+      { group_key: 'other', selection_type: 'home', odds_decimal: 1.5 },
+    ];
+    // As above: multiplicative 0.538462 for home, 0.461538 for away.
+    expect(closingProbabilityFor({ groupKey: g, selectionType: 'home', outcomeCount: 2 }, closing, 'multiplicative')).toBeCloseTo(0.538462, 6);
+    expect(closingProbabilityFor({ groupKey: g, selectionType: 'away', outcomeCount: 2 }, closing, 'multiplicative')).toBeCloseTo(0.461538, 6);
+  });
+  it('needs the whole market at the close', () => {
+    const closing = [{ group_key: g, selection_type: 'home', odds_decimal: 1.8 }];
+    expect(closingProbabilityFor({ groupKey: g, selectionType: 'home', outcomeCount: 2 }, closing, 'power')).toBeNull();
+    const two = [...closing, { group_key: g, selection_type: 'away', odds_decimal: 2.1 }];
+    expect(closingProbabilityFor({ groupKey: g, selectionType: 'draw', outcomeCount: 3 }, two, 'power')).toBeNull();
   });
 });

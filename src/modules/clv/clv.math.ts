@@ -197,3 +197,27 @@ export function summarise(items: readonly PredictionOutcome[]): ClvGroupStats {
     roi_percent: graded ? round((units / graded) * 100, 4) : null,
   };
 }
+
+/** A closing price of the reference book, as the closing line stored it. */
+export interface ClosingPrice {
+  group_key: string;
+  selection_type: string;
+  odds_decimal: number;
+}
+
+/**
+ * The no-vig closing probability of a recorded bet: the reference book's closing prices on the bet's market
+ * group (one per outcome) devigged by `method`. Null when the reference closed fewer outcomes of the group
+ * than it quoted at detection (`outcomeCount`), or not the bet's side.
+ */
+export function closingProbabilityFor(
+  bet: { groupKey: string; selectionType: string; outcomeCount: number },
+  closing: readonly ClosingPrice[],
+  method: DevigMethod,
+): number | null {
+  const byOutcome = new Map<string, number>();
+  for (const c of closing) if (c.group_key === bet.groupKey && !byOutcome.has(c.selection_type)) byOutcome.set(c.selection_type, c.odds_decimal);
+  if (byOutcome.size < Math.max(2, bet.outcomeCount) || !byOutcome.has(bet.selectionType)) return null;
+  const outcomes = [...byOutcome.keys()];
+  return closingFairProbability(outcomes.map((o) => byOutcome.get(o)!), outcomes.indexOf(bet.selectionType), method);
+}
