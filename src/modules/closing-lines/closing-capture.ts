@@ -75,7 +75,7 @@ export function toStoredLine(r: OddsRow): StoredClosingLine {
     selection_type: r.selectionType,
     line: r.line,
     odds_american: Math.round(r.american),
-    odds_decimal: Math.round(r.decimal * 1000) / 1000,
+    odds_decimal: r.decimal,
     player_name: r.playerName,
     stat_category: r.statCategory,
     group_key: r.groupKey,

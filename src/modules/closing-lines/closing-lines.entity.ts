@@ -8,6 +8,7 @@ export interface StoredClosingLine {
   selection_type: string;
   line: number | null;
   odds_american: number;
+  /** As the board held it (served rounded to 3 decimals; CLV devigs the exact value). */
   odds_decimal: number;
   player_name: string | null;
   stat_category: string | null;

@@ -147,7 +147,7 @@ export class ClosingLinesService implements OnApplicationBootstrap {
           selection: l.selection,
           selection_type: l.selection_type,
           odds_american: l.odds_american,
-          odds_decimal: l.odds_decimal,
+          odds_decimal: Math.round(l.odds_decimal * 1000) / 1000,
         };
         if (l.line !== null) line.line = l.line;
         if (l.player_name) line.player_name = l.player_name;
