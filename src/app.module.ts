@@ -27,6 +27,7 @@ import { MetricsGaugesModule, MetricsModule } from './modules/metrics/metrics.mo
 import { SplitsModule } from './modules/splits/splits.module.js';
 import { ClosingLinesModule } from './modules/closing-lines/closing-lines.module.js';
 import { ClvModule } from './modules/clv/clv.module.js';
+import { GameStateModule } from './modules/game-state/game-state.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature. */
 @Module({
@@ -74,6 +75,7 @@ export class AppModule {
       SplitsModule,
       ClosingLinesModule,
       ClvModule,
+      GameStateModule,
       MetricsGaugesModule,
     ];
     return { module: AppModule, imports };

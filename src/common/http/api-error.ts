@@ -47,6 +47,8 @@ export interface ErrorExtras {
   max_batch?: number;
   parameter?: string;
   correct_endpoint?: string;
+  /** The add-on that would grant the refused feature (`game_state`). */
+  addon?: string;
 }
 
 export class ApiError extends Error {

@@ -1,3 +1,4 @@
+import { GameStateReports } from '../game-state/game-state.js';
 import { Catalog, type BookDef, type LeagueDef } from '../../config/catalog.js';
 import { normalizePrice } from '../../math/odds.js';
 import {
@@ -461,7 +462,10 @@ export class IngestionPipeline {
     }
   }
 
-  private applyEventUpdate(u: EventUpdate, now: number): void {
+  /** Each source's latest game-state report per live game, merged into the event's game_state (CONTRACT 13.1). */
+  readonly gameStates = new GameStateReports();
+
+  private applyEventUpdate(u: EventUpdate, now: number, source: string): void {
     const league = this.leagueOf(u.league);
     const e = this.event(league, u.homeTeam, u.awayTeam, u.startTime, now, { gameNumber: u.gameNumber, book: u.book, externalId: u.externalEventId });
     this.updated.add(e.id);
@@ -470,10 +474,14 @@ export class IngestionPipeline {
       if (u.status === 'ended' || u.status === 'cancelled') e.endedAt = now;
       this.markDirty(e, now);
     }
-    if (u.gameState !== undefined && JSON.stringify(u.gameState) !== JSON.stringify(e.gameState)) {
-      e.gameState = u.gameState;
-      this.markDirty(e, now);
+    if (u.gameState !== undefined) {
+      const merged = u.gameState === null ? null : this.gameStates.report(e.id, e.sport, u.book ?? source, u.gameState, now);
+      if (JSON.stringify(merged) !== JSON.stringify(e.gameState)) {
+        e.gameState = merged;
+        this.markDirty(e, now);
+      }
     }
+    if (e.status === 'ended' || e.status === 'cancelled') this.gameStates.forget(e.id);
   }
 
   /** Turns one provider batch into a change set against the current board (the caller applies it). */
@@ -493,7 +501,7 @@ export class IngestionPipeline {
       try {
         // Text the store cannot keep (in names, ids or the game state) makes the whole update unusable.
         if (deepTextProblem(u, 'event update')) continue;
-        this.applyEventUpdate(u, now);
+        this.applyEventUpdate(u, now, batch.source);
       } catch {
         /* an update for an unknown league is ignored: it carries no price */
       }

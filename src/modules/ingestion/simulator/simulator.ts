@@ -34,6 +34,8 @@ import { Rng, hashString } from './rng.js';
 import { clampShare, driftSplits, initialSplits, pair, type SplitsState } from './splits.js';
 import { SPORTS, gameDurationMs, regulationMinutes, type LeagueConfig, type SportConfig } from './sports.js';
 
+/** Live games report their state at least this often (the game_state `stale` flag trips after 10 s). */
+const GAME_STATE_REFRESH_MS = 5_000;
 const SEC = 1000;
 const MIN = 60 * SEC;
 const HOUR = 60 * MIN;
@@ -298,6 +300,8 @@ export class MarketSimulator implements OddsProvider {
       batch.eventRemovals = this.pendingEventRemovals;
       this.pendingEventRemovals = [];
     }
+    // Live games report their state (clock) at least every GAME_STATE_REFRESH_MS, between scoring plays too.
+    for (const ev of this.events.values()) if (ev.status === 'live' && !ev.removed && now - (this.stateAt.get(ev) ?? 0) >= GAME_STATE_REFRESH_MS) this.dirtyEvents.add(ev);
     if (this.dirtyEvents.size > 0) {
       batch.events = [...this.dirtyEvents].map((ev) => this.eventUpdate(ev, now));
       this.dirtyEvents.clear();
@@ -1347,7 +1351,11 @@ export class MarketSimulator implements OddsProvider {
     r.elive = r.live;
   }
 
+  /** When each live game last reported its state. */
+  private readonly stateAt = new WeakMap<SimEvent, number>();
+
   private eventUpdate(ev: SimEvent, now: number): EventUpdate {
+    if (ev.status === 'live') this.stateAt.set(ev, now);
     const u: EventUpdate = { league: ev.league.id, homeTeam: ev.home, awayTeam: ev.away, startTime: ev.startTime, status: ev.status };
     if (ev.game) {
       const gs: GameState = gameState(ev.league, ev.game, Math.min(now, this.now), ev.fair.pHomeML);
