@@ -33,6 +33,8 @@ export interface AppConfig {
     markets: string[];
     intervalSeconds: number;
     minRemaining: number;
+    /** Scores poll interval while games are in progress (0: no scores). */
+    scoresIntervalSeconds?: number;
   };
   enterpriseRequestsPerMinute?: number;
   /** Browser origins allowed to call the API: none (false, the default), any without credentials ('*'), or a list. */
@@ -221,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       markets: list(env, 'ODDS_API_MARKETS', ['h2h', 'spreads', 'totals']),
       intervalSeconds: int(env, 'ODDS_API_INTERVAL_SECONDS', 300, 5, 86_400),
       minRemaining: int(env, 'ODDS_API_MIN_REMAINING', 20, 0, 1_000_000),
+      scoresIntervalSeconds: int(env, 'ODDS_API_SCORES_INTERVAL_SECONDS', 120, 0, 86_400),
     },
     enterpriseRequestsPerMinute: enterpriseRpm,
     corsOrigins: corsOrigins(env),
