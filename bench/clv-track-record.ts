@@ -18,10 +18,10 @@ import { save } from './run.js';
 type Group = { group_key: string; total_predictions: number; total_graded: number; wins: number; losses: number; pushes: number; win_rate: number | null; avg_clv_percent: number | null; clv_count: number; beat_close: number; avg_ev_percent: number | null; units: number; roi_percent: number | null };
 
 export async function clvBench(): Promise<void> {
-  const hours = Number(process.env.BENCH_CLV_HOURS ?? 14);
-  const tickS = Number(process.env.BENCH_CLV_TICK_S ?? 5);
+  const hours = Number(process.env.BENCH_CLV_HOURS ?? 6);
+  const tickS = Number(process.env.BENCH_CLV_TICK_S ?? 60);
   const seed = Number(process.env.BENCH_CLV_SEED ?? 42);
-  const events = Number(process.env.BENCH_CLV_EVENTS ?? 120);
+  const events = Number(process.env.BENCH_CLV_EVENTS ?? 40);
   const start = Date.parse(process.env.BENCH_CLV_START ?? '2026-11-22T16:00:00Z');
   const clock = new ManualClock(start);
   const config = loadConfig({ PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'enterprise:sk_bench_ent_000001' }, 'bench');
@@ -31,7 +31,8 @@ export async function clvBench(): Promise<void> {
   const closing = app.get(ClosingLinesService);
   // Prices need not reach the database here (only the closing lines and the track record do).
   (app.get(BoardService).writer as unknown as { enqueue: () => void }).enqueue = () => undefined;
-  const sim = new MarketSimulator(new Catalog(), { seed, events, days: 2, tickMs: tickS * 1000, start });
+  const days = Number(process.env.BENCH_CLV_DAYS ?? 1);
+  const sim = new MarketSimulator(new Catalog(), { seed, events, days, tickMs: tickS * 1000, start });
   const wall = performance.now();
   ingestion.ingest(sim.start(start), start, { backfill: true });
   const steps = Math.round((hours * 3600) / tickS);
@@ -44,14 +45,14 @@ export async function clvBench(): Promise<void> {
     }
   }
   await clv.settle();
-  console.log(`\nsimulated ${hours} h in ${((performance.now() - wall) / 1000).toFixed(0)} s (seed ${seed}, ${events} events, ${tickS} s steps, from ${new Date(start).toISOString()})`);
+  console.log(`\nsimulated ${hours} h in ${((performance.now() - wall) / 1000).toFixed(0)} s (seed ${seed}, ${events} events over ${days} day(s), ${tickS} s steps, from ${new Date(start).toISOString()})`);
   const account: Account = { keyId: 'bench', name: null, tier: 'enterprise', arbitrageEnabled: true } as Account;
   const from = new Date(start - 86_400_000).toISOString();
   const report = async (group_by: string) => (await clv.report(account, { from, group_by } as never)).data as { overall: Omit<Group, 'group_key'>; groups: Group[] };
   const fmt = (v: number | null, suffix = '') => (v === null ? '-' : `${v.toFixed(2)}${suffix}`);
   const line = (key: string, g: Omit<Group, 'group_key'>) =>
     `| ${key} | ${g.total_predictions} | ${g.clv_count} | ${fmt(g.avg_ev_percent, '%')} | ${fmt(g.avg_clv_percent, '%')} | ${g.clv_count ? ((g.beat_close / g.clv_count) * 100).toFixed(1) : '-'}% | ${g.wins}-${g.losses}-${g.pushes} | ${fmt(g.roi_percent, '%')} |`;
-  const out: Record<string, unknown> = { hours, tickS, seed, events, start: new Date(start).toISOString(), closing_lines: closing.stats.captured };
+  const out: Record<string, unknown> = { hours, tickS, seed, events, days, start: new Date(start).toISOString(), closing_lines: closing.stats.captured };
   for (const by of ['sport', 'devig_book', 'sportsbook']) {
     const r = await report(by);
     out[by] = r;
