@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { BoardEvent, ChangeSet, OddsRow } from '../../domain/odds-row.js';
-import { closingCaptures, type BoardBefore } from './closing-capture.js';
+import { closingCaptures, startedCaptures, type BoardBefore } from './closing-capture.js';
 
 const T = Date.parse('2026-11-22T20:00:00Z');
 const event = (id: string, status: BoardEvent['status']): BoardEvent => ({ id, sport: 'basketball', league: 'nba', homeTeam: 'H', awayTeam: 'A', homeKey: 'h', awayKey: 'a', startTime: T, status, externalIds: {}, gameState: null, firstSeenAt: T, updatedAt: T, endedAt: null });
@@ -38,5 +38,17 @@ describe('closingCaptures', () => {
     const done = new Set<string>();
     expect(closingCaptures(before, cs([row('f1', 'e', 'fanduel', true, -150)]), done)).toEqual([]);
     expect(done.has('e|fanduel')).toBe(true);
+  });
+});
+
+describe('startedCaptures', () => {
+  it('closes games past their start that no book quoted live, once per book', () => {
+    const b = board([row('p1', 'e', 'pinnacle', false, -125), row('d1', 'e', 'draftkings', false, 120), row('l1', 'later', 'pinnacle', false, -110)], [event('e', 'upcoming'), { ...event('later', 'upcoming'), startTime: T + 3600_000 }]);
+    const done = new Set<string>(['e|draftkings']);
+    expect(startedCaptures(b, T - 1, done)).toEqual([]); // not started yet
+    const caps = startedCaptures(b, T + 60_000, done);
+    expect(caps.map((c) => [c.event.id, c.sportsbook])).toEqual([['e', 'pinnacle']]);
+    expect(startedCaptures(b, T + 120_000, done)).toEqual([]);
+    expect(startedCaptures(board([row('p1', 'e', 'pinnacle', false, -125)], [event('e', 'upcoming')]), T + 7 * 3600_000, new Set())).toEqual([]); // too old
   });
 });

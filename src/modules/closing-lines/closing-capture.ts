@@ -66,6 +66,31 @@ export function closingCaptures(board: BoardBefore, cs: ChangeSet, captured: Set
   return out;
 }
 
+/**
+ * Closing lines of games whose start time has passed without any book quoting them live (a feed without
+ * in-play prices, a replayed import): each book's pre-game prices at the start are its closing line. Games
+ * that started more than `maxAgeMs` ago are left alone.
+ */
+export function startedCaptures(board: BoardBefore, now: number, captured: Set<string>, maxAgeMs = 6 * 3600_000): PendingCapture[] {
+  const out: PendingCapture[] = [];
+  for (const e of board.events.values()) {
+    if (e.status !== 'upcoming' || e.startTime > now || now - e.startTime > maxAgeMs) continue;
+    const byBook = new Map<string, OddsRow[]>();
+    for (const id of board.ids('event', e.id) ?? []) {
+      const r = board.rows.get(id);
+      if (!r || r.isLive || captured.has(`${e.id}|${r.sportsbook}`)) continue;
+      const list = byBook.get(r.sportsbook);
+      if (list) list.push(r);
+      else byBook.set(r.sportsbook, [r]);
+    }
+    for (const [book, rows] of byBook) {
+      captured.add(`${e.id}|${book}`);
+      out.push({ event: e, sportsbook: book, rows });
+    }
+  }
+  return out;
+}
+
 /** A captured row as stored (CONTRACT 13 line fields, plus period and market group). */
 export function toStoredLine(r: OddsRow): StoredClosingLine {
   return {

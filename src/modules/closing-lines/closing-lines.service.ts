@@ -10,7 +10,7 @@ import type { AppConfig } from '../../config/env.js';
 import type { ChangeSet } from '../../domain/odds-row.js';
 import { BoardService, ODDS_TOPIC } from '../board/board.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
-import { closingCaptures, toStoredLine } from './closing-capture.js';
+import { closingCaptures, startedCaptures, toStoredLine, type PendingCapture } from './closing-capture.js';
 import { ClosingLinesRepository, type ClosingCapture } from './closing-lines.repository.js';
 import type { ClosingLinesQuery } from './dto/closing-lines.query.dto.js';
 
@@ -51,6 +51,7 @@ export class ClosingLinesService implements OnApplicationBootstrap {
     });
     if (!this.config.schedulers) return;
     this.scheduler.addInterval('closing-lines:flush', setInterval(() => void this.flush(), 2_000));
+    this.scheduler.addInterval('closing-lines:started', setInterval(() => this.leadership.isLeader && this.captureStarted(), 15_000));
     this.scheduler.addInterval('closing-lines:purge', setInterval(() => void (this.leadership.isLeader && this.purge()), 3600_000));
   }
 
@@ -63,7 +64,17 @@ export class ClosingLinesService implements OnApplicationBootstrap {
   /** Called with each change set before the board applies it (the board still holds the pre-game prices). */
   onChangeSet(cs: ChangeSet): void {
     for (const id of cs.eventsRemoved) this.forget(id);
-    const found = closingCaptures(this.boards.board, cs, this.captured);
+    this.take(closingCaptures(this.boards.board, cs, this.captured), cs.at);
+  }
+
+  /** Games past their start time that no book has quoted live: their pre-game prices close now. */
+  captureStarted(now = this.clock.now()): number {
+    const found = startedCaptures(this.boards.board, now, this.captured);
+    this.take(found, now);
+    return found.length;
+  }
+
+  private take(found: PendingCapture[], at: number): void {
     if (!found.length) return;
     for (const f of found) {
       const c: ClosingCapture = {
@@ -74,7 +85,7 @@ export class ClosingLinesService implements OnApplicationBootstrap {
         homeTeam: f.event.homeTeam,
         awayTeam: f.event.awayTeam,
         eventStartTime: f.event.startTime,
-        capturedAt: cs.at,
+        capturedAt: at,
         lines: f.rows.map(toStoredLine),
       };
       this.stats.captured++;
