@@ -9,6 +9,7 @@ import { oddsBench } from './odds.bench.js';
 import { loadBench } from './load.bench.js';
 import { startupBench } from './startup.bench.js';
 import { streamBench } from './stream.bench.js';
+import { clvBench } from './clv-track-record.js';
 
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
@@ -28,10 +29,13 @@ const suites: Record<string, () => Promise<void>> = {
   stream: streamBench,
   load: loadBench,
   startup: startupBench,
+  clv: clvBench,
 };
+/** Run when named only (it simulates hours of games; README "CLV track record"). */
+const ON_REQUEST = new Set(['clv']);
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const names = wanted.length ? wanted : Object.keys(suites);
+const names = wanted.length ? wanted : Object.keys(suites).filter((n) => !ON_REQUEST.has(n));
 console.log(`machine: ${machine()}`);
 for (const name of names) {
   const run = suites[name];

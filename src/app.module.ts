@@ -31,6 +31,9 @@ import { SplitsModule } from './modules/splits/splits.module.js';
 import { McpModule } from './modules/mcp/mcp.module.js';
 import { DeepLinksModule } from './modules/deep-links/deep-links.module.js';
 import { FuturesModule } from './modules/futures/futures.module.js';
+import { ClosingLinesModule } from './modules/closing-lines/closing-lines.module.js';
+import { ClvModule } from './modules/clv/clv.module.js';
+import { GameStateModule } from './modules/game-state/game-state.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature; and the rate-limit headers interceptor. */
 @Module({
@@ -77,6 +80,9 @@ export class AppModule {
       McpModule,
       DeepLinksModule,
       FuturesModule,
+      ClosingLinesModule,
+      ClvModule,
+      GameStateModule,
       MetricsGaugesModule,
     ];
     return { module: AppModule, imports };

@@ -33,6 +33,8 @@ export interface AppConfig {
     markets: string[];
     intervalSeconds: number;
     minRemaining: number;
+    /** Scores poll interval while games are in progress (0: no scores). */
+    scoresIntervalSeconds?: number;
   };
   enterpriseRequestsPerMinute?: number;
   /** Browser origins allowed to call the API: none (false, the default), any without credentials ('*'), or a list. */
@@ -49,6 +51,10 @@ export interface AppConfig {
   trustProxy: boolean | number | string[];
   endedEventGraceSeconds: number;
   historyRetentionHours: number;
+  /** Closing lines kept in the database (hours, at least 48). */
+  closingLinesRetentionHours: number;
+  /** The devig method the CLV track record values +EV detections and closing lines with. */
+  clvDevigMethod: 'multiplicative' | 'additive' | 'power' | 'shin' | 'worst_case';
   persistIntervalMs: number;
   docsUrl: string;
   version: string;
@@ -59,6 +65,14 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {}
+
+function clvDevigMethod(env: NodeJS.ProcessEnv): AppConfig['clvDevigMethod'] {
+  const raw = env.CLV_DEVIG_METHOD?.trim() || 'power';
+  const ok = ['multiplicative', 'additive', 'power', 'shin', 'worst_case'] as const;
+  const m = ok.find((x) => x === raw);
+  if (!m) throw new ConfigError(`CLV_DEVIG_METHOD must be one of ${ok.join(', ')}, got "${raw}"`);
+  return m;
+}
 
 function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
   const raw = env[name];
@@ -220,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       markets: list(env, 'ODDS_API_MARKETS', ['h2h', 'spreads', 'totals']),
       intervalSeconds: int(env, 'ODDS_API_INTERVAL_SECONDS', 300, 5, 86_400),
       minRemaining: int(env, 'ODDS_API_MIN_REMAINING', 20, 0, 1_000_000),
+      scoresIntervalSeconds: int(env, 'ODDS_API_SCORES_INTERVAL_SECONDS', 120, 0, 86_400),
     },
     enterpriseRequestsPerMinute: enterpriseRpm,
     corsOrigins: corsOrigins(env),
@@ -231,6 +246,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     trustProxy: trustProxy(env),
     endedEventGraceSeconds: int(env, 'ENDED_EVENT_GRACE_SECONDS', 3600, 0, 7 * 86_400),
     historyRetentionHours: int(env, 'ODDS_HISTORY_RETENTION_HOURS', 24, 1, 24 * 365),
+    closingLinesRetentionHours: int(env, 'CLOSING_LINES_RETENTION_HOURS', 168, 48, 24 * 3650),
+    clvDevigMethod: clvDevigMethod(env),
     persistIntervalMs: int(env, 'PERSIST_INTERVAL_MS', 1000, 50, 60_000),
     docsUrl: env.DOCS_URL?.trim() || '/docs/errors',
     version,

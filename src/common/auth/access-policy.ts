@@ -16,12 +16,14 @@ export interface FeatureDef {
   fromTier: TierName;
   /** A per-account switch on top of the tier (arbitrage: the account's arbitrage flag), with its refusal. */
   account?: { allows(account: Account): boolean; refusal: string };
+  /** An add-on that grants the feature to an account whose tier lacks it (its 403 names it as `addon`). */
+  addon?: string;
 }
 
 const CORE: Record<CoreFeature, FeatureDef> = {
   odds: { name: 'odds', label: 'Odds', fromTier: 'free' },
   splits: { name: 'splits', label: 'Betting splits', fromTier: 'free' },
-  game_state: { name: 'game_state', label: 'Game state', title: 'Game state', fromTier: 'enterprise' },
+  game_state: { name: 'game_state', label: 'Game state', title: 'Game state', fromTier: 'enterprise', addon: 'game_state' },
   streaming: { name: 'streaming', label: 'Streaming', fromTier: 'hobby' },
 };
 
@@ -142,8 +144,13 @@ export class AccessPolicy {
     return t ?? 'enterprise';
   }
 
+  /** Whether the account bought the add-on that grants a feature. */
+  private hasAddon(account: Account, def: FeatureDef | undefined): boolean {
+    return Boolean(def?.addon && account.addons?.includes(def.addon));
+  }
+
   hasFeature(account: Account, feature: Feature): boolean {
-    if (!this.tierHas(account.tier, feature)) return false;
+    if (!this.tierHas(account.tier, feature) && !this.hasAddon(account, this.definition(feature))) return false;
     return this.definition(feature)?.account?.allows(account) ?? true;
   }
 
@@ -161,9 +168,10 @@ export class AccessPolicy {
   assertFeature(account: Account, feature: Feature): void {
     const required = this.requiredTierFor(feature);
     const def = this.definition(feature);
-    if (!this.tierHas(account.tier, feature)) {
+    if (!this.tierHas(account.tier, feature) && !this.hasAddon(account, def)) {
       const plus = tierRank(required) < TIERS.length - 1 ? ' or higher' : '';
-      throw tierRestricted(`${def?.label ?? feature} require the ${required} tier${plus}; this key is on the ${account.tier} tier`, required, { tier: account.tier });
+      const addon = def?.addon ? ` (or the ${def.addon} add-on)` : '';
+      throw tierRestricted(`${def?.label ?? feature} require the ${required} tier${plus}${addon}; this key is on the ${account.tier} tier`, required, { tier: account.tier, ...(def?.addon ? { addon: def.addon } : {}) });
     }
     // The tier has it but this account's switch is off: not a tier matter (no required_tier), its own code.
     if (def?.account && !def.account.allows(account)) throw new ApiError('feature_disabled', def.account.refusal, { feature, tier: account.tier });

@@ -6,6 +6,8 @@ export interface Account {
   name: string | null;
   tier: TierName;
   arbitrageEnabled: boolean;
+  /** Add-ons bought on top of the tier (`game_state`): each grants the feature of that name. */
+  addons?: readonly string[];
 }
 
 declare module 'fastify' {

@@ -50,6 +50,8 @@ export interface ErrorExtras {
   parameter?: string;
   correct_endpoint?: string;
   feature?: string;
+  /** The add-on that would grant the refused feature (`game_state`). */
+  addon?: string;
 }
 
 export class ApiError extends Error {

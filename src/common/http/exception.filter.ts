@@ -5,7 +5,7 @@ import { ApiError, STATUS_OF, type ErrorCode, type ErrorExtras } from './api-err
 import type { RouteIndex } from './route-index.js';
 import { rateLimitOf, writeRateLimitHeaders } from '../rate-limit/rate-limit-headers.js';
 
-const TOP_LEVEL: Array<keyof ErrorExtras> = ['required_tier', 'retry_after', 'max_books', 'max_offset', 'correct_endpoint'];
+const TOP_LEVEL: Array<keyof ErrorExtras> = ['required_tier', 'retry_after', 'max_books', 'max_offset', 'correct_endpoint', 'addon'];
 
 export function errorBody(code: ErrorCode, message: string, docsUrl: string, extras: ErrorExtras = {}) {
   const top: Record<string, unknown> = {};

@@ -4,6 +4,8 @@ import { badRequest, notFound } from '../../common/http/api-error.js';
 import { localDateHour } from '../../domain/normalise.js';
 import type { BoardEvent } from '../../domain/odds-row.js';
 import type { OddsBoard } from '../board/odds-board.js';
+import { Clock } from '../../common/time/clock.js';
+import { gameStateObject } from '../game-state/game-state.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import type { ListEventsQuery } from './dto/events.query.js';
 
@@ -29,6 +31,7 @@ export class EventsService {
   constructor(
     private readonly catalog: Catalog,
     private readonly refs: RefBlocks,
+    private readonly clock: Clock,
   ) {}
 
   view(board: OddsBoard, e: BoardEvent): EventView {
@@ -46,6 +49,8 @@ export class EventsService {
       book_count: books.length,
       markets: board.marketsOf(e.id),
       books,
+      // CONTRACT 13.1 object while live (null otherwise): the same object /gamestate and the stream serve.
+      game_state: gameStateObject(e, books.length, this.clock.now()),
       ...this.refs.forEvent(e),
     };
   }

@@ -198,7 +198,7 @@ describe('IngestionPipeline', () => {
     ingest([q({ isLive: true, price: { american: -200 } })], T0 + 1000);
     expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.status).toBe('live');
     ingest([], T0 + 2000, { events: [{ league: 'nba', homeTeam: 'Denver Nuggets', awayTeam: 'Phoenix Suns', startTime: TIP, status: 'live', gameState: { home_score: 10, away_score: 8, game_period: 'Q1' } }] });
-    expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.gameState).toEqual({ home_score: 10, away_score: 8, game_period: 'Q1' });
+    expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.gameState).toEqual({ home_score: 10, away_score: 8, game_period: 'Q1', primary_book: 'test', source_count: 1, updated_at: new Date(T0 + 2000).toISOString(), reported_at: new Date(T0 + 2000).toISOString() });
   });
 });
 

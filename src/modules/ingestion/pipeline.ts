@@ -1,3 +1,4 @@
+import { GameStateReports } from '../game-state/game-state.js';
 import { Catalog, type BookDef, type LeagueDef } from '../../config/catalog.js';
 import { normalizePrice } from '../../math/odds.js';
 import {
@@ -481,7 +482,10 @@ export class IngestionPipeline {
     }
   }
 
-  private applyEventUpdate(u: EventUpdate, now: number): void {
+  /** Each source's latest game-state report per live game, merged into the event's game_state (CONTRACT 13.1). */
+  readonly gameStates = new GameStateReports();
+
+  private applyEventUpdate(u: EventUpdate, now: number, source: string): void {
     const league = this.leagueOf(u.league);
     const e = this.event(league, u.homeTeam, u.awayTeam, u.startTime, now, { gameNumber: u.gameNumber, book: u.book, externalId: u.externalEventId });
     this.updated.add(e.id);
@@ -490,10 +494,14 @@ export class IngestionPipeline {
       if (u.status === 'ended' || u.status === 'cancelled') e.endedAt = now;
       this.markDirty(e, now);
     }
-    if (u.gameState !== undefined && JSON.stringify(u.gameState) !== JSON.stringify(e.gameState)) {
-      e.gameState = u.gameState;
-      this.markDirty(e, now);
+    if (u.gameState !== undefined) {
+      const merged = u.gameState === null ? null : this.gameStates.report(e.id, e.sport, u.book ?? source, u.gameState, now);
+      if (JSON.stringify(merged) !== JSON.stringify(e.gameState)) {
+        e.gameState = merged;
+        this.markDirty(e, now);
+      }
     }
+    if (e.status === 'ended' || e.status === 'cancelled') this.gameStates.forget(e.id);
   }
 
   /** Turns one provider batch into a change set against the current board (the caller applies it). */
@@ -502,7 +510,7 @@ export class IngestionPipeline {
     this.newLeagues = new Map();
     this.newBooks = new Map();
     const report: IngestReport = { source: batch.source, quotes: batch.quotes.length, accepted: 0, changed: 0, unchanged: 0, removed: 0, rejected: {}, rejections: [] };
-    this.applyEventUpdates(batch.events ?? [], now);
+    this.applyEventUpdates(batch.events ?? [], now, batch.source);
     const { upserts, displayOnly } = this.normaliseQuotes(batch.quotes, now, report, batch.reportIds);
     const { upserted, seen } = this.diffWithBoard(upserts, now, report);
     const { removed, eventsRemoved } = this.removals(batch, upserts, now);
@@ -524,12 +532,12 @@ export class IngestionPipeline {
     return { changeSet, report, splits };
   }
 
-  private applyEventUpdates(updates: EventUpdate[], now: number): void {
+  private applyEventUpdates(updates: EventUpdate[], now: number, source: string): void {
     for (const u of updates) {
       try {
         // Text the store cannot keep (in names, ids or the game state) makes the whole update unusable.
         if (deepTextProblem(u, 'event update')) continue;
-        this.applyEventUpdate(u, now);
+        this.applyEventUpdate(u, now, source);
       } catch {
         /* an update for an unknown league is ignored: it carries no price */
       }

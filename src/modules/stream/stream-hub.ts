@@ -6,6 +6,7 @@ import { Clock } from '../../common/time/clock.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import type { BoardEvent, ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService, ODDS_TOPIC } from '../board/board.service.js';
+import { gameStateObject } from '../game-state/game-state.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { OddsItemBuilder } from '../odds/odds-item.js';
 import { DetectionEngine, OPPORTUNITIES_TOPIC, refOf, type OpportunityEvent, type OpportunityRef } from '../detection/detection.engine.js';
@@ -284,7 +285,9 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     if (f.channels.has('gamestate')) {
       for (const ev of e.cs.events) {
         if (!ev.gameState || (f.events && !f.events.has(ev.id)) || (f.sports && !f.sports.has(ev.sport)) || (f.leagues && !f.leagues.has(ev.league))) continue;
-        out.push({ event: 'gamestate:update', data: JSON.stringify({ event_id: ev.id, sport: ev.sport, league: ev.league, home_team: ev.homeTeam, away_team: ev.awayTeam, status: ev.status, is_live: ev.status === 'live', ...ev.gameState }) });
+        // Live: the CONTRACT 13.1 object /gamestate serves; otherwise (the final score) the state as last reported.
+        const obj = gameStateObject(ev, this.boards.board.booksOf(ev.id).length, e.cs.at);
+        out.push({ event: 'gamestate:update', data: JSON.stringify(obj ? { event_id: ev.id, status: ev.status, ...obj } : { event_id: ev.id, sport: ev.sport, league: ev.league, home_team: ev.homeTeam, away_team: ev.awayTeam, status: ev.status, is_live: false, ...ev.gameState }) });
       }
       for (const id of e.cs.eventsRemoved) {
         if (f.events && !f.events.has(id)) continue;
@@ -558,7 +561,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     const states: string[] = [];
     for (const e of board.events.values()) {
       if (!e.gameState || e.status !== 'live' || (f.events && !f.events.has(e.id)) || (f.sports && !f.sports.has(e.sport)) || (f.leagues && !f.leagues.has(e.league))) continue;
-      states.push(`${JSON.stringify(e.id)}:${JSON.stringify({ home_team: e.homeTeam, away_team: e.awayTeam, sport: e.sport, league: e.league, is_live: true, ...e.gameState })}`);
+      const obj = gameStateObject(e, board.booksOf(e.id).length, this.clock.now());
+      if (obj) states.push(`${JSON.stringify(e.id)}:${JSON.stringify(obj)}`);
     }
     await writeInFrames(states, MAX_ODDS_PER_FRAME, live, true, (events, at) =>
       write('gamestate:snapshot', () => `{"events":{${events.join(',')}},"count":${events.length},"total":${states.length},"offset":${at},"has_more":${at + events.length < states.length}}`),

@@ -3,6 +3,7 @@ import type { Catalog } from '../../../config/catalog.js';
 import type { AppConfig } from '../../../config/env.js';
 import type { OddsProvider, ProviderBatch, QuoteKey } from '../../../domain/types.js';
 import { parseOddsApiEvents } from './odds-api-format.js';
+import { parseOddsApiScores } from './odds-api-scores.js';
 
 export interface OddsApiStatus {
   enabled: boolean;
@@ -38,12 +39,20 @@ export class OddsApiProvider implements OddsProvider {
   private backoffMs = 0;
   readonly status: OddsApiStatus;
 
+  /** When the odds were last polled, and the games the odds feed listed (id -> start) per sport. */
+  private lastOddsAt: number | null = null;
+  private readonly starts = new Map<string, Map<string, number>>();
+  private readonly completed = new Set<string>();
+  private readonly lastScoresAt = new Map<string, number>();
+
   constructor(
     private readonly catalog: Catalog,
     private readonly cfg: AppConfig['oddsApi'],
     private readonly fetchImpl: typeof fetch = fetch,
   ) {
-    this.intervalMs = cfg.intervalSeconds * 1000;
+    // Scores are polled on their own (shorter) interval while games are in progress; odds on theirs.
+    const scores = cfg.scoresIntervalSeconds ? cfg.scoresIntervalSeconds : Number.POSITIVE_INFINITY;
+    this.intervalMs = Math.min(cfg.intervalSeconds, scores) * 1000;
     this.status = { enabled: Boolean(cfg.key), requestsRemaining: null, requestsUsed: null, lastCost: null, lastSuccessAt: null, lastError: cfg.key ? null : 'ODDS_API_KEY is not set', backoffUntil: null, disabledSports: [], unknownBooks: [] };
   }
 
@@ -63,7 +72,8 @@ export class OddsApiProvider implements OddsProvider {
     if (this.status.backoffUntil !== null && now < this.status.backoffUntil) return null;
     const batch: ProviderBatch = { source: this.name, quotes: [], removals: [] };
     let anyOk = false;
-    for (const sport of this.cfg.sports) {
+    const oddsDue = this.lastOddsAt === null || now - this.lastOddsAt >= this.cfg.intervalSeconds * 1000 - 500;
+    for (const sport of oddsDue ? this.cfg.sports : []) {
       if (this.status.disabledSports.includes(sport)) continue;
       if (this.status.requestsRemaining !== null && this.status.requestsRemaining < this.cfg.minRemaining) {
         this.status.backoffUntil = now + QUOTA_PAUSE_MS;
@@ -122,14 +132,19 @@ export class OddsApiProvider implements OddsProvider {
       const parsed = parseOddsApiEvents(json, this.catalog, { oddsFormat: 'decimal', now });
       for (const b of parsed.unknownBooks) if (!this.status.unknownBooks.includes(b)) this.status.unknownBooks.push(b);
       const current = new Map<string, QuoteKey>();
+      const starts = new Map<string, number>();
       for (const { quote } of parsed.quotes) {
+        if (quote.externalEventId) starts.set(quote.externalEventId, quote.startTime);
         batch.quotes.push(quote);
         const { price: _p, isLive: _l, isActive: _a, sourceTime: _s, ...key } = quote;
         current.set(keyOf(quote), key);
       }
       for (const [k, key] of this.previous.get(sport) ?? []) if (!current.has(k)) batch.removals!.push(key);
       this.previous.set(sport, current);
+      this.starts.set(sport, starts);
     }
+    if (oddsDue && anyOk) this.lastOddsAt = now;
+    if (await this.pollScores(now, batch)) anyOk = true;
     if (anyOk) {
       this.backoffMs = 0;
       if (this.status.backoffUntil !== null && now >= this.status.backoffUntil) this.status.backoffUntil = null;
@@ -137,5 +152,61 @@ export class OddsApiProvider implements OddsProvider {
       this.status.lastError = null;
     }
     return anyOk ? batch : null;
+  }
+
+  /**
+   * Scores (`/v4/sports/{sport}/scores?daysFrom=1`, 2 requests of quota each) for the sports with a game in
+   * progress: one the odds feed listed that started in the last 6 hours and is not known to be completed.
+   * Quota-aware as the odds poll (nothing under ODDS_API_MIN_REMAINING); errors back off the same way.
+   * Live games get their score; completed ones end with the final score (what grades the CLV record).
+   */
+  private async pollScores(now: number, batch: ProviderBatch): Promise<boolean> {
+    const every = this.cfg.scoresIntervalSeconds;
+    if (!every) return false;
+    let ok = false;
+    for (const sport of this.cfg.sports) {
+      if (this.status.disabledSports.includes(sport)) continue;
+      if (now - (this.lastScoresAt.get(sport) ?? 0) < every * 1000 - 500) continue;
+      const inProgress = [...(this.starts.get(sport) ?? new Map<string, number>())].some(([id, t]) => t <= now && now - t < 6 * 3600_000 && !this.completed.has(id));
+      if (!inProgress) continue;
+      if (this.status.requestsRemaining !== null && this.status.requestsRemaining < this.cfg.minRemaining) return ok;
+      const url = new URL(`/v4/sports/${encodeURIComponent(sport)}/scores`, this.cfg.baseUrl);
+      url.searchParams.set('apiKey', this.cfg.key!);
+      url.searchParams.set('daysFrom', '1');
+      url.searchParams.set('dateFormat', 'iso');
+      this.lastScoresAt.set(sport, now);
+      let res: Response;
+      try {
+        res = await this.fetchImpl(url, { signal: AbortSignal.timeout(15_000) });
+      } catch (err) {
+        this.fail(now, `scores: network error: ${(err as Error).message}`);
+        return ok;
+      }
+      const h = (n: string) => {
+        const v = res.headers.get(n);
+        return v === null || v === '' || Number.isNaN(Number(v)) ? null : Number(v);
+      };
+      this.status.requestsRemaining = h('x-requests-remaining') ?? this.status.requestsRemaining;
+      this.status.requestsUsed = h('x-requests-used') ?? this.status.requestsUsed;
+      if (res.status === 429 || res.status >= 500) {
+        this.fail(now, `scores: HTTP ${res.status}`);
+        return ok;
+      }
+      if (!res.ok) {
+        this.logger.warn({ msg: 'odds api scores request refused', sport, status: res.status });
+        continue;
+      }
+      let json: unknown;
+      try {
+        json = await res.json();
+      } catch {
+        continue;
+      }
+      const updates = parseOddsApiScores(json);
+      for (const u of updates) if (u.status === 'ended' && u.externalEventId) this.completed.add(u.externalEventId);
+      if (updates.length) (batch.events ??= []).push(...updates);
+      ok = true;
+    }
+    return ok;
   }
 }

@@ -10,7 +10,13 @@ import { priceInput } from './pricing.js';
 import { hashString } from './rng.js';
 import type { Row, SimEvent, SimWorld } from './world.js';
 
+/** Live games report their state at least this often (the game_state `stale` flag trips after 10 s). */
+const GAME_STATE_REFRESH_MS = 5_000;
+
 export class Emitter {
+  /** When each live game last reported its state. */
+  private readonly stateAt = new WeakMap<SimEvent, number>();
+
   constructor(
     private readonly w: SimWorld,
     private readonly source: string,
@@ -63,6 +69,8 @@ export class Emitter {
       batch.eventRemovals = w.pendingEventRemovals;
       w.pendingEventRemovals = [];
     }
+    // Live games report their state (clock) at least every GAME_STATE_REFRESH_MS, between scoring plays too.
+    for (const ev of w.events.values()) if (ev.status === 'live' && !ev.removed && now - (this.stateAt.get(ev) ?? 0) >= GAME_STATE_REFRESH_MS) w.dirtyEvents.add(ev);
     if (w.dirtyEvents.size > 0) {
       batch.events = [...w.dirtyEvents].map((ev) => this.eventUpdate(ev, now));
       w.dirtyEvents.clear();
@@ -96,6 +104,7 @@ export class Emitter {
   }
 
   private eventUpdate(ev: SimEvent, now: number): EventUpdate {
+    if (ev.status === 'live') this.stateAt.set(ev, now);
     const u: EventUpdate = { league: ev.league.id, homeTeam: ev.home, awayTeam: ev.away, startTime: ev.startTime, status: ev.status };
     if (ev.game) {
       const gs: GameState = gameState(ev.league, ev.game, Math.min(now, this.w.now), ev.fair.pHomeML);

@@ -92,6 +92,13 @@ function mmss(totalSeconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
+/** Who serves the current game: players alternate every game, the home player serving the first. */
+export function tennisServer(g: TennisGame): 'home' | 'away' {
+  let played = g.home + g.away;
+  for (const [h, a] of g.sets) played += h + a;
+  return played % 2 === 0 ? 'home' : 'away';
+}
+
 /** The game_state object of a game at time t. */
 export function gameState(league: LeagueConfig, g: Game, t: number, pHome: number | null): GameState {
   if (g.kind === 'tennis') {
@@ -102,6 +109,8 @@ export function gameState(league: LeagueConfig, g: Game, t: number, pHome: numbe
       sets_home: [...g.sets.map(([h]) => h), ...(g.ended ? [] : [g.home])],
       sets_away: [...g.sets.map(([, a]) => a), ...(g.ended ? [] : [g.away])],
     };
+    // Service alternates game by game (the home player served first); a tie-break counts as one game.
+    if (!g.ended) state.server = tennisServer(g);
     return state;
   }
   const seg = g.segs[g.seg];

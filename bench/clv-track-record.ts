@@ -1,0 +1,70 @@
+// The simulator's own CLV track record (README "CLV track record"): `npm run bench -- clv`.
+// The service runs in-process (embedded store, no schedulers) on a manual clock; the market simulator is
+// driven through the real pipeline for BENCH_CLV_HOURS simulated hours in BENCH_CLV_TICK_S steps, so games
+// are listed, priced, go live (closing lines captured), play and end (graded). Then /historical/clv's report
+// is printed, by sport, by book and by devig book.
+import { createApp } from '../src/app.factory.js';
+import { ManualClock } from '../src/common/time/clock.js';
+import type { Account } from '../src/common/auth/account.js';
+import { Catalog } from '../src/config/catalog.js';
+import { loadConfig } from '../src/config/env.js';
+import { BoardService } from '../src/modules/board/board.service.js';
+import { ClosingLinesService } from '../src/modules/closing-lines/closing-lines.service.js';
+import { ClvService } from '../src/modules/clv/clv.service.js';
+import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
+import { MarketSimulator } from '../src/modules/ingestion/simulator/simulator.js';
+import { save } from './run.js';
+
+type Group = { group_key: string; total_predictions: number; total_graded: number; wins: number; losses: number; pushes: number; win_rate: number | null; avg_clv_percent: number | null; clv_count: number; beat_close: number; avg_ev_percent: number | null; units: number; roi_percent: number | null };
+
+export async function clvBench(): Promise<void> {
+  const hours = Number(process.env.BENCH_CLV_HOURS ?? 6);
+  const tickS = Number(process.env.BENCH_CLV_TICK_S ?? 60);
+  const seed = Number(process.env.BENCH_CLV_SEED ?? 42);
+  const events = Number(process.env.BENCH_CLV_EVENTS ?? 40);
+  const start = Date.parse(process.env.BENCH_CLV_START ?? '2026-11-22T16:00:00Z');
+  const clock = new ManualClock(start);
+  const config = loadConfig({ PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'enterprise:sk_bench_ent_000001' }, 'bench');
+  const app = await createApp(config, { clock });
+  const ingestion = app.get(IngestionService);
+  const clv = app.get(ClvService);
+  const closing = app.get(ClosingLinesService);
+  // Prices need not reach the database here (only the closing lines and the track record do).
+  (app.get(BoardService).writer as unknown as { enqueue: () => void }).enqueue = () => undefined;
+  const days = Number(process.env.BENCH_CLV_DAYS ?? 1);
+  const sim = new MarketSimulator(new Catalog(), { seed, events, days, tickMs: tickS * 1000, start });
+  const wall = performance.now();
+  ingestion.ingest(sim.start(start), start, { backfill: true });
+  const steps = Math.round((hours * 3600) / tickS);
+  for (let i = 1; i <= steps; i++) {
+    clock.advance(tickS * 1000);
+    ingestion.ingest(sim.poll(clock.now()), clock.now());
+    if (i % Math.round(600 / tickS) === 0) {
+      await clv.settle();
+      process.stdout.write(`\r${new Date(clock.now()).toISOString()} recorded ${clv.stats.recorded}, closed ${clv.stats.closed}, graded ${clv.stats.graded}, closing lines ${closing.stats.captured}   `);
+    }
+  }
+  await clv.settle();
+  console.log(`\nsimulated ${hours} h in ${((performance.now() - wall) / 1000).toFixed(0)} s (seed ${seed}, ${events} events over ${days} day(s), ${tickS} s steps, from ${new Date(start).toISOString()})`);
+  const account: Account = { keyId: 'bench', name: null, tier: 'enterprise', arbitrageEnabled: true } as Account;
+  const from = new Date(start - 86_400_000).toISOString();
+  const report = async (group_by: string) => (await clv.report(account, { from, group_by } as never)).data as { overall: Omit<Group, 'group_key'>; groups: Group[] };
+  const fmt = (v: number | null, suffix = '') => (v === null ? '-' : `${v.toFixed(2)}${suffix}`);
+  const line = (key: string, g: Omit<Group, 'group_key'>) =>
+    `| ${key} | ${g.total_predictions} | ${g.clv_count} | ${fmt(g.avg_ev_percent, '%')} | ${fmt(g.avg_clv_percent, '%')} | ${g.clv_count ? ((g.beat_close / g.clv_count) * 100).toFixed(1) : '-'}% | ${g.wins}-${g.losses}-${g.pushes} | ${fmt(g.roi_percent, '%')} |`;
+  const out: Record<string, unknown> = { hours, tickS, seed, events, days, start: new Date(start).toISOString(), closing_lines: closing.stats.captured };
+  for (const by of ['sport', 'devig_book', 'sportsbook']) {
+    const r = await report(by);
+    out[by] = r;
+    console.log(`\nby ${by}\n\n| ${by} | +EV bets | with CLV | avg EV at detection | avg CLV | beat the close | W-L-P | flat-stake ROI |\n|---|---|---|---|---|---|---|---|`);
+    for (const g of r.groups) console.log(line(g.group_key, g));
+    console.log(line('**all**', r.overall));
+  }
+  save('clv', out);
+  await app.close();
+}
+
+if (process.argv[1]?.endsWith('clv-track-record.js')) {
+  await clvBench();
+  process.exit(0);
+}

@@ -1,0 +1,8 @@
+import { BoardModule } from '../board/board.module.js';
+import { Module } from '@nestjs/common';
+import { GameStateController } from './game-state.controller.js';
+import { GameStateService } from './game-state.service.js';
+
+/** Live game state (CONTRACT 13.1): GET /gamestate[/{sport}]. Merging sources' reports is in game-state.ts (the pipeline keeps them). */
+@Module({ imports: [BoardModule], controllers: [GameStateController], providers: [GameStateService] })
+export class GameStateModule {}
