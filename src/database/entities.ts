@@ -1,6 +1,7 @@
+import { AccountEntity, AccountUsageEntity } from '../modules/accounts/account.entity.js';
 import { ApiKeyEntity } from '../modules/accounts/api-key.entity.js';
 import { EventEntity, OddsEntity, OddsHistoryEntity, OddsRemovalEntity } from '../modules/board/board.entities.js';
 import { SplitsSnapshotEntity } from '../modules/splits/splits.entity.js';
 
 /** Every entity of the service; the data source, the CLI and the schema test share this list. */
-export const ENTITIES = [ApiKeyEntity, EventEntity, OddsEntity, OddsHistoryEntity, OddsRemovalEntity, SplitsSnapshotEntity];
+export const ENTITIES = [AccountEntity, AccountUsageEntity, ApiKeyEntity, EventEntity, OddsEntity, OddsHistoryEntity, OddsRemovalEntity, SplitsSnapshotEntity];
