@@ -128,6 +128,11 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     return [...this.byKey.keys()];
   }
 
+  /** The streams a key holds open here. */
+  streamsOfKey(keyId: string): number {
+    return (this.byKey.get(keyId) ?? []).filter((c) => !c.closed).length;
+  }
+
   /** Closes every stream of a key (revoked or expired keys). */
   closeKey(keyId: string, reason: CloseReason): number {
     const list = [...(this.byKey.get(keyId) ?? [])];
