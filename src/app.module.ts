@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { UpdatedAtInterceptor } from './common/http/updated-at.interceptor.js';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { ThrottlerStorage } from '@nestjs/throttler';
@@ -72,6 +73,6 @@ export class AppModule {
       SplitsModule,
       MetricsGaugesModule,
     ];
-    return { module: AppModule, imports };
+    return { module: AppModule, imports, providers: [{ provide: APP_INTERCEPTOR, useClass: UpdatedAtInterceptor }] };
   }
 }

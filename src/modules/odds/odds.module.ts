@@ -1,8 +1,9 @@
 import { Global, Module } from '@nestjs/common';
+import { DetectionModule } from '../detection/detection.module.js';
 import { OddsController } from './odds.controller.js';
 import { OddsItemBuilder } from './odds-item.js';
 import { OddsService } from './odds.service.js';
 
 @Global()
-@Module({ controllers: [OddsController], providers: [OddsService, OddsItemBuilder], exports: [OddsService, OddsItemBuilder] })
+@Module({ imports: [DetectionModule], controllers: [OddsController], providers: [OddsService, OddsItemBuilder], exports: [OddsService, OddsItemBuilder] })
 export class OddsModule {}
