@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Catalog } from '../../config/catalog.js';
+import { playerId } from '../../domain/player-id.js';
 import { evConfidenceScore, fairAmerican, kellyFraction, roundTo, type DevigMethod } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Json } from '../detection/detector.js';
@@ -34,6 +35,7 @@ export class EvPresenter {
       id: r.id,
       game_id: r.eventId,
       ...eventBlock(e, r.row),
+      player_id: playerId(r.row.sport, r.row.league, r.row.playerName),
       game: e ? `${e.awayTeam} @ ${e.homeTeam}` : r.eventId,
       market: r.marketType,
       selection: r.row.selection,
