@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
+import { SseRecorder } from '../support/sse.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -51,6 +52,11 @@ function quotes(): Quote[] {
     ...tt('caesars', 113.5, 100, -120),
     ...spread('draftkings', -2.5),
     ...spread('fanduel', -7.5),
+    // A game under way: live prices, no opportunity.
+    ...['draftkings', 'fanduel'].flatMap((book) => [
+      { ...nba(book, 'Boston Bruins', 'Toronto Maple Leafs', { isLive: true, startTime: NOW - 3_600_000 }), league: 'nhl' },
+      { ...nba(book, 'Boston Bruins', 'Toronto Maple Leafs', { selection: 'Toronto Maple Leafs', selectionType: 'away', isLive: true, startTime: NOW - 3_600_000 }), league: 'nhl' },
+    ]),
   ];
 }
 
@@ -124,6 +130,27 @@ describe('fields and parameters the clients read (end to end)', () => {
     const spread = mids.find((x) => x.market_type === 'point_spread');
     expect(spread).toMatchObject({ is_team_total: false, team_name: null, alt_side1: null, alt_side2: null });
     for (const m of mids) expect(m.is_team_total).toBe(m.market_type === 'team_total');
+  });
+
+  it('the stream takes a live filter: live=true only live prices, live=false only pre-game ones', async () => {
+    const rowsOf = async (live: string) => {
+      const sse = new SseRecorder(`${t.url}/api/v1/stream?channel=odds&live=${live}&api_key=${KEYS.sharp}`);
+      try {
+        const connected = await sse.seen('connected');
+        await sse.seen('snapshot:complete');
+        return { filters: connected.data.filters, rows: sse.of('snapshot').flatMap((e) => e.data.odds as J[]) };
+      } finally {
+        sse.close();
+      }
+    };
+    const live = await rowsOf('true');
+    expect(live.filters.live).toBe(true);
+    expect(live.rows.length).toBe(4);
+    expect(live.rows.every((r) => r.is_live === true && r.league === 'nhl')).toBe(true);
+    const pre = await rowsOf('false');
+    expect(pre.rows.length).toBeGreaterThan(0);
+    expect(pre.rows.every((r) => r.is_live === false)).toBe(true);
+    expect((await t.call('/stream?live=maybe', { key: KEYS.sharp })).status).toBe(400);
   });
 
   it('every envelope has updated_at', async () => {
