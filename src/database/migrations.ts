@@ -2,6 +2,7 @@ import { ApiKeys1763700000000 } from '../../migrations/1763700000000-ApiKeys.js'
 import { Board1763800000000 } from '../../migrations/1763800000000-Board.js';
 import { Splits1763900000000 } from '../../migrations/1763900000000-Splits.js';
 import { Accounts1764200000000 } from '../../migrations/1764200000000-Accounts.js';
+import { MarketData1764200000001 } from '../../migrations/1764200000001-MarketData.js';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS = [ApiKeys1763700000000, Board1763800000000, Splits1763900000000, Accounts1764200000000];
+export const MIGRATIONS = [ApiKeys1763700000000, Board1763800000000, Splits1763900000000, Accounts1764200000000, MarketData1764200000001];

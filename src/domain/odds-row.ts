@@ -39,6 +39,10 @@ export interface OddsRow {
   marketId: string | null;
   selectionId: string | null;
   maxBet: number | null;
+  /** Exchange and prediction-market data (null or absent elsewhere, and when the source sends none). */
+  volume?: number | null;
+  volume24h?: number | null;
+  openInterest?: number | null;
 }
 
 export interface BoardEvent {

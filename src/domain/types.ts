@@ -59,6 +59,12 @@ export interface Quote extends QuoteKey {
   marketId?: string | null;
   selectionId?: string | null;
   maxBet?: number | null;
+  /** Exchanges and prediction markets: amount traded on the selection (the venue's native units). */
+  volume?: number | null;
+  /** Exchanges and prediction markets: amount traded in the last 24 hours. */
+  volume24h?: number | null;
+  /** Prediction markets: contracts outstanding. */
+  openInterest?: number | null;
 }
 
 /** Live state of a game (CONTRACT.md 13.1), as the simulator or a feed reports it. */

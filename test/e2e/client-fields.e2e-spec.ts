@@ -45,7 +45,8 @@ function quotes(): Quote[] {
     ...jokic('pinnacle', -115, -105),
     ...jokic('draftkings', 110, -140),
     nba('draftkings', 'Boston Celtics', 'New York Knicks', { price: { american: 110 } }),
-    nba('betfair', 'Boston Celtics', 'New York Knicks', { selection: 'New York Knicks', selectionType: 'away', price: { decimal: 2.05 } }),
+    nba('betfair', 'Boston Celtics', 'New York Knicks', { selection: 'New York Knicks', selectionType: 'away', price: { decimal: 2.05 }, volume: 18250.5, volume24h: 4100 }),
+    nba('kalshi', 'Boston Celtics', 'New York Knicks', { price: { contract_price: 0.6 }, volume: 52000, volume24h: 9000, openInterest: 31000 }),
     ...tt('draftkings', 110.5, -110, -110),
     ...tt('betmgm', 110.5, -115, -105),
     ...tt('fanduel', 113.5, -110, -110),
@@ -151,6 +152,16 @@ describe('fields and parameters the clients read (end to end)', () => {
     expect(pre.rows.length).toBeGreaterThan(0);
     expect(pre.rows.every((r) => r.is_live === false)).toBe(true);
     expect((await t.call('/stream?live=maybe', { key: KEYS.sharp })).status).toBe(400);
+  });
+
+  it('exchange and prediction-market rows carry volume, volume_24h and open_interest; sportsbook rows null', async () => {
+    const rows = (await get('/odds?sportsbook=draftkings,betfair,kalshi&league=nba&market=moneyline&limit=500')).data as J[];
+    const pick = (book: string) => rows.filter((r) => r.sportsbook === book && r.home_team === 'Boston Celtics').map((r) => [r.volume, r.volume_24h, r.open_interest]);
+    expect(pick('betfair')).toEqual([[18250.5, 4100, null]]);
+    expect(pick('kalshi')).toEqual([[52000, 9000, 31000]]);
+    expect(pick('draftkings')).toEqual([[null, null, null]]);
+    const bad = t.app.get(IngestionService).ingest({ source: 'test', quotes: [{ ...quotes().find((q) => q.book === 'kalshi')!, volume: -5 }] }, NOW);
+    expect(bad.rejected).toEqual({ invalid_market_data: 1 });
   });
 
   it('every envelope has updated_at', async () => {

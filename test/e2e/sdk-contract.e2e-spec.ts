@@ -54,7 +54,7 @@ describe('SDK contract: every REST call of the public TypeScript client (CONTRAC
 
   /** A request as the TypeScript client sends it. */
   async function sdk(method: string, path: string, opts: { query?: Record<string, string | number | boolean>; body?: unknown; key?: string } = {}) {
-    const qs = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
+    const qs = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
     const res = await fetch(`${t.url}/api/v1${path}${qs}`, {
       method,
       headers: { 'X-API-Key': opts.key ?? KEYS.sharp, 'Content-Type': 'application/json', Accept: 'application/json' },

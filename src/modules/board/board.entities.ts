@@ -53,6 +53,9 @@ export class OddsEntity {
   @Column('text', { name: 'market_id', nullable: true }) marketId: string | null;
   @Column('text', { name: 'selection_id', nullable: true }) selectionId: string | null;
   @Column('double precision', { name: 'max_bet', nullable: true }) maxBet: number | null;
+  @Column('double precision', { nullable: true }) volume: number | null;
+  @Column('double precision', { name: 'volume_24h', nullable: true }) volume24h: number | null;
+  @Column('double precision', { name: 'open_interest', nullable: true }) openInterest: number | null;
 }
 
 /** Append-only price history: one row per change of price, line, live or active state. */

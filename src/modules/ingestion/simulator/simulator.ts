@@ -31,6 +31,7 @@ import { TimeHeap } from './heap.js';
 import { Dist, lineSides, logit, moneyline, pregameLines, propOver, propSd, sigmoid, type Fair, type PropFair } from './model.js';
 import { applyMargin, formatPrice, priceInput, toAmerican } from './pricing.js';
 import { Rng, hashString } from './rng.js';
+import { simulatedMarketData } from './volume.js';
 import { clampShare, driftSplits, initialSplits, pair, type SplitsState } from './splits.js';
 import { SPORTS, gameDurationMs, regulationMinutes, type LeagueConfig, type SportConfig } from './sports.js';
 
@@ -94,6 +95,8 @@ interface Row {
   /** Book-native ids, built on first output. */
   marketId: string | null;
   selectionId: string | null;
+  /** Price moves so far (exchange and prediction-market volume grows with them). */
+  moves: number;
 }
 
 interface BookEvent {
@@ -1076,12 +1079,14 @@ export class MarketSimulator implements OddsProvider {
         mark: be.epoch,
         marketId: null,
         selectionId: null,
+        moves: 0,
       };
       be.rows.set(lk, r);
       this.dirty.add(r);
       return;
     }
     r.mark = be.epoch;
+    if (r.pv !== pv) r.moves++;
     if (r.pv !== pv || !r.active || r.live !== live) {
       r.pv = pv;
       r.active = true;
@@ -1337,7 +1342,13 @@ export class MarketSimulator implements OddsProvider {
       externalEventId: be.ext,
       marketId: r.marketId,
       selectionId: r.selectionId,
+      ...(be.p.kind === 'exchange' || be.p.kind === 'prediction' ? this.marketData(r.selectionId, r.moves, be.p.kind) : {}),
     };
+  }
+
+  private marketData(selectionId: string, moves: number, kind: 'exchange' | 'prediction'): Pick<Quote, 'volume' | 'volume24h' | 'openInterest'> {
+    const d = simulatedMarketData(selectionId, moves, kind);
+    return { volume: d.volume, volume24h: d.volume24h, openInterest: d.openInterest };
   }
 
   private markEmitted(r: Row): void {
