@@ -43,6 +43,9 @@ export interface OddsRow {
   volume?: number | null;
   volume24h?: number | null;
   openInterest?: number | null;
+  /** Baseball starters as the source names them (null or absent when it does not). */
+  homePitcher?: string | null;
+  awayPitcher?: string | null;
 }
 
 export interface BoardEvent {

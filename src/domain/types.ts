@@ -65,6 +65,9 @@ export interface Quote extends QuoteKey {
   volume24h?: number | null;
   /** Prediction markets: contracts outstanding. */
   openInterest?: number | null;
+  /** Baseball: the probable or actual starting pitchers, when the source names them. */
+  homePitcher?: string | null;
+  awayPitcher?: string | null;
 }
 
 /** Live state of a game (CONTRACT.md 13.1), as the simulator or a feed reports it. */

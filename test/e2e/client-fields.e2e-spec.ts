@@ -53,6 +53,11 @@ function quotes(): Quote[] {
     ...tt('caesars', 113.5, 100, -120),
     ...spread('draftkings', -2.5),
     ...spread('fanduel', -7.5),
+    // Baseball: one book names the starting pitchers, another does not.
+    { ...nba('draftkings', 'New York Yankees', 'Boston Red Sox', { homePitcher: 'Gerrit Cole', awayPitcher: 'Garrett Crochet' }), league: 'mlb' },
+    { ...nba('draftkings', 'New York Yankees', 'Boston Red Sox', { selection: 'Boston Red Sox', selectionType: 'away', homePitcher: 'Gerrit Cole', awayPitcher: 'Garrett Crochet' }), league: 'mlb' },
+    { ...nba('fanduel', 'New York Yankees', 'Boston Red Sox', {}), league: 'mlb' },
+    { ...nba('fanduel', 'New York Yankees', 'Boston Red Sox', { selection: 'Boston Red Sox', selectionType: 'away' }), league: 'mlb' },
     // A game under way: live prices, no opportunity.
     ...['draftkings', 'fanduel'].flatMap((book) => [
       { ...nba(book, 'Boston Bruins', 'Toronto Maple Leafs', { isLive: true, startTime: NOW - 3_600_000 }), league: 'nhl' },
@@ -162,6 +167,18 @@ describe('fields and parameters the clients read (end to end)', () => {
     expect(pick('draftkings')).toEqual([[null, null, null]]);
     const bad = t.app.get(IngestionService).ingest({ source: 'test', quotes: [{ ...quotes().find((q) => q.book === 'kalshi')!, volume: -5 }] }, NOW);
     expect(bad.rejected).toEqual({ invalid_market_data: 1 });
+  });
+
+  it('baseball rows name the starting pitchers (null when the source does not); other sports have no such field', async () => {
+    const mlb = (await get('/odds?league=mlb&limit=100')).data as J[];
+    expect(mlb.map((r) => [r.sportsbook, r.home_pitcher, r.away_pitcher]).sort()).toEqual([
+      ['draftkings', 'Gerrit Cole', 'Garrett Crochet'],
+      ['draftkings', 'Gerrit Cole', 'Garrett Crochet'],
+      ['fanduel', null, null],
+      ['fanduel', null, null],
+    ]);
+    const nbaRows = (await get('/odds?league=nba&limit=10')).data as J[];
+    expect(nbaRows.some((r) => 'home_pitcher' in r)).toBe(false);
   });
 
   it('every envelope has updated_at', async () => {

@@ -43,6 +43,12 @@ function amount(v: number | null | undefined, field: string): number | null {
   return v;
 }
 
+/** A starting pitcher's name as sent (trimmed; empty is none). The text itself was checked with the quote's fields. */
+function pitcher(v: string | null | undefined): string | null {
+  if (typeof v !== 'string') return null;
+  return v.trim() || null;
+}
+
 export class Rejection extends Error {
   constructor(
     readonly reason: RejectReason,
@@ -459,6 +465,8 @@ export class IngestionPipeline {
       volume: amount(q.volume, 'volume'),
       volume24h: amount(q.volume24h, 'volume_24h'),
       openInterest: amount(q.openInterest, 'open_interest'),
+      homePitcher: pitcher(q.homePitcher),
+      awayPitcher: pitcher(q.awayPitcher),
     };
   }
 

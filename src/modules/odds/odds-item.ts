@@ -12,7 +12,7 @@ export const ODDS_FIELDS = [
   'sport', 'league', 'home_team', 'away_team', 'event_name', 'market_type', 'period', 'selection', 'selection_type', 'team_side',
   'odds_american', 'odds_decimal', 'probability', 'odds_probability', 'line', 'is_main_line', 'is_alternate_line',
   'event_start_time', 'is_live', 'is_active', 'timestamp', 'odds_changed_at', 'last_seen_at', 'deep_link',
-  'player_name', 'stat_category', 'max_bet', 'market_flag', 'volume', 'volume_24h', 'open_interest',
+  'player_name', 'stat_category', 'max_bet', 'market_flag', 'volume', 'volume_24h', 'open_interest', 'home_pitcher', 'away_pitcher',
   'home', 'away', 'sport_ref', 'league_ref', 'market_ref', 'sportsbook_ref',
 ] as const;
 export type OddsField = (typeof ODDS_FIELDS)[number];
@@ -93,6 +93,11 @@ export class OddsItemBuilder {
     item.volume = venue ? (r.volume ?? null) : null;
     item.volume_24h = venue ? (r.volume24h ?? null) : null;
     item.open_interest = venue ? (r.openInterest ?? null) : null;
+    // Baseball rows name the starting pitchers (null until a source names them); other sports have no such field.
+    if (r.sport === 'baseball') {
+      item.home_pitcher = r.homePitcher ?? null;
+      item.away_pitcher = r.awayPitcher ?? null;
+    }
     if (r.maxBet !== null) item.max_bet = r.maxBet;
     if (ev) Object.assign(item, this.refs.forEvent(ev, r.marketType, r.sportsbook));
     return item;
