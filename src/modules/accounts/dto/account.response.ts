@@ -28,6 +28,7 @@ class AccountFeatures {
   @ApiProperty() ev: boolean;
   @ApiProperty() arbitrage: boolean;
   @ApiProperty() middles: boolean;
+  @ApiProperty() middles_summary: boolean;
   @ApiProperty() low_hold: boolean;
 }
 
