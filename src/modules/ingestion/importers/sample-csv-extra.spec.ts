@@ -14,7 +14,7 @@ describe('sample CSV: the optional market-data and pitcher columns', () => {
     ].join('\n');
     const p = parseSampleCsv(text, catalog);
     expect(p.errors).toEqual([]);
-    expect(p.notes.join(' ')).not.toMatch(/ignored unknown columns/);
+    expect((p.notes ?? []).join(' ')).not.toMatch(/ignored unknown columns/);
     expect(p.quotes.map((q) => [q.quote.volume, q.quote.volume24h, q.quote.openInterest, q.quote.homePitcher, q.quote.awayPitcher])).toEqual([
       [52000, 9000, 31000, 'Gerrit Cole', 'Garrett Crochet'],
       [undefined, undefined, undefined, 'Gerrit Cole', 'Garrett Crochet'],
