@@ -18,6 +18,7 @@ import { createValidationPipe } from './common/http/validation.js';
 import { JsonLogger, redact } from './common/logging/json-logger.js';
 import type { AppConfig } from './config/env.js';
 import { ApiKeysService } from './modules/accounts/api-keys.service.js';
+import { OPTIONAL_BODY_ROUTES } from './modules/accounts/account.controller.js';
 import { MetricsService } from './modules/metrics/metrics.service.js';
 import { docsAssetAllowed, setupOpenApi } from './openapi.js';
 
@@ -106,7 +107,10 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   // JSON bodies are measured on the raw text (depth, keys) before they are parsed, transformed or validated.
   app.useBodyParser('application/json', { bodyLimit: config.bodyLimitBytes }, (req, body, done) => {
     try {
-      done(null, parseJsonBody(body.toString('utf8'), req.routeOptions?.url?.startsWith(OPERATOR_ROUTES) ? operatorLimits : jsonLimits));
+      const route = req.routeOptions?.url;
+      // The SDKs send Content-Type: application/json on every request, also on a rotate or delete with no body.
+      if (body.length === 0 && route && OPTIONAL_BODY_ROUTES.has(route)) return done(null, undefined);
+      done(null, parseJsonBody(body.toString('utf8'), route?.startsWith(OPERATOR_ROUTES) ? operatorLimits : jsonLimits));
     } catch (err) {
       done(err as Error, undefined);
     }

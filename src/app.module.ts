@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { UpdatedAtInterceptor } from './common/http/updated-at.interceptor.js';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AccessPolicy } from './common/auth/access-policy.js';
@@ -85,6 +86,6 @@ export class AppModule {
       GameStateModule,
       MetricsGaugesModule,
     ];
-    return { module: AppModule, imports };
+    return { module: AppModule, imports, providers: [{ provide: APP_INTERCEPTOR, useClass: UpdatedAtInterceptor }] };
   }
 }

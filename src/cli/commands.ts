@@ -11,10 +11,14 @@ const store = () => import('../database/data-source.js');
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
 Commands:
-  keys:create --tier <free|hobby|pro|sharp|enterprise> [--name NAME]   create a key; prints it alone on the last line
-  keys:list                                                            list keys (never the keys themselves)
+  keys:create --tier <free|hobby|pro|sharp|enterprise> [--name NAME]   create an account with its first key; prints the
+                                                                       key alone on the last line
+  keys:create --account <ACCOUNT_ID> [--name NAME]                     another key for an existing account (within its
+                                                                       key limit; the key has the account's tier)
+  keys:list                                                            list keys and their accounts (never the keys themselves)
   keys:revoke <KEY_ID>                                                 revoke a key
-  keys:arbitrage <KEY_ID> <on|off>                                     switch the account's arbitrage feature
+  keys:arbitrage <KEY_ID> <on|off>                                     switch the arbitrage feature of the key's account
+  accounts:max-keys <ACCOUNT_ID> <N|default>                           keys the account may hold (default: its tier's)
   import <FILE> [--replay] [--source NAME] [--dry-run] [--format csv|json] [--server URL] [--rejections PATH]
                                                                        import a sample CSV or an Odds API v4 JSON file as source
                                                                        NAME (default: the file name); importing a source again
@@ -69,8 +73,8 @@ export async function admin(server: ServerInfo, method: string, path: string, bo
 }
 
 function printKeys(keys: KeyView[]): void {
-  const rows = keys.map((k) => [k.id, k.tier, k.is_active ? 'active' : 'revoked', k.arbitrage_enabled ? 'arb:on' : 'arb:off', k.name ?? '', k.key_prefix + '…', k.last_used_at ?? 'never']);
-  const header = ['ID', 'TIER', 'STATUS', 'ARB', 'NAME', 'PREFIX', 'LAST USED'];
+  const rows = keys.map((k) => [k.id, k.account_id, k.tier, k.revoked_at ? 'revoked' : !k.is_active ? 'expired' : k.expires_at ? `expires ${k.expires_at}` : 'active', k.arbitrage_enabled ? 'arb:on' : 'arb:off', k.name ?? '', k.key_prefix + '…', k.last_used_at ?? 'never']);
+  const header = ['ID', 'ACCOUNT', 'TIER', 'STATUS', 'ARB', 'NAME', 'PREFIX', 'LAST USED'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   for (const r of [header, ...rows]) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
 }
@@ -99,16 +103,19 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
   switch (command) {
     case 'keys:create': {
       const tier = flags.get('tier');
-      if (typeof tier !== 'string') throw new UsageError('keys:create needs --tier');
+      const account = flags.get('account');
+      if (typeof tier !== 'string' && typeof account !== 'string') throw new UsageError('keys:create needs --tier (a new account) or --account (an existing one)');
+      if (typeof tier === 'string' && typeof account === 'string') throw new UsageError('keys:create takes --tier or --account, not both (a key has its account\'s tier)');
       const nameFlag = flags.get('name');
       const name = typeof nameFlag === 'string' ? nameFlag : null;
+      const body = typeof account === 'string' ? { account_id: account } : { tier };
       const created = server
-        ? ((await admin(server, 'POST', '/keys', { tier, ...(name ? { name } : {}) })) as KeyView & { key: string })
+        ? ((await admin(server, 'POST', '/keys', { ...body, ...(name ? { name } : {}) })) as KeyView & { key: string })
         : await withStore(config, async (keys) => {
-            const r = await keys.create(tier, name);
+            const r = typeof account === 'string' ? await keys.createForAccount(account, name, 'cli') : await keys.create(tier as string, name);
             return { ...r.view, key: r.key };
           });
-      console.log(`created key ${created.id} (tier ${created.tier}${created.name ? `, name ${created.name}` : ''}); it is shown only once:`);
+      console.log(`created key ${created.id} of account ${created.account_id} (tier ${created.tier}${created.name ? `, name ${created.name}` : ''}); it is shown only once:`);
       console.log(created.key);
       return;
     }
@@ -134,6 +141,17 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
         : await withStore(config, (k) => k.setArbitrage(id, enabled));
       if (!v) throw new Error(`no API key with id ${id}`);
       console.log(`arbitrage ${enabled ? 'enabled' : 'disabled'} for ${v.id}`);
+      return;
+    }
+    case 'accounts:max-keys': {
+      const [id, value] = positional;
+      const n = value === 'default' ? null : Number(value);
+      if (!id || (n !== null && (!Number.isInteger(n) || n < 1 || n > 10_000))) throw new UsageError('accounts:max-keys needs an account id and a number from 1 to 10000, or default');
+      const v = server
+        ? ((await admin(server, 'POST', `/accounts/${encodeURIComponent(id)}/max-keys`, { max_keys: n })) as { account_id: string; max_keys: number })
+        : await withStore(config, (k) => k.setMaxKeys(id, n));
+      if (!v) throw new Error(`no account with id ${id}`);
+      console.log(`account ${v.account_id} may hold ${v.max_keys} key${v.max_keys === 1 ? '' : 's'}`);
       return;
     }
     case 'import': {

@@ -12,7 +12,7 @@ export const TIER_TABLE = Symbol('TIER_TABLE');
 @Module({})
 export class ConfigModule {
   static forRoot(config: AppConfig, clock: Clock = new SystemClock()): DynamicModule {
-    const tiers: TierTable = loadTiers(config.enterpriseRequestsPerMinute);
+    const tiers: TierTable = loadTiers(config.enterpriseRequestsPerMinute, config.enterpriseMaxKeys);
     return {
       module: ConfigModule,
       providers: [

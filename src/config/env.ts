@@ -37,6 +37,10 @@ export interface AppConfig {
     scoresIntervalSeconds?: number;
   };
   enterpriseRequestsPerMinute?: number;
+  /** Keys an enterprise account may hold (config/tiers.json otherwise). */
+  enterpriseMaxKeys?: number;
+  /** How often batched usage counts and key last-use times are written (ms). */
+  usageFlushMs: number;
   /** Browser origins allowed to call the API: none (false, the default), any without credentials ('*'), or a list. */
   corsOrigins: string[] | '*' | false;
   bodyLimitBytes: number;
@@ -237,6 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       scoresIntervalSeconds: int(env, 'ODDS_API_SCORES_INTERVAL_SECONDS', 120, 0, 86_400),
     },
     enterpriseRequestsPerMinute: enterpriseRpm,
+    enterpriseMaxKeys: env.ENTERPRISE_MAX_KEYS ? int(env, 'ENTERPRISE_MAX_KEYS', 10, 1, 10_000) : undefined,
+    usageFlushMs: int(env, 'USAGE_FLUSH_MS', 1000, 50, 60_000),
     corsOrigins: corsOrigins(env),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     bodyMaxDepth: int(env, 'BODY_MAX_DEPTH', 32, 2, 1000),

@@ -23,6 +23,8 @@ export interface TierDefinition {
   defaultBooks: string[] | null;
   batchSize: number;
   maxStreams: number;
+  /** Keys an account of the tier may hold at once (an account's own max_keys overrides it). */
+  maxKeys: number;
   /** The features config/tiers.json names for the tier (a name it leaves out: see AccessPolicy.tierHas). */
   features: Readonly<Record<string, boolean>>;
 }
@@ -36,6 +38,7 @@ interface TierFile {
     default_books: string[] | null;
     batch_size: number;
     max_streams: number;
+    max_keys: number;
     features: Record<string, boolean>;
   }>;
   keyless: { requests_per_minute: number };
@@ -55,7 +58,7 @@ export function tierRank(tier: TierName): number {
   return TIERS.indexOf(tier);
 }
 
-export function loadTiers(enterpriseRequestsPerMinute?: number): TierTable {
+export function loadTiers(enterpriseRequestsPerMinute?: number, enterpriseMaxKeys?: number): TierTable {
   const file = readJson<TierFile>('config', 'tiers.json');
   const byName = {} as Record<TierName, TierDefinition>;
   for (const name of TIERS) {
@@ -69,6 +72,7 @@ export function loadTiers(enterpriseRequestsPerMinute?: number): TierTable {
       defaultBooks: t.default_books,
       batchSize: t.batch_size,
       maxStreams: t.max_streams,
+      maxKeys: name === 'enterprise' && enterpriseMaxKeys ? enterpriseMaxKeys : t.max_keys,
       features: t.features,
     };
   }

@@ -1,3 +1,4 @@
+import { AccountEntity, AccountUsageEntity } from '../modules/accounts/account.entity.js';
 import { ApiKeyEntity } from '../modules/accounts/api-key.entity.js';
 import { EventEntity, OddsEntity, OddsHistoryEntity, OddsRemovalEntity } from '../modules/board/board.entities.js';
 import { SplitsSnapshotEntity } from '../modules/splits/splits.entity.js';
@@ -6,4 +7,4 @@ import { ClosingLineEntity } from '../modules/closing-lines/closing-lines.entity
 import { ClvPredictionEntity } from '../modules/clv/clv.entity.js';
 
 /** Every entity of the service; the data source, the CLI and the schema test share this list. */
-export const ENTITIES = [ApiKeyEntity, EventEntity, OddsEntity, OddsHistoryEntity, OddsRemovalEntity, SplitsSnapshotEntity, FuturesMarketEntity, FuturesPriceEntity, ClosingLineEntity, ClvPredictionEntity];
+export const ENTITIES = [AccountEntity, AccountUsageEntity, ApiKeyEntity, EventEntity, OddsEntity, OddsHistoryEntity, OddsRemovalEntity, SplitsSnapshotEntity, FuturesMarketEntity, FuturesPriceEntity, ClosingLineEntity, ClvPredictionEntity];

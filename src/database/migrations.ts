@@ -3,6 +3,8 @@ import { Board1763800000000 } from '../../migrations/1763800000000-Board.js';
 import { Splits1763900000000 } from '../../migrations/1763900000000-Splits.js';
 import { Futures1764100000500 } from '../../migrations/1764100000500-Futures.js';
 import { ClosingLinesClv1764150000000 } from '../../migrations/1764150000000-ClosingLinesClv.js';
+import { Accounts1764200000000 } from '../../migrations/1764200000000-Accounts.js';
+import { MarketData1764200000001 } from '../../migrations/1764200000001-MarketData.js';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS = [ApiKeys1763700000000, Board1763800000000, Splits1763900000000, Futures1764100000500, ClosingLinesClv1764150000000];
+export const MIGRATIONS = [ApiKeys1763700000000, Board1763800000000, Splits1763900000000, Futures1764100000500, ClosingLinesClv1764150000000, Accounts1764200000000, MarketData1764200000001];

@@ -39,6 +39,13 @@ export interface OddsRow {
   marketId: string | null;
   selectionId: string | null;
   maxBet: number | null;
+  /** Exchange and prediction-market data (null or absent elsewhere, and when the source sends none). */
+  volume?: number | null;
+  volume24h?: number | null;
+  openInterest?: number | null;
+  /** Baseball starters as the source names them (null or absent when it does not). */
+  homePitcher?: string | null;
+  awayPitcher?: string | null;
 }
 
 export interface BoardEvent {

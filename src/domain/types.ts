@@ -66,6 +66,15 @@ export interface Quote extends QuoteKey {
   marketId?: string | null;
   selectionId?: string | null;
   maxBet?: number | null;
+  /** Exchanges and prediction markets: amount traded on the selection (the venue's native units). */
+  volume?: number | null;
+  /** Exchanges and prediction markets: amount traded in the last 24 hours. */
+  volume24h?: number | null;
+  /** Prediction markets: contracts outstanding. */
+  openInterest?: number | null;
+  /** Baseball: the probable or actual starting pitchers, when the source names them. */
+  homePitcher?: string | null;
+  awayPitcher?: string | null;
 }
 
 /** Live state of a game (score, period, clock), as the simulator or a feed reports it. */

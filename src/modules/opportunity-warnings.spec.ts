@@ -18,7 +18,7 @@ import { RefBlocks } from './reference/ref-blocks.js';
 
 const catalog = new Catalog();
 const refs = new RefBlocks(catalog);
-const presenters = { arbitrage: new ArbitragePresenter(refs), ev: new EvPresenter(refs), middles: new MiddlesPresenter(refs), lowHold: new LowHoldPresenter(refs) };
+const presenters = { arbitrage: new ArbitragePresenter(catalog, refs), ev: new EvPresenter(refs), middles: new MiddlesPresenter(refs), lowHold: new LowHoldPresenter(refs) };
 const presenter = {
   arbitrage: (...a: Parameters<ArbitragePresenter['present']>) => presenters.arbitrage.present(...a),
   ev: (...a: Parameters<EvPresenter['present']>) => presenters.ev.present(...a),

@@ -71,7 +71,8 @@ describe('service foundation (end to end over HTTP)', () => {
       expect(r.status).toBe(200);
       expect(r.json.success).toBe(true);
       expect(r.json.data.tier).toBe(tier);
-      expect(r.json.data.key.id).toMatch(/^key_[0-9a-f]{4}…[0-9a-f]{4}$/);
+      expect(r.json.data.key.id).toMatch(/^key_[0-9a-f]{16}$/);
+      expect(r.json.data.key.id_masked).toMatch(/^key_[0-9a-f]{4}…[0-9a-f]{4}$/);
       expect(r.json.data.limits).toMatchObject({ requests_per_minute: rpm, odds_delay_seconds: delay, max_books: books, batch_size: batch });
       expect(r.json.data.features).toMatchObject(features);
     });

@@ -101,6 +101,28 @@ describe('opportunity guards (end to end, quotes through POST /admin/ingest)', (
     await t.close();
   });
 
+  it('odds rows carry the venue market flag: self_arbitrage on a venue crossing itself, null when sound', async () => {
+    const rows = (await get('/odds?sportsbook=betfair,bet365,pinnacle,circa,kalshi&limit=500')).data as J[];
+    const flagOf = (book: string, market: string) => [...new Set(rows.filter((r) => r.sportsbook === book && r.market_type === market).map((r) => r.market_flag))];
+    // Betfair 10.75 / 1.14 = 97.02% and Pinnacle -105 / +110 = 98.84%: below the 99.9% floor of one price setter.
+    expect(flagOf('betfair', 'player_goals')).toEqual(['self_arbitrage']);
+    expect(flagOf('pinnacle', 'moneyline').sort()).toEqual([null, 'self_arbitrage']); // its EPL three-way is sound
+    expect(rows.filter((r) => r.sportsbook === 'pinnacle' && r.league === 'nba').map((r) => r.market_flag)).toEqual(['self_arbitrage', 'self_arbitrage']);
+    // bet365 11 / 1.04 holds 5.25%; Circa -115 / -105 holds 4.7%; Kalshi's three contracts sum to 99.5008%,
+    // above a prediction market's 98% floor.
+    expect(flagOf('bet365', 'player_goals')).toEqual([null]);
+    expect(flagOf('circa', 'moneyline')).toEqual([null]);
+    expect(flagOf('kalshi', 'moneyline')).toEqual([null]);
+    expect(rows.every((r) => 'market_flag' in r)).toBe(true);
+    // event_uuid: one stable version 5 UUID per event.
+    const byEvent = new Map<string, Set<string>>();
+    for (const r of rows) byEvent.set(r.event_id, (byEvent.get(r.event_id) ?? new Set()).add(r.event_uuid));
+    expect([...byEvent.values()].every((s) => s.size === 1)).toBe(true);
+    const uuids = [...byEvent.values()].map((s) => [...s][0]);
+    expect(new Set(uuids).size).toBe(byEvent.size);
+    for (const u of uuids) expect(u).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
   it('a self-contradicting exchange produces no unflagged opportunity', async () => {
     const props = (list: J[]) => list.filter((a) => a.market_type === 'player_goals');
     expect(props(await arbs())).toEqual([]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '../../src/database/data-source.js';
 import type { BoardEvent, OddsRow } from '../../src/domain/odds-row.js';
+import { AccountEntity } from '../../src/modules/accounts/account.entity.js';
 import { ApiKeyEntity } from '../../src/modules/accounts/api-key.entity.js';
 import { ApiKeysRepository } from '../../src/modules/accounts/api-keys.repository.js';
 import { BoardRepository } from '../../src/modules/board/board.repository.js';
@@ -176,28 +177,44 @@ describe('SplitsRepository', () => {
 });
 
 describe('ApiKeysRepository', () => {
-  it('reads back every field of a key it stored; updates and last use land', async () => {
+  it('reads back every field of an account and of a key it stored; updates and last use land', async () => {
     const repo = new ApiKeysRepository(ds);
+    const account = Object.assign(new AccountEntity(), {
+      id: 'acct_0123456789abcdef',
+      name: 'desk',
+      tier: 'pro',
+      arbitrageEnabled: false,
+      maxKeys: 3,
+      createdAt: new Date(T),
+      updatedAt: new Date(T + 1),
+    });
+    await repo.insertAccount(account);
+    expect({ ...(await repo.findAccount(account.id)) }).toEqual({ ...account });
     const key = Object.assign(new ApiKeyEntity(), {
       id: 'key_0123456789abcdef',
       keyHash: 'a'.repeat(64),
       keyPrefix: 'sk_live_abcd',
-      name: 'desk',
-      tier: 'pro',
+      name: 'desk key',
+      accountId: account.id,
       isActive: false,
-      arbitrageEnabled: false,
       source: 'api',
       createdAt: new Date(T),
       updatedAt: new Date(T + 1),
       lastUsedAt: new Date(T + 2),
       revokedAt: new Date(T + 3),
+      expiresAt: new Date(T + 4),
     });
     await repo.insert(key);
-    expect({ ...(await repo.findById(key.id)) }).toEqual({ ...key });
-    expect((await repo.findByHash(key.keyHash))?.id).toBe(key.id);
-    expect(await repo.update(key.id, { tier: 'sharp', isActive: true, revokedAt: null, name: null })).toBe(true);
+    const { account: owner, ...stored } = (await repo.findByHash(key.keyHash))!;
+    expect({ ...stored }).toEqual({ ...key });
+    expect({ ...owner }).toEqual({ ...account });
+    expect(await repo.update(key.id, { isActive: true, revokedAt: null, name: null, expiresAt: null })).toBe(true);
+    expect(await repo.updateAccount(account.id, { tier: 'sharp', maxKeys: null })).toBe(true);
     await repo.touch([{ id: key.id, at: new Date(T + 10) }]);
-    expect({ ...(await repo.findById(key.id)) }).toEqual({ ...key, tier: 'sharp', isActive: true, revokedAt: null, name: null, lastUsedAt: new Date(T + 10) });
+    const [after] = await repo.listForAccount(account.id);
+    const { account: owner2, ...stored2 } = after!;
+    expect({ ...stored2 }).toEqual({ ...key, isActive: true, revokedAt: null, name: null, expiresAt: null, lastUsedAt: new Date(T + 10) });
+    expect({ ...owner2 }).toEqual({ ...account, tier: 'sharp', maxKeys: null });
     expect(await repo.count()).toBe(1);
   });
 });

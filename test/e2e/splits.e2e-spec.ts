@@ -325,7 +325,7 @@ describe('betting splits (end to end)', () => {
     it('an event with no snapshots is 200 with empty data', async () => {
       const r = await t.call('/splits/history?event_id=nba_nobody_nowhere_2026-11-22_b3', { key: sharp });
       expect(r.status).toBe(200);
-      expect(r.json).toEqual({ success: true, data: [], meta: { event_id: 'nba_nobody_nowhere_2026-11-22_b3', total: 0, count: 0, limit: 100, truncated: false, books: [], oldest: null, newest: null, updated_at: iso(clock.now()) } });
+      expect(r.json).toEqual({ success: true, data: [], meta: { event_id: 'nba_nobody_nowhere_2026-11-22_b3', total: 0, count: 0, limit: 100, truncated: false, books: [], oldest: null, newest: null, updated_at: iso(clock.now()) }, updated_at: iso(clock.now()) });
       const future = await t.call(`/splits/history?event_id=${celtics}&start_time=${iso(clock.now() + H)}`, { key: sharp });
       expect(future.json.data).toEqual([]);
     });

@@ -414,7 +414,7 @@ describe('stalled SSE readers past the stream cap', () => {
 
   it('a snapshot to a socket that takes everything at once still writes each frame on its own turn of the event loop', async () => {
     const hub = t.app.get(StreamHub);
-    const account = { keyId: 'key_turns', name: null, tier: 'enterprise' as const, arbitrageEnabled: true };
+    const account = { keyId: 'key_turns', accountId: 'acct_turns', name: null, tier: 'enterprise' as const, arbitrageEnabled: true };
     const filter = t.app.get(StreamAccess).filter(account, { channels: ['odds'] });
     // The event loop's turns, counted by a callback that reschedules itself after I/O each time.
     let turns = 0;

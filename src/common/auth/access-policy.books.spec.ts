@@ -8,7 +8,7 @@ import { AccessPolicy } from './access-policy.js';
 
 /** Book resolution: which books a request covers, per tier, and every refusal. */
 const policy = new AccessPolicy(loadTiers(), new Catalog());
-const account = (tier: TierName): Account => ({ keyId: `key_${tier}`, name: null, tier, arbitrageEnabled: true });
+const account = (tier: TierName): Account => ({ keyId: `key_${tier}`, accountId: `acct_${tier}`, name: null, tier, arbitrageEnabled: true });
 
 interface RawBook {
   id: string;

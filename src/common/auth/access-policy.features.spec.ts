@@ -7,7 +7,7 @@ import { AccessPolicy, type FeatureDef } from './access-policy.js';
 
 /** The features the opportunity types declare: tiers from config/tiers.json, else from their declared tier. */
 
-const account = (tier: Account['tier'], arbitrageEnabled = true): Account => ({ keyId: 'key_x', name: null, tier, arbitrageEnabled });
+const account = (tier: Account['tier'], arbitrageEnabled = true): Account => ({ keyId: 'key_x', accountId: 'acct_x', name: null, tier, arbitrageEnabled });
 const policy = () => new AccessPolicy(loadTiers(), new Catalog());
 const refusal = (fn: () => void): ApiError => {
   try {

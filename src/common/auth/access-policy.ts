@@ -138,6 +138,11 @@ export class AccessPolicy {
     return def ? tierRank(tier) >= tierRank(def.fromTier) : false;
   }
 
+  /** Every feature the policy knows: the core ones, then those the opportunity types declared. */
+  featureNames(): Feature[] {
+    return [...Object.keys(CORE), ...this.declared.keys()];
+  }
+
   /** The lowest tier that has a feature. */
   requiredTierFor(feature: Feature): TierName {
     const t = TIERS.find((name) => this.tierHas(name, feature));

@@ -10,7 +10,7 @@ import type { Account } from './account.js';
 import { Authenticator, extractKey, isDirectLocal, isLoopback } from './authenticator.js';
 
 const GOOD = 'sk_good_key_0001';
-const ACCOUNT: Account = { keyId: 'key_1', name: null, tier: 'pro', arbitrageEnabled: true };
+const ACCOUNT: Account = { keyId: 'key_1', accountId: 'acct_1', name: null, tier: 'pro', arbitrageEnabled: true };
 const ADMIN = 'admin_token_0123456789';
 
 function setup(limit = 3) {

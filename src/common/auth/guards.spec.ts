@@ -57,7 +57,7 @@ function http(route: Route, req: Partial<FakeRequest> = {}) {
   return { ctx, request, reply };
 }
 
-const account = (tier: TierName, keyId = `key_${tier}`): Account => ({ keyId, name: null, tier, arbitrageEnabled: true });
+const account = (tier: TierName, keyId = `key_${tier}`): Account => ({ keyId, accountId: `acct_${keyId}`, name: null, tier, arbitrageEnabled: true });
 const tiers = loadTiers();
 const policy = new AccessPolicy(tiers, new Catalog());
 

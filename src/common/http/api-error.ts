@@ -47,6 +47,7 @@ export interface ErrorExtras {
   requested_books?: number;
   max_offset?: number;
   max_batch?: number;
+  max_keys?: number;
   parameter?: string;
   correct_endpoint?: string;
   feature?: string;

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/decorators.js';
-import { notFound } from '../../common/http/api-error.js';
+import { badRequest, notFound } from '../../common/http/api-error.js';
 import { ApiDataResponse } from '../../common/http/api-responses.js';
 import { envelope } from '../../common/http/envelope.js';
 import { TIERS } from '../../config/tiers.js';
@@ -11,8 +11,25 @@ import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyDto, CreatedApiKeyDto } from './dto/api-key.response.js';
 
 export class CreateKeyBody {
-  @ApiProperty({ enum: TIERS, example: 'pro' }) @IsIn(TIERS as unknown as string[]) tier: string;
+  @ApiPropertyOptional({ enum: TIERS, example: 'pro', description: 'A new account of this tier gets the key (give this or account_id)' })
+  @IsOptional()
+  @IsIn(TIERS as unknown as string[])
+  tier?: string;
+  @ApiPropertyOptional({ example: 'acct_0123456789abcdef', description: 'An existing account gets another key (within its key limit)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  account_id?: string;
   @ApiPropertyOptional({ example: 'trading-desk', maxLength: 100 }) @IsOptional() @IsString() @MaxLength(100) name?: string;
+}
+
+export class MaxKeysBody {
+  @ApiProperty({ example: 5, nullable: true, description: "Keys the account may hold at once; null = its tier's number" })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  max_keys: number | null;
 }
 
 export class ArbitrageFlagBody {
@@ -40,7 +57,8 @@ export class AdminKeysController {
   @ApiDataResponse(CreatedApiKeyDto, { description: 'The new key', status: 201 })
   @ApiOperation({ summary: 'Create an API key; the key is returned once' })
   async create(@Body() body: CreateKeyBody) {
-    const { key, view } = await this.keys.create(body.tier, body.name ?? null);
+    if ((body.tier === undefined) === (body.account_id === undefined)) throw badRequest('Give tier (a new account) or account_id (an existing account), not both', { parameter: 'tier' });
+    const { key, view } = body.account_id !== undefined ? await this.keys.createForAccount(body.account_id, body.name ?? null, 'admin') : await this.keys.create(body.tier!, body.name ?? null, 'admin');
     return envelope({ ...view, key });
   }
 
@@ -63,6 +81,23 @@ export class AdminKeysController {
   async arbitrage(@Param('id') id: string, @Body() body: ArbitrageFlagBody) {
     const v = await this.keys.setArbitrage(id, body.enabled);
     if (!v) throw notFound(`No API key with id ${id}`);
+    return envelope(v);
+  }
+}
+
+/** Operator endpoints for accounts behind X-Admin-Token. */
+@ApiTags('Admin')
+@Controller('admin/accounts')
+export class AdminAccountsController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Post(':id/max-keys')
+  @AdminOnly()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Set how many keys an account may hold (null: its tier\'s number)' })
+  async maxKeys(@Param('id') id: string, @Body() body: MaxKeysBody) {
+    const v = await this.keys.setMaxKeys(id, body.max_keys ?? null);
+    if (!v) throw notFound(`No account with id ${id}`);
     return envelope(v);
   }
 }

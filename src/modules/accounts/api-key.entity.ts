@@ -1,6 +1,7 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { AccountEntity } from './account.entity.js';
 
-/** An API key. Only a SHA-256 hash of the key is stored; the key itself is shown once, at creation. */
+/** An API key of an account. Only a SHA-256 hash of the key is stored; the key itself is shown once, at creation. */
 @Entity('api_keys')
 export class ApiKeyEntity {
   @PrimaryColumn('text')
@@ -17,15 +18,16 @@ export class ApiKeyEntity {
   @Column('text', { nullable: true })
   name: string | null;
 
-  @Column('text')
-  tier: string;
+  @Index('ix_api_keys_account_id')
+  @Column('text', { name: 'account_id' })
+  accountId: string;
+
+  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'fk_api_keys_account' })
+  account?: AccountEntity;
 
   @Column('boolean', { name: 'is_active', default: true })
   isActive: boolean;
-
-  /** The per-account arbitrage flag: on by default; off, the key gets 403 on arbitrage whatever its tier. */
-  @Column('boolean', { name: 'arbitrage_enabled', default: true })
-  arbitrageEnabled: boolean;
 
   /** Where the key came from: env (API_KEYS), demo, cli, api. */
   @Column('text', { default: 'cli' })
@@ -42,4 +44,8 @@ export class ApiKeyEntity {
 
   @Column('timestamptz', { name: 'revoked_at', nullable: true })
   revokedAt: Date | null;
+
+  /** When a rotated-out key stops working (the grace period of a rotation); null = never by itself. */
+  @Column('timestamptz', { name: 'expires_at', nullable: true })
+  expiresAt: Date | null;
 }

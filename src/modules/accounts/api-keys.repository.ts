@@ -1,15 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, type Repository } from 'typeorm';
+import { DataSource, In, IsNull, type EntityManager, type Repository } from 'typeorm';
 import { KEY_BOOTSTRAP_LOCK, withAdvisoryLock } from '../../database/data-source.js';
+import { AccountEntity } from './account.entity.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 
-/** SQL for API keys lives here and nowhere else. */
+/** A key with the account that owns it (the account's tier and flags are the key's). */
+export type KeyWithAccount = ApiKeyEntity & { account: AccountEntity };
+
+/** SQL for accounts and API keys lives here and nowhere else. */
 @Injectable()
 export class ApiKeysRepository {
   private readonly repo: Repository<ApiKeyEntity>;
+  private readonly accounts: Repository<AccountEntity>;
 
   constructor(private readonly ds: DataSource) {
     this.repo = ds.getRepository(ApiKeyEntity);
+    this.accounts = ds.getRepository(AccountEntity);
   }
 
   /** Runs `fn` while no other instance is bootstrapping keys (instances starting together take turns). */
@@ -17,31 +23,75 @@ export class ApiKeysRepository {
     return withAdvisoryLock(this.ds, KEY_BOOTSTRAP_LOCK, fn);
   }
 
-  findByHash(hash: string): Promise<ApiKeyEntity | null> {
-    return this.repo.findOne({ where: { keyHash: hash } });
+  /**
+   * Inserts a key for an account unless the account already holds `limit(account)` keys that count (active,
+   * not expiring: a rotated-out key in its grace period does not count). The account row is locked meanwhile,
+   * so two requests at once cannot both pass the limit. Returns the account, or null when it does not exist;
+   * `inserted` false when the limit was reached.
+   */
+  async insertWithinLimit(key: ApiKeyEntity, limit: (a: AccountEntity) => number): Promise<{ account: AccountEntity | null; inserted: boolean; max: number }> {
+    return this.ds.transaction(async (em: EntityManager) => {
+      const account = await em.getRepository(AccountEntity).createQueryBuilder('a').setLock('pessimistic_write').where('a.id = :id', { id: key.accountId }).getOne();
+      if (!account) return { account: null, inserted: false, max: 0 };
+      const max = limit(account);
+      const held = await em.getRepository(ApiKeyEntity).count({ where: { accountId: account.id, isActive: true, expiresAt: IsNull() } });
+      if (held >= max) return { account, inserted: false, max };
+      await em.getRepository(ApiKeyEntity).insert(key);
+      return { account, inserted: true, max };
+    });
   }
 
-  findById(id: string): Promise<ApiKeyEntity | null> {
-    return this.repo.findOne({ where: { id } });
+  /** Inserts the key replacing another and retires the old one (revoked now, or expiring at `oldExpiresAt`), in one transaction. */
+  async rotate(newKey: ApiKeyEntity, oldId: string, now: Date, oldExpiresAt: Date | null): Promise<void> {
+    await this.ds.transaction(async (em: EntityManager) => {
+      await em.getRepository(ApiKeyEntity).insert(newKey);
+      const patch = oldExpiresAt ? { expiresAt: oldExpiresAt, updatedAt: now } : { isActive: false, revokedAt: now, updatedAt: now };
+      await em.getRepository(ApiKeyEntity).update({ id: oldId }, patch);
+    });
   }
 
-  findByIds(ids: string[]): Promise<ApiKeyEntity[]> {
-    return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
+  findByHash(hash: string): Promise<KeyWithAccount | null> {
+    return this.repo.findOne({ where: { keyHash: hash }, relations: { account: true } }) as Promise<KeyWithAccount | null>;
+  }
+
+  findById(id: string): Promise<KeyWithAccount | null> {
+    return this.repo.findOne({ where: { id }, relations: { account: true } }) as Promise<KeyWithAccount | null>;
+  }
+
+  findByIds(ids: string[]): Promise<KeyWithAccount[]> {
+    return ids.length ? (this.repo.find({ where: { id: In(ids) }, relations: { account: true } }) as Promise<KeyWithAccount[]>) : Promise.resolve([]);
   }
 
   count(): Promise<number> {
     return this.repo.count();
   }
 
-  list(): Promise<ApiKeyEntity[]> {
-    return this.repo.find({ order: { createdAt: 'ASC' } });
+  list(): Promise<KeyWithAccount[]> {
+    return this.repo.find({ order: { createdAt: 'ASC', id: 'ASC' }, relations: { account: true } }) as Promise<KeyWithAccount[]>;
+  }
+
+  listForAccount(accountId: string): Promise<KeyWithAccount[]> {
+    return this.repo.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' }, relations: { account: true } }) as Promise<KeyWithAccount[]>;
+  }
+
+  findAccount(id: string): Promise<AccountEntity | null> {
+    return this.accounts.findOne({ where: { id } });
+  }
+
+  async insertAccount(a: AccountEntity): Promise<void> {
+    await this.accounts.insert(a);
+  }
+
+  async updateAccount(id: string, patch: Partial<Pick<AccountEntity, 'tier' | 'arbitrageEnabled' | 'maxKeys' | 'name' | 'updatedAt'>>): Promise<boolean> {
+    const r = await this.accounts.update({ id }, patch);
+    return (r.affected ?? 0) > 0;
   }
 
   async insert(key: ApiKeyEntity): Promise<void> {
     await this.repo.insert(key);
   }
 
-  async update(id: string, patch: Partial<Pick<ApiKeyEntity, 'tier' | 'isActive' | 'arbitrageEnabled' | 'revokedAt' | 'updatedAt' | 'name'>>): Promise<boolean> {
+  async update(id: string, patch: Partial<Pick<ApiKeyEntity, 'isActive' | 'revokedAt' | 'updatedAt' | 'name' | 'expiresAt'>>): Promise<boolean> {
     const r = await this.repo.update({ id }, patch);
     return (r.affected ?? 0) > 0;
   }

@@ -1,16 +1,17 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
-import { TIERS, isTier, type TierName } from '../../config/tiers.js';
+import { TIERS, isTier, loadTiers, tierRank, type TierName, type TierTable } from '../../config/tiers.js';
 import type { Account } from '../../common/auth/account.js';
 import { Clock } from '../../common/time/clock.js';
 import { ApiError } from '../../common/http/api-error.js';
 import { EventBus } from '../../common/bus/event-bus.js';
+import { AccountEntity } from './account.entity.js';
 import { ApiKeyEntity } from './api-key.entity.js';
-import { ApiKeysRepository } from './api-keys.repository.js';
+import { ApiKeysRepository, type KeyWithAccount } from './api-keys.repository.js';
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
@@ -33,6 +34,7 @@ export function maskKeyId(id: string): string {
 export interface KeyView {
   id: string;
   id_masked: string;
+  account_id: string;
   key_prefix: string;
   name: string | null;
   tier: string;
@@ -43,22 +45,26 @@ export interface KeyView {
   updated_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  expires_at: string | null;
 }
 
-export function keyView(k: ApiKeyEntity): KeyView {
+export function keyView(k: KeyWithAccount, now?: number): KeyView {
+  const expired = k.expiresAt !== null && now !== undefined && k.expiresAt.getTime() <= now;
   return {
     id: k.id,
     id_masked: maskKeyId(k.id),
+    account_id: k.accountId,
     key_prefix: k.keyPrefix,
     name: k.name,
-    tier: k.tier,
-    is_active: k.isActive,
-    arbitrage_enabled: k.arbitrageEnabled,
+    tier: k.account.tier,
+    is_active: k.isActive && !expired,
+    arbitrage_enabled: k.account.arbitrageEnabled,
     source: k.source,
     created_at: k.createdAt.toISOString(),
     updated_at: k.updatedAt.toISOString(),
     last_used_at: k.lastUsedAt ? k.lastUsedAt.toISOString() : null,
     revoked_at: k.revokedAt ? k.revokedAt.toISOString() : null,
+    expires_at: k.expiresAt ? k.expiresAt.toISOString() : null,
   };
 }
 
@@ -71,12 +77,11 @@ export interface KeyStatus {
   expiresAt: number | null;
 }
 
-export function keyStatusOf(e: ApiKeyEntity | null): KeyStatus {
-  // No key has an expiry yet; key rotation (a later issue) gives replaced keys one, and it is carried here.
-  const expiresAt: number | null = null;
+export function keyStatusOf(e: KeyWithAccount | null): KeyStatus {
+  const expiresAt: number | null = e?.expiresAt ? e.expiresAt.getTime() : null;
   if (!e) return { refused: 'The API key no longer exists', expiresAt };
   if (!e.isActive) return { refused: 'The API key was revoked', expiresAt };
-  if (!isTier(e.tier)) return { refused: `The API key's tier "${e.tier}" is not known`, expiresAt };
+  if (!isTier(e.account.tier)) return { refused: `The API key's tier "${e.account.tier}" is not known`, expiresAt };
   return { refused: null, expiresAt };
 }
 
@@ -99,18 +104,45 @@ export interface KeyChange {
 /** How long a key lookup is trusted before the store is asked again: a revoked key stops working within this. */
 export const KEY_CACHE_MS = 3000;
 export const KEYS_TOPIC = 'keys';
+/** How often batched last-use times are written: a busy key's last use is never more than this old in the store. */
+export const LAST_USED_FLUSH_MS = 15_000;
+/** The longest grace period of a rotation (CONTRACT 13: 0-72 h). */
+export const MAX_GRACE_HOURS = 72;
 const MAX_CACHE = 50_000;
 
+/** The key value of a new or rotated key (shown once) and how it is listed from then on. */
+export interface IssuedKey {
+  key: string;
+  view: KeyView;
+}
+
+/** A rotation: the new key (shown once) and the old key's fate. */
+export interface Rotation {
+  created: IssuedKey;
+  old: KeyView;
+  /** When the old key stops working: now for no grace period. */
+  oldExpiresAt: string;
+  oldRevoked: boolean;
+}
+
+interface CachedKey {
+  account: Account | null;
+  expiresAt: number | null;
+  at: number;
+}
+
 /**
- * API keys: creation, listing, revocation and authentication. Keys are hashed (SHA-256; keys are long random
- * strings, so a slow hash adds nothing); lookups are cached briefly so the hot path does not query the
- * database per request, and last-use times are written in batches.
+ * Accounts and their API keys: creation, listing, rotation, revocation and authentication. Keys are hashed
+ * (SHA-256; keys are long random strings, so a slow hash adds nothing); lookups are cached briefly so the hot
+ * path does not query the database per request, and last-use times are written in batches.
  */
 @Injectable()
-export class ApiKeysService implements BeforeApplicationShutdown {
+export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('api-keys');
-  private readonly cache = new Map<string, { account: Account | null; hash: Buffer; at: number }>();
+  private readonly cache = new Map<string, CachedKey>();
   private readonly pendingTouch = new Map<string, Date>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly tiers: TierTable;
 
   constructor(
     private readonly repo: ApiKeysRepository,
@@ -118,8 +150,14 @@ export class ApiKeysService implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly bus?: EventBus,
   ) {
+    this.tiers = loadTiers(config.enterpriseRequestsPerMinute, config.enterpriseMaxKeys);
     // Another instance changed a key: forget cached lookups at once (otherwise within KEY_CACHE_MS).
     bus?.subscribe(KEYS_TOPIC, () => this.cache.clear());
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flushLastUsed(), LAST_USED_FLUSH_MS);
+    this.timer.unref();
   }
 
   private announce(keyId: string | null): void {
@@ -154,47 +192,146 @@ export class ApiKeysService implements BeforeApplicationShutdown {
   /** The demo keys this start created (null when it created none), for main.ts to print once. */
   demoKeys: { file: string; lines: string[] } | null = null;
 
+  /** An API_KEYS entry: the key and an account of its own, created once; a changed tier moves the account. */
   private async upsert(key: string, tier: TierName, name: string, source: string): Promise<void> {
     const hash = hashKey(key);
     const existing = await this.repo.findByHash(hash);
     const now = this.clock.date();
     if (existing) {
-      if (existing.tier !== tier || !existing.isActive) {
-        await this.repo.update(existing.id, { tier, isActive: true, revokedAt: null, updatedAt: now });
-      }
+      if (existing.account.tier !== tier) await this.repo.updateAccount(existing.accountId, { tier, updatedAt: now });
+      if (!existing.isActive || existing.expiresAt) await this.repo.update(existing.id, { isActive: true, revokedAt: null, expiresAt: null, updatedAt: now });
       return;
     }
-    await this.repo.insert(this.entity(key, tier, name, source, now));
+    const account = this.accountEntity(tier, name, now);
+    await this.repo.insertAccount(account);
+    await this.repo.insert(this.entity(key, account.id, name, source, now));
   }
 
-  private entity(key: string, tier: TierName, name: string | null, source: string, now: Date): ApiKeyEntity {
+  private accountEntity(tier: TierName, name: string | null, now: Date): AccountEntity {
+    const a = new AccountEntity();
+    a.id = `acct_${randomBytes(8).toString('hex')}`;
+    a.name = name;
+    a.tier = tier;
+    a.arbitrageEnabled = true;
+    a.maxKeys = null;
+    a.createdAt = now;
+    a.updatedAt = now;
+    return a;
+  }
+
+  private entity(key: string, accountId: string, name: string | null, source: string, now: Date): ApiKeyEntity {
     const e = new ApiKeyEntity();
     e.id = `key_${randomBytes(8).toString('hex')}`;
     e.keyHash = hashKey(key);
     e.keyPrefix = key.slice(0, Math.min(12, Math.floor(key.length / 2)));
     e.name = name;
-    e.tier = tier;
+    e.accountId = accountId;
     e.isActive = true;
-    e.arbitrageEnabled = true;
     e.source = source;
     e.createdAt = now;
     e.updatedAt = now;
     e.lastUsedAt = null;
     e.revokedAt = null;
+    e.expiresAt = null;
     return e;
   }
 
-  async create(tier: string, name: string | null, source = 'cli'): Promise<{ key: string; view: KeyView }> {
-    if (!isTier(tier)) throw new Error(`unknown tier "${tier}" (allowed: ${TIERS.join(', ')})`);
-    if (name !== null && name.length > 100) throw new Error('name must be at most 100 characters');
-    const key = generateKey();
-    const e = this.entity(key, tier, name, source, this.clock.date());
-    await this.repo.insert(e);
-    return { key, view: keyView(e) };
+  /** Keys an account may hold at once: its own number, else its tier's. */
+  maxKeys(account: Pick<AccountEntity, 'tier' | 'maxKeys'>): number {
+    if (account.maxKeys !== null) return account.maxKeys;
+    return isTier(account.tier) ? this.tiers.byName[account.tier].maxKeys : 1;
   }
 
+  /** A new account of a tier with its first key (operators: API_KEYS, CLI, admin routes). */
+  async create(tier: string, name: string | null, source = 'cli'): Promise<IssuedKey> {
+    if (!isTier(tier)) throw new Error(`unknown tier "${tier}" (allowed: ${TIERS.join(', ')})`);
+    if (name !== null && name.length > 100) throw new Error('name must be at most 100 characters');
+    const now = this.clock.date();
+    const account = this.accountEntity(tier, name, now);
+    await this.repo.insertAccount(account);
+    const key = generateKey();
+    const e = this.entity(key, account.id, name, source, now);
+    await this.repo.insert(e);
+    return { key, view: keyView({ ...e, account } as KeyWithAccount) };
+  }
+
+  /**
+   * A new key of an existing account, within the account's key limit (403 tier_restricted past it; 404 for an
+   * unknown account).
+   */
+  async createForAccount(accountId: string, name: string | null, source: string): Promise<IssuedKey> {
+    const key = generateKey();
+    const e = this.entity(key, accountId, name, source, this.clock.date());
+    const r = await this.repo.insertWithinLimit(e, (a) => this.maxKeys(a));
+    if (!r.account) throw new ApiError('not_found', `No account with id ${accountId}`);
+    if (!r.inserted) {
+      const next = TIERS.find((t) => this.tiers.byName[t].maxKeys > r.max && tierRank(t) > tierRank(r.account!.tier as TierName));
+      throw new ApiError(
+        'tier_restricted',
+        `This account may hold ${r.max} key${r.max === 1 ? '' : 's'} at once (${r.account.tier} tier); revoke one (DELETE /account/keys/{id}) or rotate it instead`,
+        { max_keys: r.max, tier: r.account.tier, ...(next ? { required_tier: next } : {}) },
+      );
+    }
+    return { key, view: keyView({ ...e, account: r.account } as KeyWithAccount) };
+  }
+
+  /** Every key (operators). */
   async list(): Promise<KeyView[]> {
-    return (await this.repo.list()).map(keyView);
+    const now = this.clock.now();
+    return (await this.repo.list()).map((k) => keyView(k, now));
+  }
+
+  /** An account's keys that still work (revoked and expired ones are left out), and how many it may hold. */
+  async listForAccount(accountId: string): Promise<{ keys: KeyView[]; maxKeys: number }> {
+    const now = this.clock.now();
+    const all = await this.repo.listForAccount(accountId);
+    const keys = all.filter((k) => keyRefusal(keyStatusOf(k), now) === null).map((k) => keyView(k, now));
+    const account = all[0]?.account ?? (await this.repo.findAccount(accountId));
+    return { keys, maxKeys: account ? this.maxKeys(account) : 0 };
+  }
+
+  /** One key of the account, or 404 when it does not exist, belongs to another account, or no longer works. */
+  private async ownKey(caller: Account, keyId: string): Promise<KeyWithAccount> {
+    const k = await this.repo.findById(keyId);
+    if (!k || k.accountId !== caller.accountId || keyRefusal(keyStatusOf(k), this.clock.now()) !== null) {
+      throw new ApiError('not_found', `No API key with id ${keyId} on this account`);
+    }
+    return k;
+  }
+
+  /** Revokes one of the caller's keys: 400 for the key making the request, 404 for anything not theirs. */
+  async revokeOwn(caller: Account, keyId: string): Promise<KeyView> {
+    await this.ownKey(caller, keyId);
+    if (keyId === caller.keyId) {
+      throw new ApiError('invalid_request', 'Cannot delete the API key used to authenticate this request; use another key of the account, or rotate this one');
+    }
+    const v = await this.revoke(keyId);
+    if (!v) throw new ApiError('not_found', `No API key with id ${keyId} on this account`);
+    return v;
+  }
+
+  /**
+   * Replaces one of the caller's keys: a new key (shown once) with the same name unless one is given; the old
+   * key is revoked at once (grace 0) or keeps working for `graceHours` (at most 72) and then expires.
+   */
+  async rotateOwn(caller: Account, keyId: string, graceHours: number, name?: string | null): Promise<Rotation> {
+    if (!Number.isFinite(graceHours) || graceHours < 0 || graceHours > MAX_GRACE_HOURS) {
+      throw new ApiError('invalid_request', `gracePeriodHours must be a number from 0 to ${MAX_GRACE_HOURS}`, { parameter: 'gracePeriodHours' });
+    }
+    const old = await this.ownKey(caller, keyId);
+    const now = this.clock.date();
+    const key = generateKey();
+    const e = this.entity(key, old.accountId, name === undefined ? old.name : name, 'api', now);
+    const oldExpiresAt = graceHours > 0 ? new Date(now.getTime() + graceHours * 3_600_000) : null;
+    await this.repo.rotate(e, old.id, now, oldExpiresAt);
+    this.announce(old.id);
+    const after = await this.repo.findById(old.id);
+    return {
+      created: { key, view: keyView({ ...e, account: old.account } as KeyWithAccount) },
+      old: keyView(after ?? old, now.getTime()),
+      oldExpiresAt: (oldExpiresAt ?? now).toISOString(),
+      oldRevoked: oldExpiresAt === null,
+    };
   }
 
   async revoke(id: string): Promise<KeyView | null> {
@@ -203,15 +340,25 @@ export class ApiKeysService implements BeforeApplicationShutdown {
     this.announce(id);
     if (!ok) return null;
     const e = await this.repo.findById(id);
-    return e ? keyView(e) : null;
+    return e ? keyView(e, now.getTime()) : null;
   }
 
+  /** Switches the arbitrage flag of the account that owns a key. */
   async setArbitrage(id: string, enabled: boolean): Promise<KeyView | null> {
-    const ok = await this.repo.update(id, { arbitrageEnabled: enabled, updatedAt: this.clock.date() });
+    const k = await this.repo.findById(id);
+    if (!k) return null;
+    await this.repo.updateAccount(k.accountId, { arbitrageEnabled: enabled, updatedAt: this.clock.date() });
     this.announce(id);
-    if (!ok) return null;
     const e = await this.repo.findById(id);
-    return e ? keyView(e) : null;
+    return e ? keyView(e, this.clock.now()) : null;
+  }
+
+  /** Sets how many keys an account may hold (null: its tier's number). Null when the account does not exist. */
+  async setMaxKeys(accountId: string, maxKeys: number | null): Promise<{ account_id: string; tier: string; max_keys: number } | null> {
+    const ok = await this.repo.updateAccount(accountId, { maxKeys, updatedAt: this.clock.date() });
+    if (!ok) return null;
+    const a = await this.repo.findAccount(accountId);
+    return a ? { account_id: a.id, tier: a.tier, max_keys: this.maxKeys(a) } : null;
   }
 
   /** Forget cached lookups (called when another instance announces a key change). */
@@ -219,33 +366,39 @@ export class ApiKeysService implements BeforeApplicationShutdown {
     this.cache.clear();
   }
 
-  /** The account behind a key, or null when the key is unknown or revoked. */
+  /** The account behind a key, or null when the key is unknown, revoked or expired. */
   async authenticate(rawKey: string): Promise<Account | null> {
     const hashHex = hashKey(rawKey);
     const now = this.clock.now();
     const hit = this.cache.get(hashHex);
-    let account: Account | null;
+    let entry: CachedKey;
     if (hit && now - hit.at < KEY_CACHE_MS) {
-      account = hit.account;
+      entry = hit;
     } else {
-      let e: ApiKeyEntity | null;
+      let e: KeyWithAccount | null;
       try {
         e = await this.repo.findByHash(hashHex);
       } catch {
         // The key store is unreachable: keep serving keys seen recently (a revocation made meanwhile lands when
-        // the store is back); a key never seen cannot be checked.
-        if (hit) return hit.account;
+        // the store is back; an expiry already read still applies); a key never seen cannot be checked.
+        if (hit) return hit.expiresAt !== null && hit.expiresAt <= now ? null : hit.account;
         throw new ApiError('service_unavailable', 'The key store cannot be reached right now; retry shortly');
       }
       // The index lookup matched on the hash; compare it again in constant time before trusting the row.
       const hash = Buffer.from(hashHex, 'hex');
-      const valid = !!e && keyRefusal(keyStatusOf(e), now) === null && timingSafeEqual(Buffer.from(e.keyHash, 'hex'), hash);
-      account = valid ? { keyId: e!.id, name: e!.name, tier: e!.tier as TierName, arbitrageEnabled: e!.arbitrageEnabled } : null;
+      const status = keyStatusOf(e);
+      const valid = !!e && status.refused === null && timingSafeEqual(Buffer.from(e.keyHash, 'hex'), hash);
+      const account: Account | null = valid
+        ? { keyId: e!.id, accountId: e!.accountId, name: e!.name, tier: e!.account.tier as TierName, arbitrageEnabled: e!.account.arbitrageEnabled }
+        : null;
+      entry = { account, expiresAt: status.expiresAt, at: now };
       if (this.cache.size >= MAX_CACHE) this.cache.clear();
-      this.cache.set(hashHex, { account, hash, at: now });
+      this.cache.set(hashHex, entry);
     }
-    if (account) this.pendingTouch.set(account.keyId, new Date(now));
-    return account;
+    // A rotated-out key stops at its expiry, cached or not.
+    if (entry.expiresAt !== null && entry.expiresAt <= now) return null;
+    if (entry.account) this.pendingTouch.set(entry.account.keyId, new Date(now));
+    return entry.account;
   }
 
   /**
@@ -265,11 +418,15 @@ export class ApiKeysService implements BeforeApplicationShutdown {
     try {
       await this.repo.touch(entries);
     } catch (err) {
+      // Kept for the next flush (a newer use of the same key wins).
+      for (const { id, at } of entries) if (!this.pendingTouch.has(id)) this.pendingTouch.set(id, at);
       this.logger.warn({ msg: 'could not record key last-use times', error: (err as Error).message });
     }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
     await this.flushLastUsed();
   }
 }

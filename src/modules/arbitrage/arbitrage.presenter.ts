@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Catalog } from '../../config/catalog.js';
+import { venueCosts } from '../../config/costs.js';
+import { netProfitPercent } from '../../math/costs.js';
 import { roundTo } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Json } from '../detection/detector.js';
@@ -18,7 +21,10 @@ export const ARB_WARN = {
 /** Turns arbitrage records into the items of `/opportunities/arbitrage` and `arb:detected`. */
 @Injectable()
 export class ArbitragePresenter {
+  private readonly costs = venueCosts();
+
   constructor(
+    private readonly catalog: Catalog,
     private readonly refs: RefBlocks,
   ) {}
 
@@ -40,6 +46,10 @@ export class ArbitragePresenter {
       ...eventBlock(e, first),
       line: a.line,
       profit_percent: r4(a.profitPercent),
+      // After the venues' estimated costs (config/costs.json), in the worst case over which leg wins.
+      estimated_net_profit_percent: r4(
+        netProfitPercent(a.legs.map((l) => ({ decimal: l.row.decimal, stake: l.stakePercent / 100, cost: this.costs.of(l.row.sportsbook, this.catalog.book(l.row.sportsbook)?.settlement) }))),
+      ),
       implied_total: r4(a.impliedTotal),
       is_live: live,
       is_alternate_line: a.isAlternateLine,

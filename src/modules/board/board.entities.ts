@@ -54,6 +54,11 @@ export class OddsEntity {
   @Column('text', { name: 'market_id', nullable: true }) marketId: string | null;
   @Column('text', { name: 'selection_id', nullable: true }) selectionId: string | null;
   @Column('double precision', { name: 'max_bet', nullable: true }) maxBet: number | null;
+  @Column('double precision', { nullable: true }) volume: number | null;
+  @Column('double precision', { name: 'volume_24h', nullable: true }) volume24h: number | null;
+  @Column('double precision', { name: 'open_interest', nullable: true }) openInterest: number | null;
+  @Column('text', { name: 'home_pitcher', nullable: true }) homePitcher: string | null;
+  @Column('text', { name: 'away_pitcher', nullable: true }) awayPitcher: string | null;
 }
 
 /** Append-only price history: one row per change of price, line, live or active state. */

@@ -73,6 +73,11 @@ export function toOddsRow(r: OddsEntity): OddsRow {
     marketId: r.marketId,
     selectionId: r.selectionId,
     maxBet: r.maxBet,
+    volume: r.volume,
+    volume24h: r.volume24h,
+    openInterest: r.openInterest,
+    homePitcher: r.homePitcher,
+    awayPitcher: r.awayPitcher,
   };
 }
 
@@ -129,18 +134,20 @@ export class BoardRepository {
     await m.query(
       `INSERT INTO odds (id, event_id, sportsbook, sport, league, market_type, period, ladder_key, group_key, group_line,
          selection, selection_type, line, player_name, stat_category, odds_american, odds_decimal, probability,
-         is_live, is_active, changed_at, odds_changed_at, last_seen_at, external_event_id, market_id, selection_id, max_bet)
+         is_live, is_active, changed_at, odds_changed_at, last_seen_at, external_event_id, market_id, selection_id, max_bet,
+         volume, volume_24h, open_interest, home_pitcher, away_pitcher)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
          $9::text[], $10::float8[], $11::text[], $12::text[], $13::float8[], $14::text[], $15::text[], $16::int[], $17::float8[],
          $18::float8[], $19::bool[], $20::bool[], $21::timestamptz[], $22::timestamptz[], $23::timestamptz[], $24::text[],
-         $25::text[], $26::text[], $27::float8[])
+         $25::text[], $26::text[], $27::float8[], $28::float8[], $29::float8[], $30::float8[], $31::text[], $32::text[])
        ON CONFLICT (id) DO UPDATE SET
          odds_american = EXCLUDED.odds_american, odds_decimal = EXCLUDED.odds_decimal, probability = EXCLUDED.probability,
          line = EXCLUDED.line, group_line = EXCLUDED.group_line, group_key = EXCLUDED.group_key, selection = EXCLUDED.selection,
          is_live = EXCLUDED.is_live, is_active = EXCLUDED.is_active, changed_at = EXCLUDED.changed_at,
          odds_changed_at = EXCLUDED.odds_changed_at, last_seen_at = EXCLUDED.last_seen_at,
          external_event_id = EXCLUDED.external_event_id, market_id = EXCLUDED.market_id, selection_id = EXCLUDED.selection_id,
-         max_bet = EXCLUDED.max_bet`,
+         max_bet = EXCLUDED.max_bet, volume = EXCLUDED.volume, volume_24h = EXCLUDED.volume_24h, open_interest = EXCLUDED.open_interest,
+         home_pitcher = EXCLUDED.home_pitcher, away_pitcher = EXCLUDED.away_pitcher`,
       [
         col((r) => r.id), col((r) => r.eventId), col((r) => r.sportsbook), col((r) => r.sport), col((r) => r.league),
         col((r) => r.marketType), col((r) => r.period), col((r) => r.ladderKey), col((r) => r.groupKey), col((r) => r.groupLine),
@@ -148,6 +155,8 @@ export class BoardRepository {
         col((r) => r.american), col((r) => r.decimal), col((r) => r.probability), col((r) => r.isLive), col((r) => r.isActive),
         col((r) => iso(r.changedAt)), col((r) => iso(r.oddsChangedAt)), col((r) => iso(r.lastSeenAt)),
         col((r) => r.externalEventId), col((r) => r.marketId), col((r) => r.selectionId), col((r) => r.maxBet),
+        col((r) => r.volume ?? null), col((r) => r.volume24h ?? null), col((r) => r.openInterest ?? null),
+        col((r) => r.homePitcher ?? null), col((r) => r.awayPitcher ?? null),
       ],
     );
   }

@@ -158,7 +158,7 @@ describe('board views and maintenance', () => {
   it('a free key sees the board as it was 60 s ago', () => {
     const { clock, service } = replica({ leader: true });
     service.apply(changeSet(1, T0, { events: [ev], upserted: [oddsRow('a')] }));
-    const free = { keyId: 'k', name: null, tier: 'free' as const, arbitrageEnabled: true };
+    const free = { keyId: 'k', accountId: 'acct_k', name: null, tier: 'free' as const, arbitrageEnabled: true };
     expect(service.viewFor(free).rows.has('a')).toBe(false);
     expect(service.viewFor({ ...free, tier: 'pro' }).rows.has('a')).toBe(true);
     clock.advance(60_000);

@@ -33,6 +33,8 @@ export interface OpportunityRef {
   league: string;
   marketType: string;
   books: string[];
+  /** Whether any price it uses is live. */
+  live?: boolean;
 }
 
 /** What the detection engine announces (locally) for the stream: a type's lifecycle changes in one scope. */
@@ -52,7 +54,7 @@ export interface OpportunityEvent {
 export function refOf(detector: Detector, r: OpportunityRecord): OpportunityRef {
   const rows = detector.rows(r);
   const first = rows[0];
-  return { id: r.id, eventId: first?.eventId ?? '', sport: first?.sport ?? '', league: first?.league ?? '', marketType: first?.marketType ?? '', books: [...new Set(rows.map((x) => x.sportsbook))] };
+  return { id: r.id, eventId: first?.eventId ?? '', sport: first?.sport ?? '', league: first?.league ?? '', marketType: first?.marketType ?? '', books: [...new Set(rows.map((x) => x.sportsbook))], live: rows.some((x) => x.isLive) };
 }
 
 export interface DetectionStats {

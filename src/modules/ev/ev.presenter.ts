@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { playerId } from '../../domain/player-id.js';
 import { evConfidenceScore, fairAmerican, kellyFraction, roundTo, type DevigMethod } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Json } from '../detection/detector.js';
@@ -33,6 +34,7 @@ export class EvPresenter {
       id: r.id,
       game_id: r.eventId,
       ...eventBlock(e, r.row),
+      player_id: playerId(r.row.sport, r.row.league, r.row.playerName),
       game: e ? `${e.awayTeam} @ ${e.homeTeam}` : r.eventId,
       market: r.marketType,
       selection: r.row.selection,

@@ -32,12 +32,26 @@ export type RejectReason =
   | 'invalid_market'
   | 'lay_market'
   | 'invalid_price'
+  | 'invalid_market_data'
   | 'missing_line'
   | 'unexpected_line'
   | 'selection_not_in_market'
   | 'invalid_time'
   | 'event_ended'
   | 'malformed_quote';
+
+/** A traded amount a source sent: absent is null; anything but a finite number from 0 up is refused with the row. */
+function amount(v: number | null | undefined, field: string): number | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Rejection('invalid_market_data', `${field} must be a number from 0 up, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+/** A starting pitcher's name as sent (trimmed; empty is none). The text itself was checked with the quote's fields. */
+function pitcher(v: string | null | undefined): string | null {
+  if (typeof v !== 'string') return null;
+  return v.trim() || null;
+}
 
 export class Rejection extends Error {
   constructor(
@@ -402,6 +416,11 @@ export class IngestionPipeline {
       marketId: q.marketId ?? null,
       selectionId: q.selectionId ?? null,
       maxBet: q.maxBet ?? null,
+      volume: amount(q.volume, 'volume'),
+      volume24h: amount(q.volume24h, 'volume_24h'),
+      openInterest: amount(q.openInterest, 'open_interest'),
+      homePitcher: pitcher(q.homePitcher),
+      awayPitcher: pitcher(q.awayPitcher),
     };
   }
 

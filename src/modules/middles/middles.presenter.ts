@@ -7,6 +7,7 @@ import { ageSeconds } from '../detection/market-groups.js';
 import { eventBlock, guardWarnings, iso, r2, r4 } from '../opportunity-lists/present.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import { deepLinkPath } from '../deep-links/deep-link-templates.js';
+import { altPrices, teamTotalTeam } from './middle-fields.js';
 import type { MiddleRecord, MiddleSideRecord } from './middles.detector.js';
 
 /** Thresholds of the middle warnings (README "Opportunities" lists every warning with its threshold). */
@@ -57,6 +58,10 @@ export class MiddlesPresenter {
       ...eventBlock(e, m.side1.row),
       side1: this.side(board, e, m.side1, a.stakePercent[0], now),
       side2: this.side(board, e, m.side2, a.stakePercent[1], now),
+      is_team_total: m.side1.row.marketType === 'team_total',
+      team_name: teamTotalTeam(m.side1.row, e),
+      alt_side1: altPrices(m.side1.row, board.group(m.side1.row.groupKey)),
+      alt_side2: altPrices(m.side2.row, board.group(m.side2.row.groupKey)),
       middle_size: a.middleSize,
       middle_numbers: a.middleNumbers,
       middle_probability: roundTo(a.middleProbability, 6),

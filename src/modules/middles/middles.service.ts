@@ -27,6 +27,9 @@ export class MiddlesService {
   ) {}
 
   private filtered(account: Account | undefined, q: MiddlesQuery): { c: ListScope; found: MiddleRecord[] } {
+    if (q.min_odds !== undefined && q.max_odds !== undefined && q.min_odds > q.max_odds) {
+      throw badRequest('Invalid parameters: min_odds is greater than max_odds', { parameter: 'min_odds' });
+    }
     const c = this.lists.scope(account, q);
     const minSize = q.min_size ?? 0.5;
     const found = this.lists.records<MiddleRecord>(this.detector.kind, account, c, q.include_flagged).filter((m) => m.analysis.middleSize >= minSize && this.lists.passes(c, q, m, this.detector.rows(m)));
@@ -44,7 +47,7 @@ export class MiddlesService {
     };
     found.sort((a, b) => (reverse ? -1 : 1) * (cmp[field]!(a, b) || (a.id < b.id ? -1 : 1)));
     const data = found.slice(q.offset, q.offset + q.limit).map((m) => this.presenter.present(c.board, m, c.now));
-    const filters = { sport: q.sport ?? null, league: q.league ?? null, sportsbook: c.books.isDefault ? null : c.books.books, market: q.market ?? null, min_size: q.min_size ?? 0.5 };
+    const filters = { sport: q.sport ?? null, league: q.league ?? null, sportsbook: c.books.isDefault ? null : c.books.books, market: q.market ?? null, min_size: q.min_size ?? 0.5, min_odds: q.min_odds ?? null, max_odds: q.max_odds ?? null };
     return page(data, { limit: q.limit, offset: q.offset, total: found.length }, { source: 'cache', summary: { count: found.length }, filters, updated_at: this.clock.iso() }, { updated_at: this.clock.iso() });
   }
 

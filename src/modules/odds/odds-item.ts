@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { eventUuid } from '../../domain/event-uuid.js';
+import { DetectionEngine } from '../detection/detection.engine.js';
 import { Catalog } from '../../config/catalog.js';
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
 import type { OddsBoard } from '../board/odds-board.js';
@@ -7,11 +9,11 @@ import { RefBlocks } from '../reference/ref-blocks.js';
 
 /** Every field an Odds item can carry: the `fields` projection accepts exactly these. */
 export const ODDS_FIELDS = [
-  'id', 'sportsbook', 'sportsbook_name', 'event_id', 'external_event_id', 'market_id', 'selection_id',
+  'id', 'sportsbook', 'sportsbook_name', 'event_id', 'event_uuid', 'external_event_id', 'market_id', 'selection_id',
   'sport', 'league', 'home_team', 'away_team', 'event_name', 'market_type', 'period', 'selection', 'selection_type', 'team_side',
   'odds_american', 'odds_decimal', 'probability', 'odds_probability', 'line', 'is_main_line', 'is_alternate_line',
   'event_start_time', 'is_live', 'is_active', 'timestamp', 'odds_changed_at', 'last_seen_at', 'deep_link',
-  'player_name', 'stat_category', 'max_bet',
+  'player_name', 'stat_category', 'max_bet', 'market_flag', 'volume', 'volume_24h', 'open_interest', 'home_pitcher', 'away_pitcher',
   'home', 'away', 'sport_ref', 'league_ref', 'market_ref', 'sportsbook_ref',
 ] as const;
 export type OddsField = (typeof ODDS_FIELDS)[number];
@@ -39,6 +41,7 @@ export class OddsItemBuilder {
   constructor(
     private readonly catalog: Catalog,
     private readonly refs: RefBlocks,
+    @Optional() private readonly engine?: DetectionEngine,
   ) {}
 
   build(board: OddsBoard, r: OddsRow, e?: BoardEvent): OddsItem {
@@ -51,6 +54,7 @@ export class OddsItemBuilder {
       sportsbook: r.sportsbook,
       sportsbook_name: book?.display_name ?? r.sportsbook,
       event_id: r.eventId,
+      event_uuid: eventUuid(r.eventId),
       external_event_id: r.externalEventId,
       market_id: r.marketId,
       selection_id: r.selectionId,
@@ -80,7 +84,21 @@ export class OddsItemBuilder {
       deep_link: deepLinkPath(r.sportsbook, r.id),
       player_name: r.playerName,
       stat_category: r.statCategory,
+      // The guards' verdict on this venue's own market in the group (README "Guards"): self_arbitrage or
+      // excess_hold keeps it out of every opportunity; null when sound or not judged.
+      market_flag: this.engine?.marketFlag(r.groupKey, r.sportsbook)?.flag ?? null,
     };
+    // Exchange and prediction-market rows: what the venue reports traded (null when it sends nothing); null on
+    // sportsbook rows.
+    const venue = book?.settlement === 'exchange' || book?.settlement === 'prediction';
+    item.volume = venue ? (r.volume ?? null) : null;
+    item.volume_24h = venue ? (r.volume24h ?? null) : null;
+    item.open_interest = venue ? (r.openInterest ?? null) : null;
+    // Baseball rows name the starting pitchers (null until a source names them); other sports have no such field.
+    if (r.sport === 'baseball') {
+      item.home_pitcher = r.homePitcher ?? null;
+      item.away_pitcher = r.awayPitcher ?? null;
+    }
     if (r.maxBet !== null) item.max_bet = r.maxBet;
     if (ev) Object.assign(item, this.refs.forEvent(ev, r.marketType, r.sportsbook));
     return item;

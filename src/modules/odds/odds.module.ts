@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DetectionModule } from '../detection/detection.module.js';
 import { OddsController } from './odds.controller.js';
 import { OddsItemBuilder } from './odds-item.js';
 import { OddsService } from './odds.service.js';
@@ -7,5 +8,5 @@ import { ReferenceModule } from '../reference/reference.module.js';
 import { EventsModule } from '../events/events.module.js';
 
 /** Odds lists, batch and one event's odds; the odds item builder (the stream uses it too). */
-@Module({ imports: [BoardModule, ReferenceModule, EventsModule], controllers: [OddsController], providers: [OddsService, OddsItemBuilder], exports: [OddsService, OddsItemBuilder] })
+@Module({ imports: [BoardModule, ReferenceModule, EventsModule, DetectionModule], controllers: [OddsController], providers: [OddsService, OddsItemBuilder], exports: [OddsService, OddsItemBuilder] })
 export class OddsModule {}

@@ -4,7 +4,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { InProcessBus } from '../../common/bus/in-process-bus.js';
 import { ManualClock } from '../../common/time/clock.js';
 import { keyRefusal, KEYS_TOPIC, keyStatusOf, type ApiKeysService, type KeyStatus } from '../accounts/api-keys.service.js';
-import type { ApiKeyEntity } from '../accounts/api-key.entity.js';
+import type { KeyWithAccount } from '../accounts/api-keys.repository.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import type { Leadership } from '../cluster/leadership.service.js';
 import type { AppConfig } from '../../config/env.js';
@@ -65,13 +65,16 @@ function setup() {
 }
 
 describe('which keys still work', () => {
-  const entity = (patch: Partial<ApiKeyEntity>) => ({ isActive: true, tier: 'pro', ...patch }) as ApiKeyEntity;
+  const entity = (patch: Partial<KeyWithAccount> & { tier?: string }) =>
+    ({ isActive: true, expiresAt: null, ...patch, account: { tier: patch.tier ?? 'pro' } }) as KeyWithAccount;
 
   it('a revoked, unknown or off-table key is refused; an active one is not', () => {
     expect(keyStatusOf(entity({}))).toEqual(ok);
     expect(keyStatusOf(entity({ isActive: false }))).toEqual({ refused: 'The API key was revoked', expiresAt: null });
     expect(keyStatusOf(null).refused).toBe('The API key no longer exists');
     expect(keyStatusOf(entity({ tier: 'platinum' })).refused).toBe('The API key\'s tier "platinum" is not known');
+    // A rotated-out key carries the end of its grace period.
+    expect(keyStatusOf(entity({ expiresAt: new Date(NOW + 3_600_000) }))).toEqual({ refused: null, expiresAt: NOW + 3_600_000 });
   });
 
   it('a key with an expiry works until that instant', () => {

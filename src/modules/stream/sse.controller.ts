@@ -32,6 +32,7 @@ export class SseController {
       add_sportsbook: q.add_sportsbook,
       market: q.market,
       events: events ?? [...(q.event ?? []), ...(q.event_id ?? []), ...(q.eventId ?? [])],
+      live: q.live,
       min_ev: q.min_ev,
       min_profit: q.min_profit,
     });

@@ -15,6 +15,7 @@ export interface FilterInput {
   add_sportsbook?: string[];
   market?: string[];
   events?: string[];
+  live?: boolean;
   min_ev?: number;
   min_profit?: number;
 }
@@ -68,6 +69,7 @@ export class StreamAccess {
       leagues: this.events.resolveLeagues(q.league),
       markets: this.events.resolveMarkets(q.market),
       events: q.events?.length ? new Set(q.events) : undefined,
+      ...(q.live !== undefined ? { live: q.live } : {}),
       thresholds: { min_ev: q.min_ev ?? STREAM_DEFAULTS.min_ev, min_profit: q.min_profit ?? STREAM_DEFAULTS.min_profit },
     };
   }

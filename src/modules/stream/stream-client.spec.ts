@@ -27,7 +27,7 @@ class FakeTransport implements Transport {
   }
 }
 
-const account: Account = { keyId: 'key_1', name: null, tier: 'sharp', arbitrageEnabled: true };
+const account: Account = { keyId: 'key_1', accountId: 'acct_1', name: null, tier: 'sharp', arbitrageEnabled: true };
 const filter = { channels: new Set(), kinds: new Set(), minEv: 2, minProfit: 0.5 } as unknown as StreamFilter;
 const tick = () => new Promise((r) => setTimeout(r, 10));
 

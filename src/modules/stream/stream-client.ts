@@ -14,6 +14,8 @@ export interface StreamFilter {
   leagues?: ReadonlySet<string>;
   markets?: ReadonlySet<string>;
   events?: ReadonlySet<string>;
+  /** true: only live prices and opportunities with a live price; false: only pre-game ones; absent: both. */
+  live?: boolean;
   /** The minimums items of the types that have one must reach (min_ev for +EV, min_profit for arbitrage). */
   thresholds: Readonly<Record<StreamThreshold, number>>;
 }

@@ -30,7 +30,7 @@ import { parseLastEventId, StreamHub } from './stream-hub.js';
 const catalog = new Catalog();
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T18:00:00Z');
-const ACCOUNT: Account = { keyId: 'key_hub', name: null, tier: 'enterprise', arbitrageEnabled: true };
+const ACCOUNT: Account = { keyId: 'key_hub', accountId: 'acct_hub', name: null, tier: 'enterprise', arbitrageEnabled: true };
 
 interface ToyRecord extends OpportunityRecord {
   row: OddsRow;

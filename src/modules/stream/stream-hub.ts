@@ -126,6 +126,11 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     return [...this.byKey.keys()];
   }
 
+  /** The streams a key holds open here. */
+  streamsOfKey(keyId: string): number {
+    return (this.byKey.get(keyId) ?? []).filter((c) => !c.closed).length;
+  }
+
   /** Closes every stream of a key (revoked or expired keys). */
   closeKey(keyId: string, reason: CloseReason): number {
     const list = [...(this.byKey.get(keyId) ?? [])];
@@ -226,6 +231,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     if (f.sports && !f.sports.has(r.sport)) return false;
     if (f.leagues && !f.leagues.has(r.league)) return false;
     if (f.markets && !f.markets.has(r.marketType)) return false;
+    if (f.live !== undefined && r.isLive !== f.live) return false;
     return true;
   }
 
@@ -235,6 +241,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     if (f.leagues && !f.leagues.has(ref.league)) return false;
     if (f.markets && !f.markets.has(ref.marketType)) return false;
     if (!f.books.isDefault && !ref.books.every((b) => f.books.has(b))) return false;
+    if (f.live !== undefined && (ref.live ?? false) !== f.live) return false;
     return true;
   }
 
@@ -309,7 +316,9 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       if (json && this.refVisible(f, ref) && this.passesThreshold(f, detector, json)) shown.push(json);
     }
     if (shown.length) out.push({ event: detector.stream.detected, data: JSON.stringify(shown) });
-    const expired = evt.expired.filter((r) => this.refVisible(f, r)).map((r) => r.id);
+    // An expiry is sent whatever the live filter: the opportunity may have been shown before its event went live.
+    const anyLive = f.live === undefined ? f : { ...f, live: undefined };
+    const expired = evt.expired.filter((r) => this.refVisible(anyLive, r)).map((r) => r.id);
     if (expired.length) {
       const data = detector.stream.expiredAt ? { expired, timestamp: new Date(evt.at).toISOString() } : { expired };
       out.push({ event: detector.stream.expired, data: JSON.stringify(data) });
@@ -401,6 +410,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
         league: f.leagues ? [...f.leagues] : null,
         event: f.events ? [...f.events] : null,
         market: f.markets ? [...f.markets] : null,
+        live: f.live ?? null,
         min_ev: f.thresholds.min_ev,
         min_profit: f.thresholds.min_profit,
       },

@@ -23,6 +23,11 @@ export class ArbitrageItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'Stable while the arbitrage lives (lowercase hex)', example: '3f2a9c0d1e4b5a67' }) id: string;
   @ApiProperty({ type: Number, nullable: true, description: 'The line of the market; null without one', example: 220.5 }) line: number | null;
   @ApiProperty({ description: '100 / implied_total x 100 - 100', example: 3.735 }) profit_percent: number;
+  @ApiProperty({
+    description: "Profit percent after the venues' estimated costs (config/costs.json: exchange commission on net winnings, prediction-market trading fees), in the worst case over which leg wins; equals profit_percent when every leg is a sportsbook",
+    example: 1.0784,
+  })
+  estimated_net_profit_percent: number;
   @ApiProperty({ description: "Sum of the legs' implied probabilities, in percent", example: 96.3995 }) implied_total: number;
   @ApiProperty({ description: 'A leg is live' }) is_live: boolean;
   @ApiProperty({ description: "The market's line is not its consensus main line" }) is_alternate_line: boolean;

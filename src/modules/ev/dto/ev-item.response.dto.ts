@@ -6,6 +6,7 @@ import { OpportunityEventDto, WARNINGS_DESCRIPTION } from '../../opportunity-lis
 export class EvItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'Stable while the opportunity lives (lowercase hex)', example: '9c1f0a7b3e2d4c58' }) id: string;
   @ApiProperty({ description: 'Alias of event_id' }) game_id: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Canonical player id on player props (sport_league_player-slug); null otherwise', example: 'baseball_mlb_corbin_carroll' }) player_id: string | null;
   @ApiProperty({ description: 'Alias of event_name' }) game: string;
   @ApiProperty({ description: 'Alias of market_type' }) market: string;
   @ApiProperty({ description: 'The outcome as the book names it', example: 'Boston Celtics' }) selection: string;

@@ -9,6 +9,9 @@ export const SAMPLE_CSV_COLUMNS = [
   'selection_type', 'odds_american', 'odds_decimal', 'odds_probability', 'line', 'event_start_time', 'is_live', 'timestamp',
 ] as const;
 
+/** Columns a file in the sample format may add (sources that send them): market data and baseball starters. */
+export const SAMPLE_CSV_OPTIONAL_COLUMNS = ['volume', 'volume_24h', 'open_interest', 'home_pitcher', 'away_pitcher'] as const;
+
 const FUTURES_MARKETS = /^(outright|futures?|championship_winner|conference_winner|division_winner|tournament_winner|make_playoffs|exact_seed|mvp|cy_young|rookie_of_the_year|season_leader|.*_award.*)$/;
 
 function time(raw: string | undefined): number | null {
@@ -97,7 +100,7 @@ export function parseSampleCsv(text: string, catalog: Catalog): ParsedFile {
   if (missing.length) {
     return { format: 'sample_csv', quotes: [], errors: [{ line: 1, reason: `missing columns: ${missing.join(', ')} (the header is: ${headerLine.slice(0, 200)})` }], records: records.length, capturedAt: null, notes };
   }
-  const unknown = header.filter((h) => !(SAMPLE_CSV_COLUMNS as readonly string[]).includes(h));
+  const unknown = header.filter((h) => !(SAMPLE_CSV_COLUMNS as readonly string[]).includes(h) && !(SAMPLE_CSV_OPTIONAL_COLUMNS as readonly string[]).includes(h));
   if (unknown.length) notes.push(`ignored unknown columns: ${unknown.join(', ')}`);
   if (!records.length && !errors.length) errors.push({ line: 1, reason: 'the file has a header but no data rows' });
   let capturedAt: number | null = null;
@@ -122,6 +125,9 @@ export function parseSampleCsv(text: string, catalog: Catalog): ParsedFile {
     if (decimal !== null && decimal <= 1) { bad(`odds_decimal ${decimal} must be above 1`); continue; }
     if (american !== null && Math.abs(american) < 100) { bad(`odds_american ${american} is not a valid American price`); continue; }
     if (prob !== null && (prob <= 0 || prob >= 1)) { bad(`odds_probability ${prob} must be between 0 and 1`); continue; }
+    const market = { volume: num(r.volume), volume24h: num(r.volume_24h), openInterest: num(r.open_interest) };
+    const badAmount = Object.entries(market).find(([, v]) => v !== null && (Number.isNaN(v) || v < 0));
+    if (badAmount) { bad(`${badAmount[0] === 'volume24h' ? 'volume_24h' : badAmount[0] === 'openInterest' ? 'open_interest' : 'volume'} must be a number from 0 up`); continue; }
     if (american !== null && decimal !== null) {
       const fromAmerican = american > 0 ? 1 + american / 100 : 1 + 100 / Math.abs(american);
       if (Math.abs(fromAmerican - decimal) / decimal > 0.02) { bad(`odds_american ${american} and odds_decimal ${decimal} disagree`); continue; }
@@ -161,6 +167,11 @@ export function parseSampleCsv(text: string, catalog: Catalog): ParsedFile {
       sourceTime: ts,
       externalEventId: r.event_id || null,
       selectionId: r.id || null,
+      ...(market.volume !== null ? { volume: market.volume } : {}),
+      ...(market.volume24h !== null ? { volume24h: market.volume24h } : {}),
+      ...(market.openInterest !== null ? { openInterest: market.openInterest } : {}),
+      ...(r.home_pitcher ? { homePitcher: r.home_pitcher } : {}),
+      ...(r.away_pitcher ? { awayPitcher: r.away_pitcher } : {}),
     };
     if (ts !== null && (capturedAt === null || ts > capturedAt)) capturedAt = ts;
     quotes.push({ line, quote });

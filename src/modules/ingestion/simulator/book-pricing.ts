@@ -143,12 +143,14 @@ export class BookPricing {
         mark: be.epoch,
         marketId: null,
         selectionId: null,
+        moves: 0,
       };
       be.rows.set(lk, r);
       this.w.dirty.add(r);
       return;
     }
     r.mark = be.epoch;
+    if (r.pv !== pv) r.moves++;
     if (r.pv !== pv || !r.active || r.live !== live) {
       r.pv = pv;
       r.active = true;

@@ -8,6 +8,7 @@ import type { EventUpdate, GameState, ProviderBatch, Quote, QuoteKey } from '../
 import { gameState } from './game.js';
 import { priceInput } from './pricing.js';
 import { hashString } from './rng.js';
+import { simulatedMarketData } from './volume.js';
 import type { Row, SimEvent, SimWorld } from './world.js';
 
 /** Live games report their state at least this often (the game_state `stale` flag trips after 10 s). */
@@ -100,6 +101,7 @@ export class Emitter {
       externalEventId: be.ext,
       marketId: r.marketId,
       selectionId: r.selectionId,
+      ...(be.p.kind === 'exchange' || be.p.kind === 'prediction' ? marketData(r.selectionId, r.moves, be.p.kind) : {}),
     };
   }
 
@@ -152,4 +154,10 @@ function markEmitted(r: Row): void {
   r.epv = r.pv;
   r.eactive = r.active;
   r.elive = r.live;
+}
+
+/** Simulated exchange and prediction-market volume and open interest of a contract. */
+function marketData(selectionId: string, moves: number, kind: 'exchange' | 'prediction'): Pick<Quote, 'volume' | 'volume24h' | 'openInterest'> {
+  const d = simulatedMarketData(selectionId, moves, kind);
+  return { volume: d.volume, volume24h: d.volume24h, openInterest: d.openInterest };
 }

@@ -57,6 +57,8 @@ export interface Row {
   /** Book-native ids, built on first output. */
   marketId: string | null;
   selectionId: string | null;
+  /** Price moves so far (exchange and prediction-market volume grows with them). */
+  moves: number;
 }
 
 /** One book's view of one event: its lines, biases, suspension state and rows. */

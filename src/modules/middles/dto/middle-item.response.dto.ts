@@ -21,10 +21,19 @@ export class MiddleSideDto extends RefBlocksDto {
 }
 
 /** One middle: two books' lines leaving a window where both bets win. */
+export class MiddleAltPriceDto {
+  @ApiProperty({ example: 'fanduel' }) book: string;
+  @ApiProperty({ description: 'American odds', example: -105 }) odds: number;
+}
+
 export class MiddleItemDto extends OpportunityEventDto {
   @ApiProperty({ description: '16 lowercase hexadecimal characters, stable while the middle lives', example: '3f2a9c0d1e4b5a67' }) id: string;
   @ApiProperty({ type: MiddleSideDto, description: 'The side that wins above its line' }) side1: MiddleSideDto;
   @ApiProperty({ type: MiddleSideDto, description: 'The side that wins below its line' }) side2: MiddleSideDto;
+  @ApiProperty({ description: 'True on a team-total market' }) is_team_total: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'The team of a team total; null otherwise', example: null }) team_name: string | null;
+  @ApiProperty({ type: [MiddleAltPriceDto], nullable: true, description: 'Other books with side 1 at the same line, best first; null when none' }) alt_side1: MiddleAltPriceDto[] | null;
+  @ApiProperty({ type: [MiddleAltPriceDto], nullable: true, description: 'Other books with side 2 at the same line, best first; null when none' }) alt_side2: MiddleAltPriceDto[] | null;
   @ApiProperty({ description: 'Width of the window in points', example: 5 }) middle_size: number;
   @ApiProperty({ type: [Number], description: 'The results on which both sides win', example: [3, 4, 5, 6, 7] }) middle_numbers: number[];
   @ApiProperty({ description: 'Probability that both sides win', example: 0.142311 }) middle_probability: number;

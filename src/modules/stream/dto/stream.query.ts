@@ -1,7 +1,7 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { BookParams, EventParams, MarketParam, SportLeagueParams } from '../../../common/http/filter-params.js';
-import { IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { BaseQuery, CsvList, NumberParam, StringParam } from '../../../common/http/query.js';
+import { IsBoolean, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { BaseQuery, BooleanParam, CsvList, NumberParam, StringParam } from '../../../common/http/query.js';
 
 export class StreamQuery extends IntersectionType(BaseQuery, SportLeagueParams, BookParams, MarketParam, EventParams) {
   @ApiPropertyOptional({ description: 'odds, opportunities (default), gamestate (enterprise), or all; several comma-separated values mean all of them', example: 'all' })
@@ -17,6 +17,10 @@ export class StreamQuery extends IntersectionType(BaseQuery, SportLeagueParams, 
   type?: string[];
 
   @ApiPropertyOptional({ description: 'Alias of event (TypeScript SDK)' }) @IsOptional() @CsvList() @IsString({ each: true }) eventId?: string[];
+
+  @ApiPropertyOptional({ type: Boolean, description: 'true: only live prices and opportunities with a live price; false: only pre-game; omitted: both' })
+  @IsOptional() @BooleanParam() @IsBoolean({ message: 'live must be true or false' })
+  live?: boolean;
 
   @ApiPropertyOptional({ description: 'Minimum EV % for ev:detected (default 2.0)', example: 2, type: Number })
   @IsOptional() @NumberParam() @IsNumber({}, { message: 'min_ev must be a number (percent)' }) @Min(-100) @Max(1000)
