@@ -1,14 +1,15 @@
 // ESLint (flat config): JavaScript and typescript-eslint recommended rules; formatting is Prettier's
 // (eslint-config-prettier turns off the rules it owns). `npm run lint` runs this with --max-warnings 0.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'deploy/**'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  tseslint.configs.recommended,
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
