@@ -84,7 +84,7 @@ export interface BoardRow {
   line: number | null;
   /** Price per book (the row of that book for this selection and line). */
   prices: Map<string, Json>;
-  /** The books with the best decimal price among active prices. */
+  /** The books with the best decimal price among active prices (none when every book has the same price). */
   best: Set<string>;
 }
 
@@ -123,6 +123,8 @@ export function buildBoard(odds: Iterable<Json>, eventFilter: string | null): { 
     let top = 0;
     for (const p of row.prices.values()) if (p.is_active !== false && p.odds_decimal > top) top = p.odds_decimal;
     for (const [book, p] of row.prices) if (p.is_active !== false && p.odds_decimal === top) row.best.add(book);
+    // Every book at the same price: nothing stands out, nothing is marked.
+    if (row.best.size > 1 && row.best.size === row.prices.size) row.best.clear();
   }
   const order = (a: BoardRow, b: BoardRow) => a.selection.localeCompare(b.selection);
   for (const ev of events.values()) ev.rows.sort(order);
