@@ -8,6 +8,8 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
 COPY config ./config
+COPY web ./web
+COPY scripts/build-web.mjs ./scripts/
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: production dependencies, compiled code and the catalog, as a non-root user.
