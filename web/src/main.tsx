@@ -162,7 +162,22 @@ function App() {
       if (e.type === 'error' && (data as Json)?.code === 'unauthorized') es.close();
     };
     for (const name of STREAM_EVENTS) es.addEventListener(name, handler as EventListener);
+    // A stream refused before it starts (a 4xx: a filter over the snapshot limit, a revoked key) closes the
+    // EventSource without a reason: ask once more with fetch to show the error body's message.
+    const abort = new AbortController();
+    es.onerror = () => {
+      if (es.readyState !== EventSource.CLOSED) return;
+      void fetch(es.url, { signal: abort.signal })
+        .then(async (res) => {
+          const body = res.ok ? null : await res.json().catch(() => null);
+          abort.abort();
+          live.current.error = { code: body?.error?.code ?? `http_${res.status}`, message: body?.error?.message ?? 'The stream closed; change a filter or reload to reconnect' };
+          setVersion((v) => v + 1);
+        })
+        .catch(() => undefined);
+    };
     return () => {
+      abort.abort();
       es.close();
       if (timer) clearTimeout(timer);
     };
@@ -235,6 +250,7 @@ function App() {
             )}
           </div>
         )}
+        {account && !account.features?.streaming && <p class="err">The {account.tier} tier has no streaming, so no live board: use a hobby key or above.</p>}
         {s.error && (
           <p class="err">
             Stream: {s.error.code}: {s.error.message}
