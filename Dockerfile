@@ -10,6 +10,8 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
 COPY config ./config
+COPY web ./web
+COPY scripts/build-web.mjs ./scripts/
 # Compiles (type-checked) and seeds dist/pglite-template, the migrated embedded database a first start copies.
 RUN npm run build && npm prune --omit=dev
 

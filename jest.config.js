@@ -15,6 +15,7 @@ export default {
   setupFiles: ['<rootDir>/test/support/nest-globals.ts'],
   testMatch: [
     '<rootDir>/src/**/*.spec.ts',
+    '<rootDir>/web/**/*.spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
     ...(services ? ['<rootDir>/test/**/*.int-spec.ts'] : []),
   ],

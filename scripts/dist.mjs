@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
 const STAMP = join(DIST, '.build-stamp');
-const SOURCES = ['src', 'migrations', 'bench'];
+const SOURCES = ['src', 'migrations', 'bench', 'web'];
 const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'];
 const ENTRIES = { main: 'dist/src/main.js', cli: 'dist/src/cli.js', bench: 'dist/bench/run.js' };
 /** The embedded database, initialised and migrated at build time: a first start copies it instead of running initdb. */
@@ -37,7 +37,7 @@ function newestSource() {
     for (const e of entries) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+      else if (e.name !== 'node_modules' && /\.(ts|tsx|css|html)$/.test(e.name)) newest = Math.max(newest, statSync(p).mtimeMs);
     }
   };
   for (const d of SOURCES) walk(join(ROOT, d));
@@ -80,12 +80,29 @@ export function build(reason, { check = false } = {}) {
     process.stderr.write('the build failed (see above)\n');
     process.exit(r.status ?? 1);
   }
+  buildWeb();
   mkdirSync(DIST, { recursive: true });
   writeFileSync(STAMP, `${new Date(started).toISOString()}\n`);
   // The stamp carries the time the build started: a source saved during the build makes the next run rebuild.
   utimesSync(STAMP, new Date(started), new Date(started));
   process.stderr.write(`built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return true;
+}
+
+/** Bundles the dashboard (web/ -> dist/web) with esbuild, a dev dependency: without it the page answers 503. */
+function buildWeb() {
+  if (!existsSync(join(ROOT, 'web'))) return;
+  try {
+    createRequire(join(ROOT, 'package.json')).resolve('esbuild');
+  } catch {
+    process.stderr.write('esbuild is not installed: the dashboard is not bundled (install the dev dependencies to build it)\n');
+    return;
+  }
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-web.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) {
+    process.stderr.write('the dashboard build failed (see above)\n');
+    process.exit(r.status ?? 1);
+  }
 }
 
 /** Creates the migrated embedded database template (dist/pglite-template), unless it is there for this PGlite. */

@@ -21,6 +21,7 @@ import { ApiKeysService } from './modules/accounts/api-keys.service.js';
 import { OPTIONAL_BODY_ROUTES } from './modules/accounts/account.controller.js';
 import { MetricsService } from './modules/metrics/metrics.service.js';
 import { docsAssetAllowed, setupOpenApi } from './openapi.js';
+import { registerDashboard } from './dashboard/dashboard.js';
 
 export const API_PREFIX = 'api/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -150,6 +151,8 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     });
   }
   setupOpenApi(app, config);
+  // The live dashboard at / and /dashboard/ (the bundle `npm run build` writes to dist/web).
+  await registerDashboard(fastify, config.docsUrl);
   await app.init();
   await app.get(ApiKeysService).bootstrap();
   return app;
