@@ -104,7 +104,7 @@ module.exports = {
     {
       name: 'detection-registries-are-private',
       severity: 'error',
-      comment: 'The live registries are the engine\'s; others read them through DetectionEngine.live() (a LiveSet).',
+      comment: "The live registries are the engine's; others read them through DetectionEngine.live() (a LiveSet).",
       from: { pathNot: '^src/modules/detection/' },
       to: { path: '^src/modules/detection/registry\\.ts$' },
     },
@@ -121,7 +121,11 @@ module.exports = {
     exclude: { path: '\\.spec\\.ts$' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

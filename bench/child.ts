@@ -2,7 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 /** Starts `node script args` and resolves with the first JSON line it prints on stdout. */
-export function startChild<T>(script: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ child: ChildProcess; info: T }> {
+export function startChild<T>(
+  script: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; info: T }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     const rl = createInterface({ input: child.stdout! });

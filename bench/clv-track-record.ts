@@ -15,7 +15,21 @@ import { IngestionService } from '../src/modules/ingestion/ingestion.service.js'
 import { MarketSimulator } from '../src/modules/ingestion/simulator/simulator.js';
 import { save } from './run.js';
 
-type Group = { group_key: string; total_predictions: number; total_graded: number; wins: number; losses: number; pushes: number; win_rate: number | null; avg_clv_percent: number | null; clv_count: number; beat_close: number; avg_ev_percent: number | null; units: number; roi_percent: number | null };
+type Group = {
+  group_key: string;
+  total_predictions: number;
+  total_graded: number;
+  wins: number;
+  losses: number;
+  pushes: number;
+  win_rate: number | null;
+  avg_clv_percent: number | null;
+  clv_count: number;
+  beat_close: number;
+  avg_ev_percent: number | null;
+  units: number;
+  roi_percent: number | null;
+};
 
 export async function clvBench(): Promise<void> {
   const hours = Number(process.env.BENCH_CLV_HOURS ?? 6);
@@ -24,7 +38,10 @@ export async function clvBench(): Promise<void> {
   const events = Number(process.env.BENCH_CLV_EVENTS ?? 40);
   const start = Date.parse(process.env.BENCH_CLV_START ?? '2026-11-22T16:00:00Z');
   const clock = new ManualClock(start);
-  const config = loadConfig({ PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'enterprise:sk_bench_ent_000001' }, 'bench');
+  const config = loadConfig(
+    { PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'enterprise:sk_bench_ent_000001' },
+    'bench',
+  );
   const app = await createApp(config, { clock });
   const ingestion = app.get(IngestionService);
   const clv = app.get(ClvService);
@@ -41,22 +58,37 @@ export async function clvBench(): Promise<void> {
     ingestion.ingest(sim.poll(clock.now()), clock.now());
     if (i % Math.round(600 / tickS) === 0) {
       await clv.settle();
-      process.stdout.write(`\r${new Date(clock.now()).toISOString()} recorded ${clv.stats.recorded}, closed ${clv.stats.closed}, graded ${clv.stats.graded}, closing lines ${closing.stats.captured}   `);
+      process.stdout.write(
+        `\r${new Date(clock.now()).toISOString()} recorded ${clv.stats.recorded}, closed ${clv.stats.closed}, graded ${clv.stats.graded}, closing lines ${closing.stats.captured}   `,
+      );
     }
   }
   await clv.settle();
-  console.log(`\nsimulated ${hours} h in ${((performance.now() - wall) / 1000).toFixed(0)} s (seed ${seed}, ${events} events over ${days} day(s), ${tickS} s steps, from ${new Date(start).toISOString()})`);
+  console.log(
+    `\nsimulated ${hours} h in ${((performance.now() - wall) / 1000).toFixed(0)} s (seed ${seed}, ${events} events over ${days} day(s), ${tickS} s steps, from ${new Date(start).toISOString()})`,
+  );
   const account: Account = { keyId: 'bench', name: null, tier: 'enterprise', arbitrageEnabled: true } as Account;
   const from = new Date(start - 86_400_000).toISOString();
-  const report = async (group_by: string) => (await clv.report(account, { from, group_by } as never)).data as { overall: Omit<Group, 'group_key'>; groups: Group[] };
+  const report = async (group_by: string) =>
+    (await clv.report(account, { from, group_by } as never)).data as { overall: Omit<Group, 'group_key'>; groups: Group[] };
   const fmt = (v: number | null, suffix = '') => (v === null ? '-' : `${v.toFixed(2)}${suffix}`);
   const line = (key: string, g: Omit<Group, 'group_key'>) =>
     `| ${key} | ${g.total_predictions} | ${g.clv_count} | ${fmt(g.avg_ev_percent, '%')} | ${fmt(g.avg_clv_percent, '%')} | ${g.clv_count ? ((g.beat_close / g.clv_count) * 100).toFixed(1) : '-'}% | ${g.wins}-${g.losses}-${g.pushes} | ${fmt(g.roi_percent, '%')} |`;
-  const out: Record<string, unknown> = { hours, tickS, seed, events, days, start: new Date(start).toISOString(), closing_lines: closing.stats.captured };
+  const out: Record<string, unknown> = {
+    hours,
+    tickS,
+    seed,
+    events,
+    days,
+    start: new Date(start).toISOString(),
+    closing_lines: closing.stats.captured,
+  };
   for (const by of ['sport', 'devig_book', 'sportsbook']) {
     const r = await report(by);
     out[by] = r;
-    console.log(`\nby ${by}\n\n| ${by} | +EV bets | with CLV | avg EV at detection | avg CLV | beat the close | W-L-P | flat-stake ROI |\n|---|---|---|---|---|---|---|---|`);
+    console.log(
+      `\nby ${by}\n\n| ${by} | +EV bets | with CLV | avg EV at detection | avg CLV | beat the close | W-L-P | flat-stake ROI |\n|---|---|---|---|---|---|---|---|`,
+    );
     for (const g of r.groups) console.log(line(g.group_key, g));
     console.log(line('**all**', r.overall));
   }

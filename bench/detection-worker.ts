@@ -9,14 +9,18 @@ import { DetectionEngine } from '../src/modules/detection/detection.engine.js';
 import { syntheticQuotes } from './synthetic-board.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 250_000);
-const config = loadConfig({ PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'sharp:sk_bench_sharp_0001' }, 'bench');
+const config = loadConfig(
+  { PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'sharp:sk_bench_sharp_0001' },
+  'bench',
+);
 const app = await createApp(config);
 const ingestion = app.get(IngestionService);
 const detection = app.get(DetectionEngine);
 const board = app.get(BoardService).board;
 const now = Date.now();
 const quotes = syntheticQuotes(new Catalog(), rows, now);
-for (let i = 0; i < quotes.length; i += 50_000) ingestion.ingest({ source: 'bench', quotes: quotes.slice(i, i + 50_000) }, now, { backfill: true });
+for (let i = 0; i < quotes.length; i += 50_000)
+  ingestion.ingest({ source: 'bench', quotes: quotes.slice(i, i + 50_000) }, now, { backfill: true });
 // Keep the writer's buffer from growing without bound: this benchmark measures detection only.
 (app.get(BoardService).writer as unknown as { enqueue: () => void }).enqueue = () => undefined;
 

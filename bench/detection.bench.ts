@@ -11,13 +11,21 @@ export async function detectionBench(): Promise<void> {
   const sizes = (process.env.BENCH_DETECTION_ROWS ?? '250000,1000000').split(',').map(Number);
   const out: Array<Record<string, number>> = [];
   for (const rows of sizes) {
-    const { child, info } = await startChild<Record<string, number>>(join(BENCH_DIR, 'detection-worker.js'), [], { BENCH_ROWS: String(rows), NODE_OPTIONS: '--max-old-space-size=8192' });
+    const { child, info } = await startChild<Record<string, number>>(join(BENCH_DIR, 'detection-worker.js'), [], {
+      BENCH_ROWS: String(rows),
+      NODE_OPTIONS: '--max-old-space-size=8192',
+    });
     child.kill();
     out.push(info);
-    console.log(`board ${info.rows} rows: full re-scan ${info.rescan_ms!.toFixed(0)} ms; one update p50 ${info.update_p50_ms!.toFixed(2)} ms, p99 ${info.update_p99_ms!.toFixed(2)} ms`);
+    console.log(
+      `board ${info.rows} rows: full re-scan ${info.rescan_ms!.toFixed(0)} ms; one update p50 ${info.update_p50_ms!.toFixed(2)} ms, p99 ${info.update_p99_ms!.toFixed(2)} ms`,
+    );
   }
   console.log('\n| board rows | groups | ladders | full re-scan | incremental update p50 | p99 | heap |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const r of out) console.log(`| ${r.rows} | ${r.groups} | ${r.ladders} | ${r.rescan_ms!.toFixed(0)} ms | ${r.update_p50_ms!.toFixed(2)} ms | ${r.update_p99_ms!.toFixed(2)} ms | ${r.heap_mb} MB |`);
+  for (const r of out)
+    console.log(
+      `| ${r.rows} | ${r.groups} | ${r.ladders} | ${r.rescan_ms!.toFixed(0)} ms | ${r.update_p50_ms!.toFixed(2)} ms | ${r.update_p99_ms!.toFixed(2)} ms | ${r.heap_mb} MB |`,
+    );
   save('detection', out);
 }

@@ -13,7 +13,15 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 function start(role: string, port: number, env: Record<string, string>): ChildProcess {
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []; // e.g. --cpu-prof
   return spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/src/main.js')], {
-    env: { ...process.env, ...env, ROLE: role, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: `/tmp/odds-bench-${role}-${port}` },
+    env: {
+      ...process.env,
+      ...env,
+      ROLE: role,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: `/tmp/odds-bench-${role}-${port}`,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
     cwd: process.env.BENCH_PROFILE_DIR ?? ROOT,
   });
@@ -58,11 +66,15 @@ export async function loadBench(): Promise<void> {
   const levels = (process.env.BENCH_ACTIVITY ?? '8,30').split(',').map((s) => s.trim());
   const results = [];
   for (const activity of levels) results.push(await loadRun(activity));
-  console.log('\n| market | price changes/s | board rows: worker (replicas), read while it moves | api 1 req/s | api 1 p50 / p99 ms | api 2 req/s | api 2 p50 / p99 ms | total req/s | non-2xx | timeouts + errors |');
+  console.log(
+    '\n| market | price changes/s | board rows: worker (replicas), read while it moves | api 1 req/s | api 1 p50 / p99 ms | api 2 req/s | api 2 p50 / p99 ms | total req/s | non-2xx | timeouts + errors |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const [a, b] = r.instances;
-    console.log(`| activity ${r.activity} | ${r.ingest_changes_per_second} | ${r.board_rows} (replicas ${r.replica_rows.join(', ')}) | ${Math.round(a!.rps)} | ${a!.p50} / ${a!.p99} | ${Math.round(b!.rps)} | ${b!.p50} / ${b!.p99} | ${Math.round(r.total_rps)} | ${a!.non2xx + b!.non2xx} | ${a!.errors + b!.errors} |`);
+    console.log(
+      `| activity ${r.activity} | ${r.ingest_changes_per_second} | ${r.board_rows} (replicas ${r.replica_rows.join(', ')}) | ${Math.round(a!.rps)} | ${a!.p50} / ${a!.p99} | ${Math.round(b!.rps)} | ${b!.p50} / ${b!.p99} | ${Math.round(r.total_rps)} | ${a!.non2xx + b!.non2xx} | ${a!.errors + b!.errors} |`,
+    );
   }
   save('load', results);
 }
@@ -90,11 +102,28 @@ async function loadRun(activity: string) {
     if (Math.abs(a! - w!) <= w! * 0.005 && Math.abs(b! - w!) <= w! * 0.005) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  const requests = ['/api/v1/odds?limit=100', '/api/v1/odds/best?limit=50', '/api/v1/events?limit=50', '/api/v1/opportunities/arbitrage?min_profit=0', '/api/v1/opportunities/ev?limit=50', '/api/v1/sports', '/api/v1/odds?league=nba&market=moneyline&limit=50', '/api/v1/opportunities/middles?limit=20'].map((path) => ({ method: 'GET' as const, path }));
+  const requests = [
+    '/api/v1/odds?limit=100',
+    '/api/v1/odds/best?limit=50',
+    '/api/v1/events?limit=50',
+    '/api/v1/opportunities/arbitrage?min_profit=0',
+    '/api/v1/opportunities/ev?limit=50',
+    '/api/v1/sports',
+    '/api/v1/odds?league=nba&market=moneyline&limit=50',
+    '/api/v1/opportunities/middles?limit=20',
+  ].map((path) => ({ method: 'GET' as const, path }));
   const changes0 = await metric(4201, 'ingest_price_changes_total');
   const t0 = Date.now();
   const runs = await Promise.all(
-    [4202, 4203].map((port) => autocannon({ url: `http://127.0.0.1:${port}`, connections: Number(process.env.BENCH_CONNECTIONS ?? 32), duration: SECONDS, headers: { 'X-API-Key': KEY }, requests })),
+    [4202, 4203].map((port) =>
+      autocannon({
+        url: `http://127.0.0.1:${port}`,
+        connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
+        duration: SECONDS,
+        headers: { 'X-API-Key': KEY },
+        requests,
+      }),
+    ),
   );
   const changes = (await metric(4201, 'ingest_price_changes_total')) - changes0;
   const elapsed = (Date.now() - t0) / 1000;
@@ -105,7 +134,14 @@ async function loadRun(activity: string) {
   await c.connect();
   await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await c.end();
-  const per = runs.map((r, i) => ({ instance: `api ${i + 1}`, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors }));
+  const per = runs.map((r, i) => ({
+    instance: `api ${i + 1}`,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  }));
   return {
     activity,
     instances: per,

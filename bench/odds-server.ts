@@ -8,12 +8,23 @@ import { BoardService } from '../src/modules/board/board.service.js';
 import { syntheticQuotes } from './synthetic-board.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 250_000);
-const config = loadConfig({ PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'enterprise:sk_bench_ent_000001', ENTERPRISE_REQUESTS_PER_MINUTE: '1000000' }, 'bench');
+const config = loadConfig(
+  {
+    PROVIDERS: 'none',
+    SCHEDULERS: 'false',
+    LOG_LEVEL: 'warn',
+    EMBEDDED_IN_MEMORY: 'true',
+    API_KEYS: 'enterprise:sk_bench_ent_000001',
+    ENTERPRISE_REQUESTS_PER_MINUTE: '1000000',
+  },
+  'bench',
+);
 const app = await createApp(config);
 const ingestion = app.get(IngestionService);
 const now = Date.now();
 const quotes = syntheticQuotes(new Catalog(), rows, now);
-for (let i = 0; i < quotes.length; i += 20_000) ingestion.ingest({ source: 'bench', quotes: quotes.slice(i, i + 20_000) }, now, { backfill: true });
+for (let i = 0; i < quotes.length; i += 20_000)
+  ingestion.ingest({ source: 'bench', quotes: quotes.slice(i, i + 20_000) }, now, { backfill: true });
 // Churn: one price changes every BENCH_CHURN ms, so cached results are recomputed at that rate.
 const churn = Number(process.env.BENCH_CHURN ?? 0);
 if (churn > 0) {

@@ -20,7 +20,10 @@ const PATHS = ['/api/v1/odds?limit=100', '/api/v1/odds/best'];
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 
-async function hit(url: string, headers: Record<string, string>): Promise<{ rps: number; p50: number; p99: number; errors: number; non2xx: number }> {
+async function hit(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ rps: number; p50: number; p99: number; errors: number; non2xx: number }> {
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
@@ -33,7 +36,9 @@ async function hit(url: string, headers: Record<string, string>): Promise<{ rps:
 export async function oddsBench(): Promise<void> {
   const results: Array<Row & { scenario: string; ratio: number }> = [];
   for (const scenario of ['still', 'churn'] as const) {
-    const { child, info } = await startChild<{ port: number; rows: number }>(join(BENCH_DIR, 'odds-server.js'), [], { BENCH_CHURN: scenario === 'churn' ? '100' : '0' });
+    const { child, info } = await startChild<{ port: number; rows: number }>(join(BENCH_DIR, 'odds-server.js'), [], {
+      BENCH_CHURN: scenario === 'churn' ? '100' : '0',
+    });
     const base = `http://127.0.0.1:${info.port}`;
     const bodies: Record<string, string> = {};
     for (const p of PATHS) bodies[p.split('?')[0]!] = await (await fetch(base + p, { headers: { 'X-API-Key': KEY } })).text();
@@ -54,6 +59,9 @@ export async function oddsBench(): Promise<void> {
   }
   console.log('\n| board | endpoint | target | req/s | p50 ms | p99 ms | body bytes | service/bare |');
   console.log('|---|---|---|---|---|---|---|---|');
-  for (const r of results) console.log(`| ${r.scenario} | ${r.path.replace('/api/v1', '')} | ${r.target} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.bytes} | ${r.target === 'service' ? r.ratio.toFixed(2) : ''} |`);
+  for (const r of results)
+    console.log(
+      `| ${r.scenario} | ${r.path.replace('/api/v1', '')} | ${r.target} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.bytes} | ${r.target === 'service' ? r.ratio.toFixed(2) : ''} |`,
+    );
   save('odds', results);
 }

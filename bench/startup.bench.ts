@@ -70,7 +70,15 @@ async function stop(proc: ChildProcess): Promise<void> {
 async function settle(): Promise<void> {
   for (let i = 0; i < 600; i++) {
     const metrics = await (await fetch(`http://127.0.0.1:${PORT}/metrics`)).text();
-    if (Number(metrics.split('\n').find((l) => l.startsWith('board_write_backlog '))?.split(' ')[1] ?? 1) === 0) return;
+    if (
+      Number(
+        metrics
+          .split('\n')
+          .find((l) => l.startsWith('board_write_backlog '))
+          ?.split(' ')[1] ?? 1,
+      ) === 0
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -91,10 +99,24 @@ async function timeStart(kind: StartRun['kind'], cli?: number[]): Promise<StartR
           const okMs = performance.now() - t0;
           const cpu = serverCpuMs();
           const metrics = await (await fetch(`http://127.0.0.1:${PORT}/metrics`)).text();
-          const gauge = (name: string) => Number(metrics.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1] ?? 0);
+          const gauge = (name: string) =>
+            Number(
+              metrics
+                .split('\n')
+                .find((l) => l.startsWith(`${name} `))
+                ?.split(' ')[1] ?? 0,
+            );
           if (cli) for (let i = 0; i < 3; i++) cli.push(timeCli());
           await settle();
-          return { kind, health_ms: Math.round(healthMs), ok_ms: Math.round(okMs), board_rows: gauge('board_rows'), events: gauge('board_events'), load_avg: Math.round(load * 10) / 10, cpu_ms: cpu };
+          return {
+            kind,
+            health_ms: Math.round(healthMs),
+            ok_ms: Math.round(okMs),
+            board_rows: gauge('board_rows'),
+            events: gauge('board_events'),
+            load_avg: Math.round(load * 10) / 10,
+            cpu_ms: cpu,
+          };
         }
       } catch {
         /* not listening yet */
@@ -110,7 +132,11 @@ async function timeStart(kind: StartRun['kind'], cli?: number[]): Promise<StartR
 /** Wall time of one `npm run cli -- keys:list` against a running server (the CLI's usual path). */
 function timeCli(): number {
   const t0 = performance.now();
-  const r = spawnSync(NPM[0]!, [...NPM.slice(1), 'run', '--silent', 'cli', '--', 'keys:list'], { cwd: ROOT, env: { ...process.env, DATA_DIR, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync(NPM[0]!, [...NPM.slice(1), 'run', '--silent', 'cli', '--', 'keys:list'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (r.status !== 0) throw new Error(`npm run cli -- keys:list exited with ${r.status}`);
   return Math.round(performance.now() - t0);
 }
@@ -131,14 +157,18 @@ export async function startupBench(): Promise<void> {
     runs.push(await timeStart('first start'));
     runs.push(await timeStart('restart', cli));
   }
-  console.log('\n| start | runs | npm start -> /health answers (median, max) | -> ok with the market (median, max) | server CPU time to ok (median) | board rows | load avg (1 min) |');
+  console.log(
+    '\n| start | runs | npm start -> /health answers (median, max) | -> ok with the market (median, max) | server CPU time to ok (median) | board rows | load avg (1 min) |',
+  );
   console.log('|---|---|---|---|---|---|---|');
   for (const kind of ['first start', 'restart'] as const) {
     const rs = runs.filter((r) => r.kind === kind);
     const h = rs.map((r) => r.health_ms);
     const o = rs.map((r) => r.ok_ms);
     const cpu = rs.map((r) => r.cpu_ms).filter((c): c is number => c !== null);
-    console.log(`| ${kind} | ${rs.length} | ${median(h)} ms, ${Math.max(...h)} ms | ${median(o)} ms, ${Math.max(...o)} ms | ${cpu.length ? `${median(cpu)} ms` : 'n/a'} | ${median(rs.map((r) => r.board_rows))} | ${rs.map((r) => r.load_avg).join(', ')} |`);
+    console.log(
+      `| ${kind} | ${rs.length} | ${median(h)} ms, ${Math.max(...h)} ms | ${median(o)} ms, ${Math.max(...o)} ms | ${cpu.length ? `${median(cpu)} ms` : 'n/a'} | ${median(rs.map((r) => r.board_rows))} | ${rs.map((r) => r.load_avg).join(', ')} |`,
+    );
   }
   console.log(`\nnpm run cli -- keys:list (server running): median ${median(cli)} ms, max ${Math.max(...cli)} ms over ${cli.length} calls`);
   save('startup', { runs, cli_ms: cli });

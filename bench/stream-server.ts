@@ -7,9 +7,24 @@ import { IngestionService } from '../src/modules/ingestion/ingestion.service.js'
 import { syntheticQuotes } from './synthetic-board.js';
 
 const keys = Array.from({ length: 50 }, (_, i) => `enterprise:sk_bench_stream_${String(i).padStart(4, '0')}`).join(',');
-const config = loadConfig({ PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: keys, ADMIN_TOKEN: 'bench-admin-token-0001', ENTERPRISE_REQUESTS_PER_MINUTE: '1000000' }, 'bench');
+const config = loadConfig(
+  {
+    PROVIDERS: 'none',
+    SCHEDULERS: 'false',
+    LOG_LEVEL: 'warn',
+    EMBEDDED_IN_MEMORY: 'true',
+    API_KEYS: keys,
+    ADMIN_TOKEN: 'bench-admin-token-0001',
+    ENTERPRISE_REQUESTS_PER_MINUTE: '1000000',
+  },
+  'bench',
+);
 const app = await createApp(config);
 const now = Date.now();
-app.get(IngestionService).ingest({ source: 'bench', quotes: syntheticQuotes(new Catalog(), Number(process.env.BENCH_ROWS ?? 20_000), now) }, now, { backfill: true });
+app
+  .get(IngestionService)
+  .ingest({ source: 'bench', quotes: syntheticQuotes(new Catalog(), Number(process.env.BENCH_ROWS ?? 20_000), now) }, now, {
+    backfill: true,
+  });
 await app.listen(0, '127.0.0.1');
 process.stdout.write(JSON.stringify({ port: (app.getHttpServer().address() as { port: number }).port }) + '\n');

@@ -18,7 +18,9 @@ export async function streamBench(): Promise<void> {
   const { child, info } = await startChild<{ port: number }>(join(BENCH_DIR, 'stream-server.js'));
   const base = `http://127.0.0.1:${info.port}`;
   const key = (i: number) => `sk_bench_stream_${String(i % 50).padStart(4, '0')}`;
-  const events = (await (await fetch(`${base}/api/v1/events?league=nba&limit=1`, { headers: { 'X-API-Key': key(0) } })).json()) as { data: Array<{ id: string; home_team: string; away_team: string; start_time: string }> };
+  const events = (await (await fetch(`${base}/api/v1/events?league=nba&limit=1`, { headers: { 'X-API-Key': key(0) } })).json()) as {
+    data: Array<{ id: string; home_team: string; away_team: string; start_time: string }>;
+  };
   const ev = events.data[0]!;
   const oddsLat: number[] = [];
   const arbLat: number[] = [];
@@ -27,7 +29,10 @@ export async function streamBench(): Promise<void> {
   const open = (i: number) =>
     new Promise<void>((resolve) => {
       const kind: Client['kind'] = i % 2 ? 'opps' : 'odds';
-      const path = kind === 'odds' ? `/api/v1/stream?channel=odds&event=${ev.id}&sportsbook=draftkings&api_key=${key(i)}` : `/api/v1/stream?channel=opportunities&event=${ev.id}&min_profit=0&api_key=${key(i)}`;
+      const path =
+        kind === 'odds'
+          ? `/api/v1/stream?channel=odds&event=${ev.id}&sportsbook=draftkings&api_key=${key(i)}`
+          : `/api/v1/stream?channel=opportunities&event=${ev.id}&min_profit=0&api_key=${key(i)}`;
       const c: Client = { kind, ready: false };
       clients.push(c);
       const req = request(base + path, (res) => {
@@ -58,19 +63,53 @@ export async function streamBench(): Promise<void> {
       req.end();
     });
   // A sane market on the watched event first: every book 1.90 / 1.90.
-  const books = ((await (await fetch(`${base}/api/v1/sportsbooks?catalog=true`, { headers: { 'X-API-Key': key(0) } })).json()) as { data: Array<{ id: string }> }).data.map((b) => b.id);
-  const ml = (book: string, side: 'home' | 'away', price: number) => ({ book, league: 'nba', homeTeam: ev.home_team, awayTeam: ev.away_team, startTime: Date.parse(ev.start_time), marketType: 'moneyline', selection: side === 'home' ? ev.home_team : ev.away_team, selectionType: side, line: null, price: { decimal: price } });
-  await fetch(`${base}/api/v1/admin/ingest`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Admin-Token': 'bench-admin-token-0001' }, body: JSON.stringify({ source: 'bench', quotes: books.flatMap((b) => [ml(b, 'home', 1.9), ml(b, 'away', 1.9)]) }) });
+  const books = (
+    (await (await fetch(`${base}/api/v1/sportsbooks?catalog=true`, { headers: { 'X-API-Key': key(0) } })).json()) as {
+      data: Array<{ id: string }>;
+    }
+  ).data.map((b) => b.id);
+  const ml = (book: string, side: 'home' | 'away', price: number) => ({
+    book,
+    league: 'nba',
+    homeTeam: ev.home_team,
+    awayTeam: ev.away_team,
+    startTime: Date.parse(ev.start_time),
+    marketType: 'moneyline',
+    selection: side === 'home' ? ev.home_team : ev.away_team,
+    selectionType: side,
+    line: null,
+    price: { decimal: price },
+  });
+  await fetch(`${base}/api/v1/admin/ingest`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Admin-Token': 'bench-admin-token-0001' },
+    body: JSON.stringify({ source: 'bench', quotes: books.flatMap((b) => [ml(b, 'home', 1.9), ml(b, 'away', 1.9)]) }),
+  });
   for (let i = 0; i < streams; i += 100) await Promise.all(Array.from({ length: Math.min(100, streams - i) }, (_, j) => open(i + j)));
   console.log(`${clients.filter((c) => c.ready).length} streams ready`);
   const league = 'nba';
   const arbHome = 2.2; // with every book's away price at 1.90: 1/2.2 + 1/1.9 = 0.9809, a 1.95 % arbitrage
-  const quote = (price: number) => ({ book: 'draftkings', league, homeTeam: ev.home_team, awayTeam: ev.away_team, startTime: Date.parse(ev.start_time), marketType: 'moneyline', selection: ev.home_team, selectionType: 'home', line: null, price: { decimal: price } });
+  const quote = (price: number) => ({
+    book: 'draftkings',
+    league,
+    homeTeam: ev.home_team,
+    awayTeam: ev.away_team,
+    startTime: Date.parse(ev.start_time),
+    marketType: 'moneyline',
+    selection: ev.home_team,
+    selectionType: 'home',
+    line: null,
+    price: { decimal: price },
+  });
   for (let round = 0; round < 40; round++) {
     marker++;
     // A long price on the home side makes an arbitrage with the books' away prices; the next round removes it.
     const price = round % 2 === 0 ? arbHome + (marker % 7) / 1000 : 1.9;
-    await fetch(`${base}/api/v1/admin/ingest`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Admin-Token': 'bench-admin-token-0001' }, body: JSON.stringify({ source: 'bench', quotes: [quote(price)] }) });
+    await fetch(`${base}/api/v1/admin/ingest`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Admin-Token': 'bench-admin-token-0001' },
+      body: JSON.stringify({ source: 'bench', quotes: [quote(price)] }),
+    });
     await new Promise((r) => setTimeout(r, 250));
   }
   await new Promise((r) => setTimeout(r, 1000));
@@ -86,7 +125,11 @@ export async function streamBench(): Promise<void> {
   };
   console.log('\n| streams | frame | frames read | p50 | p99 |');
   console.log('|---|---|---|---|---|');
-  console.log(`| ${streams} | odds:update | ${result.odds_update.frames} | ${result.odds_update.p50_ms} ms | ${result.odds_update.p99_ms} ms |`);
-  console.log(`| ${streams} | arb:detected | ${result.arb_detected.frames} | ${result.arb_detected.p50_ms} ms | ${result.arb_detected.p99_ms} ms |`);
+  console.log(
+    `| ${streams} | odds:update | ${result.odds_update.frames} | ${result.odds_update.p50_ms} ms | ${result.odds_update.p99_ms} ms |`,
+  );
+  console.log(
+    `| ${streams} | arb:detected | ${result.arb_detected.frames} | ${result.arb_detected.p50_ms} ms | ${result.arb_detected.p99_ms} ms |`,
+  );
   save('stream', result);
 }

@@ -27,7 +27,9 @@ export class Accounts1764200000000 implements MigrationInterface {
     await q.query(`ALTER TABLE "api_keys" DROP COLUMN "tier"`);
     await q.query(`ALTER TABLE "api_keys" DROP COLUMN "arbitrage_enabled"`);
     await q.query(`CREATE INDEX "ix_api_keys_account_id" ON "api_keys" ("account_id")`);
-    await q.query(`ALTER TABLE "api_keys" ADD CONSTRAINT "fk_api_keys_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await q.query(
+      `ALTER TABLE "api_keys" ADD CONSTRAINT "fk_api_keys_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
     await q.query(`CREATE TABLE "account_usage" (
       "account_id" text NOT NULL,
       "day" date NOT NULL,
@@ -41,7 +43,9 @@ export class Accounts1764200000000 implements MigrationInterface {
     await q.query(`DROP INDEX "ix_api_keys_account_id"`);
     await q.query(`ALTER TABLE "api_keys" ADD "tier" text`);
     await q.query(`ALTER TABLE "api_keys" ADD "arbitrage_enabled" boolean NOT NULL DEFAULT true`);
-    await q.query(`UPDATE "api_keys" k SET "tier" = a."tier", "arbitrage_enabled" = a."arbitrage_enabled" FROM "accounts" a WHERE a."id" = k."account_id"`);
+    await q.query(
+      `UPDATE "api_keys" k SET "tier" = a."tier", "arbitrage_enabled" = a."arbitrage_enabled" FROM "accounts" a WHERE a."id" = k."account_id"`,
+    );
     await q.query(`ALTER TABLE "api_keys" ALTER COLUMN "tier" SET NOT NULL`);
     await q.query(`ALTER TABLE "api_keys" DROP COLUMN "expires_at"`);
     await q.query(`ALTER TABLE "api_keys" DROP COLUMN "account_id"`);

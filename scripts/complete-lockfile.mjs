@@ -8,7 +8,19 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
 const pkgs = lock.packages;
 const OS = ['android', 'darwin', 'freebsd', 'linux', 'openharmony', 'win32', 'wasm32'];
-const CPU = { arm: 'arm', 'arm-eabi': 'arm', arm64: 'arm64', x64: 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64', riscv64: 'riscv64', s390x: 's390x', 'arm-gnueabihf': 'arm', 'arm-musleabihf': 'arm' };
+const CPU = {
+  arm: 'arm',
+  'arm-eabi': 'arm',
+  arm64: 'arm64',
+  x64: 'x64',
+  ia32: 'ia32',
+  loong64: 'loong64',
+  ppc64: 'ppc64',
+  riscv64: 'riscv64',
+  s390x: 's390x',
+  'arm-gnueabihf': 'arm',
+  'arm-musleabihf': 'arm',
+};
 let added = 0;
 for (const [path, meta] of Object.entries(pkgs)) {
   for (const [name, version] of Object.entries(meta.optionalDependencies ?? {})) {
@@ -16,7 +28,9 @@ for (const [path, meta] of Object.entries(pkgs)) {
     if (pkgs[key] || pkgs[`${path}/node_modules/${name}`]) continue;
     const suffix = name.split('/').pop();
     const os = OS.find((o) => suffix.includes(`-${o}-`) || suffix.endsWith(`-${o}`));
-    const cpuKey = Object.keys(CPU).sort((a, b) => b.length - a.length).find((c) => suffix.includes(`-${c}`));
+    const cpuKey = Object.keys(CPU)
+      .sort((a, b) => b.length - a.length)
+      .find((c) => suffix.includes(`-${c}`));
     const entry = { version, optional: true };
     if (os && os !== 'wasm32') entry.os = [os];
     if (cpuKey) entry.cpu = [CPU[cpuKey]];

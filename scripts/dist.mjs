@@ -75,7 +75,10 @@ export function build(reason, { check = false } = {}) {
   if (!existsSync(join(ROOT, 'src'))) return false;
   const started = Date.now();
   process.stderr.write(`building dist/ (${reason})...\n`);
-  const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), ...(check ? [] : ['--noCheck'])], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), ...(check ? [] : ['--noCheck'])], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) {
     process.stderr.write('the build failed (see above)\n');
     process.exit(r.status ?? 1);
@@ -110,7 +113,10 @@ function seedTemplate() {
   const version = pgliteVersion();
   if (!version || !existsSync(join(ROOT, ENTRIES.cli))) return;
   const marker = join(TEMPLATE_DIR, 'PGLITE_VERSION');
-  const migrations = readdirSync(join(ROOT, 'migrations')).filter((f) => f.endsWith('.ts')).sort().join(',');
+  const migrations = readdirSync(join(ROOT, 'migrations'))
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
+    .join(',');
   const want = `${version}\n${migrations}\n`;
   if (existsSync(marker) && readFileSync(marker, 'utf8') === want) return;
   const work = join(DIST, '.pglite-template-work');

@@ -27,8 +27,24 @@ export const API_PREFIX = 'api/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The operator routes (X-Admin-Token): bulk imports post thousands of quotes, so the key count does not apply. */
 const OPERATOR_ROUTES = `/${API_PREFIX}/admin/`;
-const CORS_HEADERS = ['X-API-Key', 'Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'Cache-Control', 'Mcp-Protocol-Version'];
-const CORS_EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Data-Delay', 'X-Tier', 'X-Request-Id', 'Retry-After'];
+const CORS_HEADERS = [
+  'X-API-Key',
+  'Authorization',
+  'Content-Type',
+  'X-Request-Id',
+  'Last-Event-ID',
+  'Cache-Control',
+  'Mcp-Protocol-Version',
+];
+const CORS_EXPOSED = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Data-Delay',
+  'X-Tier',
+  'X-Request-Id',
+  'Retry-After',
+];
 
 export function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
   const incoming = req.headers['x-request-id'];
@@ -41,14 +57,24 @@ export function requestId(req: { headers: Record<string, string | string[] | und
  * request ids, bounded JSON bodies, validation, the error filter (for every error, the HTTP parser's included),
  * CORS when configured, OpenAPI at /docs.
  */
-export async function createApp(config: AppConfig, options: AppModuleOptions = {}, http: { serverFactory?: EarlyServer['factory'] } = {}): Promise<NestFastifyApplication> {
+export async function createApp(
+  config: AppConfig,
+  options: AppModuleOptions = {},
+  http: { serverFactory?: EarlyServer['factory'] } = {},
+): Promise<NestFastifyApplication> {
   const routes = new RouteIndex();
   const adapter = new FastifyAdapter({
     // main.ts opens the port before loading the application: Fastify then runs on that server.
     ...(http.serverFactory ? { serverFactory: http.serverFactory } : {}),
     bodyLimit: config.bodyLimitBytes,
     // A hop count as Fastify implements it: believe the nearest n proxies.
-    trustProxy: typeof config.trustProxy === 'number' ? ((n: number) => (_addr: string, hop: number) => hop < n)(config.trustProxy) : config.trustProxy,
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (n: number) => (_addr: string, hop: number) =>
+              hop < n
+          )(config.trustProxy)
+        : config.trustProxy,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestId(req),
     logger: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -58,7 +84,10 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     // Errors Fastify raises before any route runs (malformed URL, a path segment too long) get the API's body too.
     frameworkErrors: (error: { code?: string }, _req: unknown, reply: FastifyReply) => {
       const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long (at most 500 characters)' : 'Malformed URL';
-      void reply.code(400).header('Content-Type', 'application/json; charset=utf-8').send(errorBody('invalid_request', message, config.docsUrl));
+      void reply
+        .code(400)
+        .header('Content-Type', 'application/json; charset=utf-8')
+        .send(errorBody('invalid_request', message, config.docsUrl));
     },
   });
   const fastify = adapter.getInstance();
@@ -70,7 +99,10 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
       r.onRequest = [
         async (req: FastifyRequest, reply: FastifyReply) => {
           if (!docsAssetAllowed(req.url)) {
-            return reply.code(404).header('Content-Type', 'application/json; charset=utf-8').send(errorBody('not_found', 'Not found', config.docsUrl));
+            return reply
+              .code(404)
+              .header('Content-Type', 'application/json; charset=utf-8')
+              .send(errorBody('not_found', 'Not found', config.docsUrl));
           }
         },
         ...own,
@@ -84,7 +116,10 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   const httpLog = new Logger('http');
   let metrics: MetricsService | undefined;
   fastify.addHook('onResponse', (req: FastifyRequest, reply, done) => {
-    metrics?.httpDuration.observe({ method: req.method, route: req.routeOptions?.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    metrics?.httpDuration.observe(
+      { method: req.method, route: req.routeOptions?.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
     if (config.logLevel === 'debug' || config.logLevel === 'info') {
       httpLog.log({
         msg: 'request',

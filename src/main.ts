@@ -38,15 +38,16 @@ async function main(): Promise<void> {
   await early.listen(config.port, config.host);
 
   await import('reflect-metadata');
-  const [{ Logger }, { createApp }, admin, { IngestionService }, { ApiKeysService }, { HealthService }, { BoardService }] = await Promise.all([
-    import('@nestjs/common'),
-    import('./app.factory.js'),
-    import('./common/admin/admin-token.js'),
-    import('./modules/ingestion/ingestion.service.js'),
-    import('./modules/accounts/api-keys.service.js'),
-    import('./modules/health/health.service.js'),
-    import('./modules/board/board.service.js'),
-  ]);
+  const [{ Logger }, { createApp }, admin, { IngestionService }, { ApiKeysService }, { HealthService }, { BoardService }] =
+    await Promise.all([
+      import('@nestjs/common'),
+      import('./app.factory.js'),
+      import('./common/admin/admin-token.js'),
+      import('./modules/ingestion/ingestion.service.js'),
+      import('./modules/accounts/api-keys.service.js'),
+      import('./modules/health/health.service.js'),
+      import('./modules/board/board.service.js'),
+    ]);
   const logger = new Logger('main');
   early.phase = 'opening the database and loading the stored board';
   const app = await createApp(config, {}, { serverFactory: early.factory });
@@ -58,7 +59,11 @@ async function main(): Promise<void> {
   const boards = app.get(BoardService);
   app.get(HealthService).addCheck('startup', () => {
     if (loadedIn !== null) return { status: 'ok', message: `initial market loaded ${(loadedIn / 1000).toFixed(1)} s after start` };
-    if (boards.stored.events > 0) return { status: 'ok', message: `serving the stored board (${boards.stored.rows} prices in ${boards.stored.events} events) while the providers catch up` };
+    if (boards.stored.events > 0)
+      return {
+        status: 'ok',
+        message: `serving the stored board (${boards.stored.rows} prices in ${boards.stored.events} events) while the providers catch up`,
+      };
     return { status: 'degraded', message: 'starting: loading the initial market' };
   });
   void app
@@ -80,7 +85,13 @@ async function main(): Promise<void> {
     started_at: new Date().toISOString(),
   });
   process.once('exit', () => admin.removeServerInfo(config.dataDir, process.pid));
-  logger.log({ msg: 'listening', url: `${localUrl(config, port)}/api/v1`, role: config.role, docs: '/docs', ms: Math.round(performance.now() - startedAt) });
+  logger.log({
+    msg: 'listening',
+    url: `${localUrl(config, port)}/api/v1`,
+    role: config.role,
+    docs: '/docs',
+    ms: Math.round(performance.now() - startedAt),
+  });
 
   // Printed once the application answers, so the first request with one of these keys works.
   const created = app.get(ApiKeysService).demoKeys;
@@ -93,6 +104,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${JSON.stringify({ level: 'fatal', time: new Date().toISOString(), msg: 'start-up failed', err: err instanceof Error ? err.stack : String(err) })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ level: 'fatal', time: new Date().toISOString(), msg: 'start-up failed', err: err instanceof Error ? err.stack : String(err) })}\n`,
+  );
   process.exit(1);
 });

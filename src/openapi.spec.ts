@@ -18,7 +18,10 @@ const doc = (): OpenAPIObject =>
             { name: 'limit', in: 'query', schema: { type: 'integer', default: 50 } },
           ],
           responses: {
-            '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { data: { $ref: '#/components/schemas/Thing' } } } } } },
+            '200': {
+              description: 'ok',
+              content: { 'application/json': { schema: { type: 'object', properties: { data: { $ref: '#/components/schemas/Thing' } } } } },
+            },
             '400': { description: 'bad', content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } } },
           },
         },
@@ -26,7 +29,14 @@ const doc = (): OpenAPIObject =>
     },
     components: {
       schemas: {
-        Thing: { type: 'object', properties: { id: { type: 'string' }, parts: { type: 'array', items: { $ref: '#/components/schemas/Part' } }, extras: { type: 'object', additionalProperties: { type: 'number' } } } },
+        Thing: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            parts: { type: 'array', items: { $ref: '#/components/schemas/Part' } },
+            extras: { type: 'object', additionalProperties: { type: 'number' } },
+          },
+        },
         Part: { type: 'object', properties: { n: { type: 'number' } } },
         Open: { type: 'object', properties: { n: { type: 'number' } }, additionalProperties: true },
         Problem: { type: 'object', properties: { code: { type: 'string' } } },

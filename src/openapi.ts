@@ -68,10 +68,24 @@ export function buildOpenApi(app: NestFastifyApplication, config: AppConfig): Op
     .setDescription(description(config, app.get(AccessPolicy).tierTableMarkdown(), app.get(DetectionEngine).typesMarkdown()))
     .setVersion(config.version)
     .addServer('/', 'This server')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Recommended for server-side clients' }, SECURITY_SCHEMES.keyHeader)
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Recommended for server-side clients' },
+      SECURITY_SCHEMES.keyHeader,
+    )
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <key>' }, SECURITY_SCHEMES.bearer)
-    .addApiKey({ type: 'apiKey', in: 'query', name: 'api_key', description: 'For EventSource/SSE clients that cannot set headers' }, SECURITY_SCHEMES.keyQuery)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Admin-Token', description: 'Operator token (ADMIN_TOKEN, or the one in DATA_DIR/server.json) for /api/v1/admin and /metrics' }, SECURITY_SCHEMES.admin)
+    .addApiKey(
+      { type: 'apiKey', in: 'query', name: 'api_key', description: 'For EventSource/SSE clients that cannot set headers' },
+      SECURITY_SCHEMES.keyQuery,
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Admin-Token',
+        description: 'Operator token (ADMIN_TOKEN, or the one in DATA_DIR/server.json) for /api/v1/admin and /metrics',
+      },
+      SECURITY_SCHEMES.admin,
+    )
     .build();
   return finishDocument(SwaggerModule.createDocument(app, doc));
 }
@@ -149,7 +163,9 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): vo
   app
     .getHttpAdapter()
     .getInstance()
-    .get(ERRORS_PAGE, (_req, reply) => reply.header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(errorsPage));
+    .get(ERRORS_PAGE, (_req, reply) =>
+      reply.header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(errorsPage),
+    );
   SwaggerModule.setup('docs', app, () => buildOpenApi(app, config), {
     useGlobalPrefix: false,
     jsonDocumentUrl: 'docs-json',

@@ -73,7 +73,16 @@ export async function admin(server: ServerInfo, method: string, path: string, bo
 }
 
 function printKeys(keys: KeyView[]): void {
-  const rows = keys.map((k) => [k.id, k.account_id, k.tier, k.revoked_at ? 'revoked' : !k.is_active ? 'expired' : k.expires_at ? `expires ${k.expires_at}` : 'active', k.arbitrage_enabled ? 'arb:on' : 'arb:off', k.name ?? '', k.key_prefix + '…', k.last_used_at ?? 'never']);
+  const rows = keys.map((k) => [
+    k.id,
+    k.account_id,
+    k.tier,
+    k.revoked_at ? 'revoked' : !k.is_active ? 'expired' : k.expires_at ? `expires ${k.expires_at}` : 'active',
+    k.arbitrage_enabled ? 'arb:on' : 'arb:off',
+    k.name ?? '',
+    k.key_prefix + '…',
+    k.last_used_at ?? 'never',
+  ]);
   const header = ['ID', 'ACCOUNT', 'TIER', 'STATUS', 'ARB', 'NAME', 'PREFIX', 'LAST USED'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   for (const r of [header, ...rows]) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
@@ -104,18 +113,23 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
     case 'keys:create': {
       const tier = flags.get('tier');
       const account = flags.get('account');
-      if (typeof tier !== 'string' && typeof account !== 'string') throw new UsageError('keys:create needs --tier (a new account) or --account (an existing one)');
-      if (typeof tier === 'string' && typeof account === 'string') throw new UsageError('keys:create takes --tier or --account, not both (a key has its account\'s tier)');
+      if (typeof tier !== 'string' && typeof account !== 'string')
+        throw new UsageError('keys:create needs --tier (a new account) or --account (an existing one)');
+      if (typeof tier === 'string' && typeof account === 'string')
+        throw new UsageError("keys:create takes --tier or --account, not both (a key has its account's tier)");
       const nameFlag = flags.get('name');
       const name = typeof nameFlag === 'string' ? nameFlag : null;
       const body = typeof account === 'string' ? { account_id: account } : { tier };
       const created = server
         ? ((await admin(server, 'POST', '/keys', { ...body, ...(name ? { name } : {}) })) as KeyView & { key: string })
         : await withStore(config, async (keys) => {
-            const r = typeof account === 'string' ? await keys.createForAccount(account, name, 'cli') : await keys.create(tier as string, name);
+            const r =
+              typeof account === 'string' ? await keys.createForAccount(account, name, 'cli') : await keys.create(tier as string, name);
             return { ...r.view, key: r.key };
           });
-      console.log(`created key ${created.id} of account ${created.account_id} (tier ${created.tier}${created.name ? `, name ${created.name}` : ''}); it is shown only once:`);
+      console.log(
+        `created key ${created.id} of account ${created.account_id} (tier ${created.tier}${created.name ? `, name ${created.name}` : ''}); it is shown only once:`,
+      );
       console.log(created.key);
       return;
     }
@@ -127,7 +141,9 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
     case 'keys:revoke': {
       const id = positional[0];
       if (!id) throw new UsageError('keys:revoke needs a key id (see keys:list)');
-      const v = server ? ((await admin(server, 'POST', `/keys/${encodeURIComponent(id)}/revoke`)) as KeyView) : await withStore(config, (k) => k.revoke(id));
+      const v = server
+        ? ((await admin(server, 'POST', `/keys/${encodeURIComponent(id)}/revoke`)) as KeyView)
+        : await withStore(config, (k) => k.revoke(id));
       if (!v) throw new Error(`no API key with id ${id}`);
       console.log(`revoked ${v.id}`);
       return;
@@ -146,9 +162,13 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
     case 'accounts:max-keys': {
       const [id, value] = positional;
       const n = value === 'default' ? null : Number(value);
-      if (!id || (n !== null && (!Number.isInteger(n) || n < 1 || n > 10_000))) throw new UsageError('accounts:max-keys needs an account id and a number from 1 to 10000, or default');
+      if (!id || (n !== null && (!Number.isInteger(n) || n < 1 || n > 10_000)))
+        throw new UsageError('accounts:max-keys needs an account id and a number from 1 to 10000, or default');
       const v = server
-        ? ((await admin(server, 'POST', `/accounts/${encodeURIComponent(id)}/max-keys`, { max_keys: n })) as { account_id: string; max_keys: number })
+        ? ((await admin(server, 'POST', `/accounts/${encodeURIComponent(id)}/max-keys`, { max_keys: n })) as {
+            account_id: string;
+            max_keys: number;
+          })
         : await withStore(config, (k) => k.setMaxKeys(id, n));
       if (!v) throw new Error(`no account with id ${id}`);
       console.log(`account ${v.account_id} may hold ${v.max_keys} key${v.max_keys === 1 ? '' : 's'}`);
@@ -163,12 +183,13 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
       let target: ServerInfo | null = server;
       if (typeof serverFlag === 'string') {
         const u = new URL(serverFlag);
-        if (!config.adminToken) throw new UsageError('--server needs ADMIN_TOKEN (the remote server\'s operator token)');
+        if (!config.adminToken) throw new UsageError("--server needs ADMIN_TOKEN (the remote server's operator token)");
         target = { pid: 0, host: u.hostname, port: Number(u.port || 80), admin_token: config.adminToken, started_at: '' };
       }
       const rejections = flags.get('rejections');
       const source = flags.get('source');
-      if (source !== undefined && (typeof source !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(source))) throw new UsageError('--source must be 1-64 letters, digits, dots, dashes or underscores');
+      if (source !== undefined && (typeof source !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(source)))
+        throw new UsageError('--source must be 1-64 letters, digits, dots, dashes or underscores');
       const { runImport } = await import('./import.js');
       const summary = await runImport(file, config, {
         replay: flags.has('replay'),
@@ -213,4 +234,3 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
       throw new UsageError(`unknown command "${command}"`);
   }
 }
-

@@ -6,7 +6,18 @@ const H = 3600_000;
 const NOW = Date.parse('2026-11-22T20:00:00Z');
 const row = (startTime: number, extra: Partial<ParsedQuote['quote']> = {}): ParsedQuote => ({
   line: 2,
-  quote: { book: 'fanduel', league: 'mlb', homeTeam: 'Giants', awayTeam: 'Rockies', startTime, marketType: 'moneyline', selection: 'Giants', selectionType: 'home', price: { american: -120 }, ...extra },
+  quote: {
+    book: 'fanduel',
+    league: 'mlb',
+    homeTeam: 'Giants',
+    awayTeam: 'Rockies',
+    startTime,
+    marketType: 'moneyline',
+    selection: 'Giants',
+    selectionType: 'home',
+    price: { american: -120 },
+    ...extra,
+  },
 });
 
 describe('isPast', () => {

@@ -133,7 +133,17 @@ function endedEvents(past: ParsedQuote[]): EventUpdate[] {
   const out = new Map<string, EventUpdate>();
   for (const { quote: q } of past) {
     const k = JSON.stringify([q.league, q.homeTeam, q.awayTeam, q.startTime, q.gameNumber ?? null]);
-    if (!out.has(k)) out.set(k, { league: q.league, homeTeam: q.homeTeam, awayTeam: q.awayTeam, startTime: q.startTime, gameNumber: q.gameNumber, book: q.book, externalEventId: q.externalEventId ?? null, status: 'ended' });
+    if (!out.has(k))
+      out.set(k, {
+        league: q.league,
+        homeTeam: q.homeTeam,
+        awayTeam: q.awayTeam,
+        startTime: q.startTime,
+        gameNumber: q.gameNumber,
+        book: q.book,
+        externalEventId: q.externalEventId ?? null,
+        status: 'ended',
+      });
   }
   return [...out.values()];
 }
@@ -146,7 +156,17 @@ function endedEvents(past: ParsedQuote[]): EventUpdate[] {
 export async function runImport(
   path: string,
   config: AppConfig,
-  opts: { replay: boolean; format?: 'csv' | 'json'; server: ServerInfo | null; admin: AdminCall; rejectionsFile?: string; source?: string; dryRun?: boolean; progress?: boolean; now?: number },
+  opts: {
+    replay: boolean;
+    format?: 'csv' | 'json';
+    server: ServerInfo | null;
+    admin: AdminCall;
+    rejectionsFile?: string;
+    source?: string;
+    dryRun?: boolean;
+    progress?: boolean;
+    now?: number;
+  },
   print: (line: string) => void = console.log,
 ): Promise<ImportSummary> {
   const catalog = new Catalog();
@@ -157,7 +177,14 @@ export async function runImport(
     parsed = readImportFile(path, catalog, { replay: opts.replay, now, format: opts.format });
   } catch (err) {
     // A file that cannot be read at all (missing, a directory, no permission).
-    parsed = { format: opts.format === 'json' ? 'odds_api_json' : 'sample_csv', quotes: [], errors: [{ line: 0, reason: `cannot read the file: ${(err as Error).message}` }], records: 0, capturedAt: null, shiftMs: 0 };
+    parsed = {
+      format: opts.format === 'json' ? 'odds_api_json' : 'sample_csv',
+      quotes: [],
+      errors: [{ line: 0, reason: `cannot read the file: ${(err as Error).message}` }],
+      records: 0,
+      capturedAt: null,
+      shiftMs: 0,
+    };
   }
   // Events that had started before the import are imported as what they are: ended (their prices never become
   // upcoming or live prices on the board).
@@ -186,15 +213,28 @@ export async function runImport(
     for (let i = 0; i < report.quotes; i++) if (!rejectedIdx.has(i)) accepted.add(chunkStart + i);
     for (const id of report.ids ?? []) if (id) ids.add(id);
   };
-  const batchOf = (i: number, extra: Partial<ProviderBatch> = {}): ProviderBatch => ({ source: `import:${source}`, quotes: current.slice(i, i + CHUNK).map((p) => p.quote), reportIds: true, ...extra });
+  const batchOf = (i: number, extra: Partial<ProviderBatch> = {}): ProviderBatch => ({
+    source: `import:${source}`,
+    quotes: current.slice(i, i + CHUNK).map((p) => p.quote),
+    reportIds: true,
+    ...extra,
+  });
   const chunks: number[] = [];
   for (let i = 0; i < current.length; i += CHUNK) chunks.push(i);
   if (!chunks.length) chunks.push(0);
 
   // A progress bar for big files, on a terminal (stderr), with rows/s and the time left.
-  const bar = (opts.progress ?? process.stderr.isTTY) && parsed.records > PROGRESS_FROM
-    ? new cliProgress.SingleBar({ format: `${opts.dryRun ? 'checking' : 'importing'} {bar} {percentage}% | {value}/{total} rows | {speed} rows/s | ETA {eta_formatted}`, hideCursor: true, etaBuffer: 20 }, cliProgress.Presets.shades_classic)
-    : null;
+  const bar =
+    (opts.progress ?? process.stderr.isTTY) && parsed.records > PROGRESS_FROM
+      ? new cliProgress.SingleBar(
+          {
+            format: `${opts.dryRun ? 'checking' : 'importing'} {bar} {percentage}% | {value}/{total} rows | {speed} rows/s | ETA {eta_formatted}`,
+            hideCursor: true,
+            etaBuffer: 20,
+          },
+          cliProgress.Presets.shades_classic,
+        )
+      : null;
   const started = performance.now();
   bar?.start(current.length, 0, { speed: 0 });
   const tick = (done: number) => bar?.update(done, { speed: Math.round(done / Math.max(0.001, (performance.now() - started) / 1000)) });
@@ -215,7 +255,12 @@ export async function runImport(
   } else if (opts.server) {
     for (const [n, i] of chunks.entries()) {
       const batch = batchOf(i, n === 0 ? { events: ended } : {});
-      const report = (await opts.admin(opts.server, 'POST', '/ingest', { source: batch.source, quotes: batch.quotes, events: batch.events, report_ids: true })) as IngestReport & { durable?: boolean };
+      const report = (await opts.admin(opts.server, 'POST', '/ingest', {
+        source: batch.source,
+        quotes: batch.quotes,
+        events: batch.events,
+        report_ids: true,
+      })) as IngestReport & { durable?: boolean };
       record(i, report);
       if (report.durable === false) notDurable = true;
       tick(Math.min(current.length, i + CHUNK));
@@ -223,7 +268,11 @@ export async function runImport(
     // What the previous import of this source brought and this one did not: withdrawn (idempotent by row identity).
     const stale = (previous?.ids ?? []).filter((id) => !ids.has(id));
     for (let i = 0; i < stale.length; i += 5000) {
-      const report = (await opts.admin(opts.server, 'POST', '/ingest', { source: `import:${source}`, quotes: [], remove_ids: stale.slice(i, i + 5000) })) as IngestReport & { durable?: boolean };
+      const report = (await opts.admin(opts.server, 'POST', '/ingest', {
+        source: `import:${source}`,
+        quotes: [],
+        remove_ids: stale.slice(i, i + 5000),
+      })) as IngestReport & { durable?: boolean };
       withdrawn += report.removed;
       if (report.durable === false) notDurable = true;
     }
@@ -267,7 +316,8 @@ export async function runImport(
   }
   bar?.stop();
   const seconds = (performance.now() - started) / 1000;
-  if (!opts.dryRun) writeManifest(config.dataDir, { source, file: path, imported_at: new Date(now).toISOString(), replay: opts.replay, ids: [...ids] });
+  if (!opts.dryRun)
+    writeManifest(config.dataDir, { source, file: path, imported_at: new Date(now).toISOString(), replay: opts.replay, ids: [...ids] });
 
   const byBook: Record<string, number> = {};
   for (const i of accepted) {
@@ -280,7 +330,9 @@ export async function runImport(
   let rejectionsFile: string | null = null;
   if (errors.length > SHOWN_ERRORS && !opts.dryRun) {
     rejectionsFile = writeRejections(path, errors, opts.rejectionsFile);
-    print(`... and ${errors.length - SHOWN_ERRORS} more rejected rows; every rejected row with its line and reason: ${rejectionsFile ?? '(could not write the list)'}`);
+    print(
+      `... and ${errors.length - SHOWN_ERRORS} more rejected rows; every rejected row with its line and reason: ${rejectionsFile ?? '(could not write the list)'}`,
+    );
   } else if (errors.length > SHOWN_ERRORS) print(`... and ${errors.length - SHOWN_ERRORS} more rejected rows`);
   const registered = { leagues: merged.registered?.leagues ?? [], books: merged.registered?.books ?? [] };
   // Rows of ended events are imported as what they are: they count as imported.
@@ -312,37 +364,79 @@ export async function runImport(
   for (const n of summary.notes) print(`note: ${n}`);
   const into = summary.via === 'server' ? 'running server' : 'store';
   if (opts.dryRun) {
-    print(`dry run (nothing written): ${path} (${summary.format}) as source "${source}" would import ${imported} of ${summary.records} rows into the ${into}: ${changed} new, ${unchanged} already imported by this source, ${rejected} rejected; ${withdrawn} rows of its previous import would be withdrawn`);
+    print(
+      `dry run (nothing written): ${path} (${summary.format}) as source "${source}" would import ${imported} of ${summary.records} rows into the ${into}: ${changed} new, ${unchanged} already imported by this source, ${rejected} rejected; ${withdrawn} rows of its previous import would be withdrawn`,
+    );
   } else {
-    print(`imported ${imported} of ${summary.records} rows from ${path} (${summary.format}) as source "${source}" into the ${into} in ${seconds.toFixed(1)} s (${Math.round(parsed.records / Math.max(seconds, 0.001))} rows/s): ${changed} new or changed, ${unchanged} unchanged, ${rejected} rejected${withdrawn ? `, ${withdrawn} rows of its previous import withdrawn` : ''}`);
+    print(
+      `imported ${imported} of ${summary.records} rows from ${path} (${summary.format}) as source "${source}" into the ${into} in ${seconds.toFixed(1)} s (${Math.round(parsed.records / Math.max(seconds, 0.001))} rows/s): ${changed} new or changed, ${unchanged} unchanged, ${rejected} rejected${withdrawn ? `, ${withdrawn} rows of its previous import withdrawn` : ''}`,
+    );
   }
-  if (past.length) print(`${past.length} rows of ${ended.length} events that had started before ${new Date(now).toISOString()} ${opts.dryRun ? 'would be' : 'were'} imported as ended events: their prices are not on the live board${opts.replay ? '' : ' (use --replay to see the capture as a live market)'}`);
-  if (rejected) print(`rejected by reason: ${Object.entries(reasons).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  print(`by sportsbook: ${Object.entries(byBook).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  if (registered.leagues.length) print(`new leagues (not in the catalog; registered): ${registered.leagues.map((l) => `${l.id} (${l.sport}, sent as "${l.from}")`).join(', ')}`);
-  if (registered.books.length) print(`new sportsbooks (not in the catalog; registered unlisted, sharp tier): ${registered.books.map((b) => `${b.id} (sent as "${b.from}")`).join(', ')}`);
+  if (past.length)
+    print(
+      `${past.length} rows of ${ended.length} events that had started before ${new Date(now).toISOString()} ${opts.dryRun ? 'would be' : 'were'} imported as ended events: their prices are not on the live board${opts.replay ? '' : ' (use --replay to see the capture as a live market)'}`,
+    );
+  if (rejected)
+    print(
+      `rejected by reason: ${Object.entries(reasons)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+  print(
+    `by sportsbook: ${Object.entries(byBook)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  if (registered.leagues.length)
+    print(
+      `new leagues (not in the catalog; registered): ${registered.leagues.map((l) => `${l.id} (${l.sport}, sent as "${l.from}")`).join(', ')}`,
+    );
+  if (registered.books.length)
+    print(
+      `new sportsbooks (not in the catalog; registered unlisted, sharp tier): ${registered.books.map((b) => `${b.id} (sent as "${b.from}")`).join(', ')}`,
+    );
   const shown = Object.entries(summary.displayOnly).sort((a, b) => b[1] - a[1]);
-  if (shown.length) print(`display-only markets (not in the catalog; shown, never in detection): ${shown.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (shown.length)
+    print(`display-only markets (not in the catalog; shown, never in detection): ${shown.map(([k, v]) => `${k} ${v}`).join(', ')}`);
   if (opts.replay) print(`replayed: times shifted by ${(summary.shiftMs / 3600_000).toFixed(1)} h so the capture time is now`);
   if (!opts.dryRun) print(`withdraw it with: npm run cli -- import:remove ${source}`);
-  if (quarantined) print(`warning: the store refused ${quarantined} items for their data; they were not stored (see the log lines "quarantined")`);
-  if (notDurable) print('warning: the server could not write every imported price to its database yet; they are buffered in its memory and written when the database returns (lost if it stops before)');
+  if (quarantined)
+    print(`warning: the store refused ${quarantined} items for their data; they were not stored (see the log lines "quarantined")`);
+  if (notDurable)
+    print(
+      'warning: the server could not write every imported price to its database yet; they are buffered in its memory and written when the database returns (lost if it stops before)',
+    );
   if (exitCode === IMPORT_EXIT.NOTHING) print(`nothing was imported from ${path}`);
   return summary;
 }
 
 /** Withdraws what the import of `source` brought (its rows, by id) and forgets it. */
-export async function removeImport(source: string, config: AppConfig, opts: { server: ServerInfo | null; admin: AdminCall }, print: (line: string) => void = console.log): Promise<number> {
+export async function removeImport(
+  source: string,
+  config: AppConfig,
+  opts: { server: ServerInfo | null; admin: AdminCall },
+  print: (line: string) => void = console.log,
+): Promise<number> {
   const manifest = readManifest(config.dataDir, source);
   if (!manifest) {
     const dir = join(config.dataDir, 'imports');
-    const known = existsSync(dir) ? (await import('node:fs')).readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)) : [];
+    const known = existsSync(dir)
+      ? (await import('node:fs'))
+          .readdirSync(dir)
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => f.slice(0, -5))
+      : [];
     throw new Error(`no import named "${source}" (known: ${known.length ? known.join(', ') : 'none'})`);
   }
   let removed = 0;
   if (opts.server) {
     for (let i = 0; i < manifest.ids.length; i += 5000) {
-      const report = (await opts.admin(opts.server, 'POST', '/ingest', { source: `import:${source}`, quotes: [], remove_ids: manifest.ids.slice(i, i + 5000) })) as IngestReport;
+      const report = (await opts.admin(opts.server, 'POST', '/ingest', {
+        source: `import:${source}`,
+        quotes: [],
+        remove_ids: manifest.ids.slice(i, i + 5000),
+      })) as IngestReport;
       removed += report.removed;
     }
   } else {
@@ -355,7 +449,10 @@ export async function removeImport(source: string, config: AppConfig, opts: { se
       const loaded = await repo.load();
       board.load(loaded.events, loaded.rows, Date.now());
       const writer = new BoardWriter(repo);
-      const { changeSet, report } = new IngestionPipeline(new Catalog(), board).process({ source: `import:${source}`, quotes: [], removeIds: manifest.ids }, Date.now());
+      const { changeSet, report } = new IngestionPipeline(new Catalog(), board).process(
+        { source: `import:${source}`, quotes: [], removeIds: manifest.ids },
+        Date.now(),
+      );
       board.applyChangeSet(changeSet);
       writer.enqueue(changeSet);
       await writer.flush();
@@ -366,7 +463,9 @@ export async function removeImport(source: string, config: AppConfig, opts: { se
     }
   }
   rmSync(manifestPath(config.dataDir, source), { force: true });
-  print(`withdrew the import "${source}" (${manifest.file}, imported ${manifest.imported_at}): ${removed} of its ${manifest.ids.length} rows removed${removed < manifest.ids.length ? ' (the others had already left the board: ended events, or replaced)' : ''}`);
+  print(
+    `withdrew the import "${source}" (${manifest.file}, imported ${manifest.imported_at}): ${removed} of its ${manifest.ids.length} rows removed${removed < manifest.ids.length ? ' (the others had already left the board: ended events, or replaced)' : ''}`,
+  );
   return removed;
 }
 

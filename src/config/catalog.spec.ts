@@ -31,7 +31,16 @@ describe('Catalog: slug forms ({country}_-_{name}) and short forms', () => {
     expect(c.league('epl', 'hockey')?.id).toBe('epl');
   });
 
-  it.each([['SX Bet', 'sx_bet'], ['sx-bet', 'sx_bet'], ['Hard Rock Bet', 'hardrock'], ['williamhill_us', 'caesars'], ['1xBet', 'onexbet'], ['Unibet (SE)', 'unibet_se'], ['unibet_se', 'unibet_se'], ['unibet', 'unibet']])('book %j is %s', (input, id) => {
+  it.each([
+    ['SX Bet', 'sx_bet'],
+    ['sx-bet', 'sx_bet'],
+    ['Hard Rock Bet', 'hardrock'],
+    ['williamhill_us', 'caesars'],
+    ['1xBet', 'onexbet'],
+    ['Unibet (SE)', 'unibet_se'],
+    ['unibet_se', 'unibet_se'],
+    ['unibet', 'unibet'],
+  ])('book %j is %s', (input, id) => {
     expect(c.book(input)?.id).toBe(id);
   });
 });
@@ -40,7 +49,17 @@ describe('Catalog: registration on first sight', () => {
   it('registers an unknown league under a known sport once, with the slug id and the source spelling as alias', () => {
     const c = new Catalog();
     const first = c.registerLeague('brazil_-_serie_a', 'soccer');
-    expect(first).toMatchObject({ isNew: true, def: { id: 'brazil_serie_a', sport: 'soccer', aliases: ['brazil_-_serie_a'], numerical_id: null, registered: true, name: 'Brazil Serie A' } });
+    expect(first).toMatchObject({
+      isNew: true,
+      def: {
+        id: 'brazil_serie_a',
+        sport: 'soccer',
+        aliases: ['brazil_-_serie_a'],
+        numerical_id: null,
+        registered: true,
+        name: 'Brazil Serie A',
+      },
+    });
     expect(c.registerLeague('Brazil Série A', 'football_soccer')).toMatchObject({ isNew: false, def: { id: 'brazil_serie_a' } });
     expect(c.league('brazil_-_serie_a')?.id).toBe('brazil_serie_a');
     expect(c.leagues.filter((l) => l.id === 'brazil_serie_a')).toHaveLength(1);
@@ -56,15 +75,43 @@ describe('Catalog: registration on first sight', () => {
   it('registers an unknown book as an unlisted, sharp-tier book of unknown class, never a sharp reference', () => {
     const c = new Catalog();
     const r = c.registerBook('Underdog');
-    expect(r).toMatchObject({ isNew: true, def: { id: 'underdog', display_name: 'Underdog', unlisted: true, requires_tier: 'sharp', is_sharp: false, class: 'unknown', registered: true } });
+    expect(r).toMatchObject({
+      isNew: true,
+      def: {
+        id: 'underdog',
+        display_name: 'Underdog',
+        unlisted: true,
+        requires_tier: 'sharp',
+        is_sharp: false,
+        class: 'unknown',
+        registered: true,
+      },
+    });
     expect(c.registerBook('underdog')?.isNew).toBe(false);
     expect(c.listedBooks().some((b) => b.id === 'underdog')).toBe(false);
     expect(c.registerBook('!!!')).toBeUndefined();
   });
 
-  it('the catalog keeps the public product\'s current books with their tiers', () => {
+  it("the catalog keeps the public product's current books with their tiers", () => {
     const c = new Catalog();
-    for (const id of ['sx_bet', 'sportzino', 'betano', 'betsson', 'bwin', 'hardrock', 'unibet_be', 'unibet_ca', 'unibet_de', 'unibet_dk', 'unibet_ro', 'unibet_se', 'onexbet', 'sbobet', 'bookmaker', 'betfair']) {
+    for (const id of [
+      'sx_bet',
+      'sportzino',
+      'betano',
+      'betsson',
+      'bwin',
+      'hardrock',
+      'unibet_be',
+      'unibet_ca',
+      'unibet_de',
+      'unibet_dk',
+      'unibet_ro',
+      'unibet_se',
+      'onexbet',
+      'sbobet',
+      'bookmaker',
+      'betfair',
+    ]) {
       expect(c.book(id)?.id).toBe(id);
     }
     expect(c.book('sx_bet')).toMatchObject({ class: 'exchange', requires_tier: null });

@@ -2,7 +2,11 @@ import { slugId, titleFromId } from '../domain/normalise.js';
 import { readJson } from './paths.js';
 import type { TierName } from './tiers.js';
 
-export interface SportDef { id: string; numerical_id: number; name: string }
+export interface SportDef {
+  id: string;
+  numerical_id: number;
+  name: string;
+}
 export interface LeagueDef {
   id: string;
   /** null for a league registered on first sight (numerical ids are assigned in the catalog, never invented). */
@@ -73,7 +77,14 @@ export interface TeamDef {
   division: string | null;
   rating: number;
 }
-export interface PlayerDef { name: string; team: string; sport: string; league: string; position: string; props: Record<string, number> }
+export interface PlayerDef {
+  name: string;
+  team: string;
+  sport: string;
+  league: string;
+  position: string;
+  props: Record<string, number>;
+}
 
 /** Lower-case, no accents, no punctuation, single spaces: the form aliases are compared in. */
 export function foldName(s: string): string {
@@ -108,9 +119,18 @@ export class Catalog {
   private readonly teamByAlias = new Map<string, Map<string, TeamDef>>();
   private readonly teamsByLeague = new Map<string, TeamDef[]>();
   private readonly sportAliases = new Map<string, string>([
-    ['ice_hockey', 'hockey'], ['icehockey', 'hockey'], ['american_football', 'football'], ['americanfootball', 'football'],
-    ['rugbyunion', 'rugby'], ['rugby_union', 'rugby'], ['rugbyleague', 'rugby_league'], ['tabletennis', 'table_tennis'],
-    ['mixed_martial_arts', 'mma'], ['football_soccer', 'soccer'], ['e_sports', 'esports'], ['motorsport', 'motorsports'],
+    ['ice_hockey', 'hockey'],
+    ['icehockey', 'hockey'],
+    ['american_football', 'football'],
+    ['americanfootball', 'football'],
+    ['rugbyunion', 'rugby'],
+    ['rugby_union', 'rugby'],
+    ['rugbyleague', 'rugby_league'],
+    ['tabletennis', 'table_tennis'],
+    ['mixed_martial_arts', 'mma'],
+    ['football_soccer', 'soccer'],
+    ['e_sports', 'esports'],
+    ['motorsport', 'motorsports'],
   ]);
   /** Folded id, aliases, name and label of each league -> the league (null where two leagues share the form). */
   private readonly leagueByFold = new Map<string, LeagueDef | null>();
@@ -119,7 +139,14 @@ export class Catalog {
   private registeredLeagues = 0;
   private registeredBooks = 0;
 
-  constructor(data?: { sports: SportDef[]; leagues: LeagueDef[]; books: BookDef[]; markets: { types: MarketDef[]; aliases: Record<string, string[]> }; teams: TeamDef[]; players: PlayerDef[] }) {
+  constructor(data?: {
+    sports: SportDef[];
+    leagues: LeagueDef[];
+    books: BookDef[];
+    markets: { types: MarketDef[]; aliases: Record<string, string[]> };
+    teams: TeamDef[];
+    players: PlayerDef[];
+  }) {
     const d = data ?? {
       sports: readJson<SportDef[]>('config', 'catalog', 'sports.json'),
       leagues: readJson<LeagueDef[]>('config', 'catalog', 'leagues.json'),
@@ -160,7 +187,10 @@ export class Catalog {
     const direct = this.sportById.get(this.sportAliases.get(k) ?? k);
     if (direct) return direct;
     const slug = slugId(id);
-    return this.sportById.get(this.sportAliases.get(slug) ?? slug) ?? this.sportById.get(this.sportAliases.get(slug.replace(/_/g, '')) ?? slug.replace(/_/g, ''));
+    return (
+      this.sportById.get(this.sportAliases.get(slug) ?? slug) ??
+      this.sportById.get(this.sportAliases.get(slug.replace(/_/g, '')) ?? slug.replace(/_/g, ''))
+    );
   }
 
   /** Sport id for an input that may be an alias (ice_hockey -> hockey), or undefined. */
@@ -261,7 +291,17 @@ export class Catalog {
     if (this.registeredLeagues >= MAX_REGISTERED_LEAGUES) return undefined;
     const title = name?.trim() || titleFromId(id);
     const alias = input.trim().toLowerCase();
-    const def: LeagueDef = { id, numerical_id: null, name: title, label: title, sport: s.id, aliases: alias && alias !== id ? [alias] : [], timezone: 'UTC', country: null, registered: true };
+    const def: LeagueDef = {
+      id,
+      numerical_id: null,
+      name: title,
+      label: title,
+      sport: s.id,
+      aliases: alias && alias !== id ? [alias] : [],
+      timezone: 'UTC',
+      country: null,
+      registered: true,
+    };
     this.adoptLeague(def);
     return { def, isNew: true };
   }
@@ -270,10 +310,11 @@ export class Catalog {
   adoptLeague(def: LeagueDef): LeagueDef {
     const cur = this.leagueByAlias.get(def.id);
     if (cur) {
-      for (const a of def.aliases) if (!this.leagueByAlias.has(a)) {
-        cur.aliases.push(a);
-        this.indexLeague(cur);
-      }
+      for (const a of def.aliases)
+        if (!this.leagueByAlias.has(a)) {
+          cur.aliases.push(a);
+          this.indexLeague(cur);
+        }
       return cur;
     }
     const copy: LeagueDef = { ...def, aliases: [...def.aliases], registered: true };

@@ -15,7 +15,8 @@ export class VenueCosts {
     this.file = file ?? readJson<CostFile>('config', 'costs.json');
     for (const [name, c] of [...Object.entries(this.file.by_settlement), ...Object.entries(this.file.books)]) {
       for (const v of [c.commission, c.fee_rate]) {
-        if (typeof v !== 'number' || !(v >= 0 && v < 1)) throw new Error(`config/costs.json: ${name} needs commission and fee_rate from 0 to below 1`);
+        if (typeof v !== 'number' || !(v >= 0 && v < 1))
+          throw new Error(`config/costs.json: ${name} needs commission and fee_rate from 0 to below 1`);
       }
     }
   }

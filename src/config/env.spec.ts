@@ -45,7 +45,10 @@ describe('loadConfig', () => {
   });
 
   it('reads CORS origins: off unless configured, * or exact origins, never "reflect any"', () => {
-    expect(loadConfig({ CORS_ORIGINS: 'https://a.example,http://localhost:5173/' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example,http://localhost:5173/' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:5173',
+    ]);
     expect(loadConfig({ CORS_ORIGINS: 'false' }).corsOrigins).toBe(false);
     expect(loadConfig({}).corsOrigins).toBe(false);
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');

@@ -90,7 +90,10 @@ function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max
 function list(env: NodeJS.ProcessEnv, name: string, def: string[]): string[] {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return def;
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function bool(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
@@ -105,17 +108,22 @@ export const TIER_NAMES = ['free', 'hobby', 'pro', 'sharp', 'enterprise'] as con
 
 export function parseApiKeys(raw: string | undefined): Array<{ tier: string; key: string }> {
   if (!raw || !raw.trim()) return [];
-  return raw.split(',').map((pair) => pair.trim()).filter(Boolean).map((pair) => {
-    const idx = pair.indexOf(':');
-    if (idx <= 0) throw new ConfigError(`API_KEYS entries must be "tier:key", got "${pair}"`);
-    const tier = pair.slice(0, idx).trim();
-    const key = pair.slice(idx + 1).trim();
-    if (!(TIER_NAMES as readonly string[]).includes(tier)) {
-      throw new ConfigError(`API_KEYS: unknown tier "${tier}" (allowed: ${TIER_NAMES.join(', ')})`);
-    }
-    if (!/^[\x21-\x7e]{8,200}$/.test(key)) throw new ConfigError(`API_KEYS: the key for tier "${tier}" must be 8-200 printable characters`);
-    return { tier, key };
-  });
+  return raw
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const idx = pair.indexOf(':');
+      if (idx <= 0) throw new ConfigError(`API_KEYS entries must be "tier:key", got "${pair}"`);
+      const tier = pair.slice(0, idx).trim();
+      const key = pair.slice(idx + 1).trim();
+      if (!(TIER_NAMES as readonly string[]).includes(tier)) {
+        throw new ConfigError(`API_KEYS: unknown tier "${tier}" (allowed: ${TIER_NAMES.join(', ')})`);
+      }
+      if (!/^[\x21-\x7e]{8,200}$/.test(key))
+        throw new ConfigError(`API_KEYS: the key for tier "${tier}" must be 8-200 printable characters`);
+      return { tier, key };
+    });
 }
 
 function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
@@ -138,19 +146,26 @@ function corsOrigins(env: NodeJS.ProcessEnv): string[] | '*' | false {
   const raw = env.CORS_ORIGINS?.trim();
   if (!raw || raw === 'false') return false;
   if (raw === '*') return '*';
-  if (raw === 'true') throw new ConfigError('CORS_ORIGINS=true is not supported (it would reflect any origin): list the origins, or use * for any origin without credentials');
-  return raw.split(',').map((s) => s.trim()).filter(Boolean).map((o) => {
-    let u: URL;
-    try {
-      u = new URL(o);
-    } catch {
-      throw new ConfigError(`CORS_ORIGINS: "${o}" is not an origin such as https://app.example.com`);
-    }
-    if (!['http:', 'https:'].includes(u.protocol) || u.origin !== o.replace(/\/$/, '').toLowerCase()) {
-      throw new ConfigError(`CORS_ORIGINS: "${o}" is not an origin (scheme://host[:port], no path), such as https://app.example.com`);
-    }
-    return u.origin;
-  });
+  if (raw === 'true')
+    throw new ConfigError(
+      'CORS_ORIGINS=true is not supported (it would reflect any origin): list the origins, or use * for any origin without credentials',
+    );
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((o) => {
+      let u: URL;
+      try {
+        u = new URL(o);
+      } catch {
+        throw new ConfigError(`CORS_ORIGINS: "${o}" is not an origin such as https://app.example.com`);
+      }
+      if (!['http:', 'https:'].includes(u.protocol) || u.origin !== o.replace(/\/$/, '').toLowerCase()) {
+        throw new ConfigError(`CORS_ORIGINS: "${o}" is not an origin (scheme://host[:port], no path), such as https://app.example.com`);
+      }
+      return u.origin;
+    });
 }
 
 function ident(env: NodeJS.ProcessEnv, name: string, def: string): string {
@@ -174,7 +189,9 @@ function adminToken(env: NodeJS.ProcessEnv): string | undefined {
 export function checkServerConfig(config: AppConfig): void {
   if (config.role === 'api') return;
   if (config.providers.includes('odds_api') && !config.oddsApi.key) {
-    throw new ConfigError('PROVIDERS names odds_api but ODDS_API_KEY is not set: set ODDS_API_KEY to your The Odds API key (https://the-odds-api.com), or leave odds_api out of PROVIDERS');
+    throw new ConfigError(
+      'PROVIDERS names odds_api but ODDS_API_KEY is not set: set ODDS_API_KEY to your The Odds API key (https://the-odds-api.com), or leave odds_api out of PROVIDERS',
+    );
   }
 }
 
@@ -184,9 +201,13 @@ function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
   if (!raw || raw === 'false' || raw === '0') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 0, 0, 10);
-  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const a of list) {
-    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a)) throw new ConfigError(`TRUST_PROXY: "${a}" is not an address or CIDR (or use true, false or a hop count)`);
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a))
+      throw new ConfigError(`TRUST_PROXY: "${a}" is not an address or CIDR (or use true, false or a hop count)`);
   }
   return list;
 }
@@ -203,9 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
   for (const p of providers) {
     if (!knownProviders.includes(p)) throw new ConfigError(`PROVIDERS: unknown provider "${p}" (known: ${knownProviders.join(', ')})`);
   }
-  const enterpriseRpm = env.ENTERPRISE_REQUESTS_PER_MINUTE
-    ? int(env, 'ENTERPRISE_REQUESTS_PER_MINUTE', 10000, 1, 1_000_000)
-    : undefined;
+  const enterpriseRpm = env.ENTERPRISE_REQUESTS_PER_MINUTE ? int(env, 'ENTERPRISE_REQUESTS_PER_MINUTE', 10000, 1, 1_000_000) : undefined;
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const dataDir = resolve(env.DATA_DIR?.trim() || './data');

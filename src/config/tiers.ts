@@ -31,16 +31,19 @@ export interface TierDefinition {
 
 interface TierFile {
   order: TierName[];
-  tiers: Record<TierName, {
-    requests_per_minute: number;
-    data_delay_seconds: number;
-    max_books: number | null;
-    default_books: string[] | null;
-    batch_size: number;
-    max_streams: number;
-    max_keys: number;
-    features: Record<string, boolean>;
-  }>;
+  tiers: Record<
+    TierName,
+    {
+      requests_per_minute: number;
+      data_delay_seconds: number;
+      max_books: number | null;
+      default_books: string[] | null;
+      batch_size: number;
+      max_streams: number;
+      max_keys: number;
+      features: Record<string, boolean>;
+    }
+  >;
   keyless: { requests_per_minute: number };
 }
 

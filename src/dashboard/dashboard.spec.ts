@@ -22,7 +22,13 @@ describe('registerDashboard', () => {
     const url = await serve(join(tmpdir(), 'no-such-dashboard-dir'));
     const res = await fetch(`${url}/`, { redirect: 'manual' });
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: { code: 'service_unavailable', message: 'The dashboard is not built: run `npm run build` (it writes dist/web)', docs: '/docs#error-service_unavailable' } });
+    expect(await res.json()).toEqual({
+      error: {
+        code: 'service_unavailable',
+        message: 'The dashboard is not built: run `npm run build` (it writes dist/web)',
+        docs: '/docs#error-service_unavailable',
+      },
+    });
   });
 
   it('with a bundle: relative redirects, the page and its files under the self-only CSP', async () => {
@@ -35,7 +41,11 @@ describe('registerDashboard', () => {
       expect([path, res.status, res.headers.get('location')]).toEqual([path, 302, 'dashboard/']);
     }
     const page = await fetch(`${url}/dashboard/`);
-    expect([page.status, page.headers.get('content-security-policy'), await page.text()]).toEqual([200, DASHBOARD_CSP, '<!doctype html><title>t</title>']);
+    expect([page.status, page.headers.get('content-security-policy'), await page.text()]).toEqual([
+      200,
+      DASHBOARD_CSP,
+      '<!doctype html><title>t</title>',
+    ]);
     const js = await fetch(`${url}/dashboard/app.js`);
     expect([js.status, js.headers.get('content-security-policy'), await js.text()]).toEqual([200, DASHBOARD_CSP, 'export {};']);
   });

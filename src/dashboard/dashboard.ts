@@ -43,7 +43,12 @@ export async function registerDashboard(fastify: FastifyInstance, docsUrl: strin
     }
     // ignoreTrailingSlash maps /dashboard and /dashboard/ to one route: only the bare forms are redirected.
     const path = req.url.split('?')[0]!;
-    if (path === '/dashboard/') return reply.header('Content-Security-Policy', DASHBOARD_CSP).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(page);
+    if (path === '/dashboard/')
+      return reply
+        .header('Content-Security-Policy', DASHBOARD_CSP)
+        .header('Cache-Control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(page);
     return reply.redirect('dashboard/', 302);
   };
   fastify.get('/', toPage);

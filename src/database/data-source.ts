@@ -30,7 +30,13 @@ export function createDataSource(config: Pick<AppConfig, 'databaseUrl' | 'dataDi
       ...common,
       url: config.databaseUrl,
       schema: config.databaseSchema,
-      extra: { options: `-c search_path=${config.databaseSchema}`, max: 10, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30_000, query_timeout: 30_000 },
+      extra: {
+        options: `-c search_path=${config.databaseSchema}`,
+        max: 10,
+        connectionTimeoutMillis: 3000,
+        idleTimeoutMillis: 30_000,
+        query_timeout: 30_000,
+      },
     };
   } else {
     let dataDir = 'memory://';

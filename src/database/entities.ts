@@ -7,4 +7,17 @@ import { ClosingLineEntity } from '../modules/closing-lines/closing-lines.entity
 import { ClvPredictionEntity } from '../modules/clv/clv.entity.js';
 
 /** Every entity of the service; the data source, the CLI and the schema test share this list. */
-export const ENTITIES = [AccountEntity, AccountUsageEntity, ApiKeyEntity, EventEntity, OddsEntity, OddsHistoryEntity, OddsRemovalEntity, SplitsSnapshotEntity, FuturesMarketEntity, FuturesPriceEntity, ClosingLineEntity, ClvPredictionEntity];
+export const ENTITIES = [
+  AccountEntity,
+  AccountUsageEntity,
+  ApiKeyEntity,
+  EventEntity,
+  OddsEntity,
+  OddsHistoryEntity,
+  OddsRemovalEntity,
+  SplitsSnapshotEntity,
+  FuturesMarketEntity,
+  FuturesPriceEntity,
+  ClosingLineEntity,
+  ClvPredictionEntity,
+];

@@ -7,4 +7,12 @@ import { Accounts1764200000000 } from '../../migrations/1764200000000-Accounts.j
 import { MarketData1764200000001 } from '../../migrations/1764200000001-MarketData.js';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS = [ApiKeys1763700000000, Board1763800000000, Splits1763900000000, Futures1764100000500, ClosingLinesClv1764150000000, Accounts1764200000000, MarketData1764200000001];
+export const MIGRATIONS = [
+  ApiKeys1763700000000,
+  Board1763800000000,
+  Splits1763900000000,
+  Futures1764100000500,
+  ClosingLinesClv1764150000000,
+  Accounts1764200000000,
+  MarketData1764200000001,
+];

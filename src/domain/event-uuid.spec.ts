@@ -4,7 +4,10 @@ import { EVENT_UUID_NAMESPACE, eventUuid } from './event-uuid.js';
 
 /** RFC 4122 section 4.3, computed here by hand: SHA-1 of namespace bytes + name, version 5, variant 10. */
 function v5ByHand(name: string, ns: string): string {
-  const h = createHash('sha1').update(Buffer.from(ns.replace(/-/g, ''), 'hex')).update(name, 'utf8').digest();
+  const h = createHash('sha1')
+    .update(Buffer.from(ns.replace(/-/g, ''), 'hex'))
+    .update(name, 'utf8')
+    .digest();
   h[6] = (h[6]! & 0x0f) | 0x50;
   h[8] = (h[8]! & 0x3f) | 0x80;
   const x = h.subarray(0, 16).toString('hex');

@@ -4,11 +4,17 @@ import { baseEventId, groupLine, isQuarterLine, localDateHour, oddsRowId, unknow
 describe('event ids', () => {
   it('reproduce the published examples (teams sorted, US Eastern buckets)', () => {
     // 2026-07-12T20:05Z is 16:05 in New York: bucket 2 (12-18).
-    expect(baseEventId('mlb', 'giants', 'rockies', Date.parse('2026-07-12T20:05:00Z'), 'America/New_York')).toBe('mlb_giants_rockies_2026-07-12_b2');
+    expect(baseEventId('mlb', 'giants', 'rockies', Date.parse('2026-07-12T20:05:00Z'), 'America/New_York')).toBe(
+      'mlb_giants_rockies_2026-07-12_b2',
+    );
     // 23:44Z is 19:44 Eastern: bucket 3; order of the teams does not matter.
-    expect(baseEventId('mlb', 'redsox', 'rays', Date.parse('2026-07-12T23:44:29Z'), 'America/New_York')).toBe('mlb_rays_redsox_2026-07-12_b3');
+    expect(baseEventId('mlb', 'redsox', 'rays', Date.parse('2026-07-12T23:44:29Z'), 'America/New_York')).toBe(
+      'mlb_rays_redsox_2026-07-12_b3',
+    );
     // 00:40Z on the 23rd is 19:40 on the 22nd in New York (EST, UTC-5).
-    expect(baseEventId('nba', 'suns', 'nuggets', Date.parse('2026-11-23T00:40:00Z'), 'America/New_York')).toBe('nba_nuggets_suns_2026-11-22_b3');
+    expect(baseEventId('nba', 'suns', 'nuggets', Date.parse('2026-11-23T00:40:00Z'), 'America/New_York')).toBe(
+      'nba_nuggets_suns_2026-11-22_b3',
+    );
   });
   it('use UTC dates and buckets outside the US leagues', () => {
     expect(baseEventId('epl', 'arsenal', 'chelsea', Date.parse('2026-11-22T05:59:00Z'), 'UTC')).toBe('epl_arsenal_chelsea_2026-11-22_b0');
@@ -36,7 +42,16 @@ describe('unknown team keys', () => {
 });
 
 describe('odds row ids', () => {
-  const base = { book: 'draftkings', eventId: 'nba_celtics_lakers_2026-02-08_b3', marketType: 'point_spread', period: 'game', selectionType: 'home', selection: 'Boston Celtics', line: -3.5, playerName: null };
+  const base = {
+    book: 'draftkings',
+    eventId: 'nba_celtics_lakers_2026-02-08_b3',
+    marketType: 'point_spread',
+    period: 'game',
+    selectionType: 'home',
+    selection: 'Boston Celtics',
+    line: -3.5,
+    playerName: null,
+  };
   it('are deterministic and ignore how the team is spelled', () => {
     expect(oddsRowId(base)).toBe(oddsRowId({ ...base, selection: 'BOS Celtics' }));
     expect(oddsRowId(base)).toMatch(/^[0-9a-f]{16}$/);

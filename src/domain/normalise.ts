@@ -45,7 +45,14 @@ export function localDateHour(epochMs: number, timeZone: string): { date: string
   if (hit) return { ...hit };
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' });
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      hourCycle: 'h23',
+    });
     formatters.set(timeZone, f);
   }
   const parts = f.formatToParts(new Date(epochMs));
@@ -71,7 +78,10 @@ export function withGameNumber(base: string, game: number): string {
 }
 
 export function shortHash(parts: ReadonlyArray<string | number | null | undefined>, length = 16): string {
-  return createHash('sha1').update(parts.map((p) => (p === null || p === undefined ? '' : String(p))).join('\u0001')).digest('hex').slice(0, length);
+  return createHash('sha1')
+    .update(parts.map((p) => (p === null || p === undefined ? '' : String(p))).join('\u0001'))
+    .digest('hex')
+    .slice(0, length);
 }
 
 const SIDE_TYPES = new Set(['home', 'away', 'draw', 'over', 'under']);
@@ -82,9 +92,27 @@ const SIDE_TYPES = new Set(['home', 'away', 'draw', 'over', 'under']);
  * feed's spelling of a team does not matter; elsewhere (futures, props lists, contracts) it is the side and
  * the folded text. A market re-posted at the same line keeps its id; a new line is a new row.
  */
-export function oddsRowId(r: { book: string; eventId: string; marketType: string; period: string; selectionType: string; selection: string; line: number | null; playerName: string | null; sided?: boolean }): string {
+export function oddsRowId(r: {
+  book: string;
+  eventId: string;
+  marketType: string;
+  period: string;
+  selectionType: string;
+  selection: string;
+  line: number | null;
+  playerName: string | null;
+  sided?: boolean;
+}): string {
   const sel = (r.sided ?? true) && SIDE_TYPES.has(r.selectionType) ? r.selectionType : `${r.selectionType}:${compact(r.selection)}`;
-  return shortHash([r.book, r.eventId, r.marketType, r.period, sel, r.line === null ? '' : r.line.toString(), r.playerName ? compact(r.playerName) : '']);
+  return shortHash([
+    r.book,
+    r.eventId,
+    r.marketType,
+    r.period,
+    sel,
+    r.line === null ? '' : r.line.toString(),
+    r.playerName ? compact(r.playerName) : '',
+  ]);
 }
 
 /** Market types priced as a handicap on one team (lines are the selection's own handicap). */
@@ -135,6 +163,10 @@ export function titleFromId(id: string): string {
   return id
     .split('_')
     .filter(Boolean)
-    .map((w) => (w.length <= 3 && /^[a-z]+$/.test(w) && !['and', 'of', 'the', 'de', 'la', 'le'].includes(w) ? w.toUpperCase() : w[0]!.toUpperCase() + w.slice(1)))
+    .map((w) =>
+      w.length <= 3 && /^[a-z]+$/.test(w) && !['and', 'of', 'the', 'de', 'la', 'le'].includes(w)
+        ? w.toUpperCase()
+        : w[0]!.toUpperCase() + w.slice(1),
+    )
     .join(' ');
 }

@@ -91,5 +91,7 @@ export interface ChangeSet {
 }
 
 export function isChangeSetEmpty(cs: ChangeSet): boolean {
-  return !cs.upserted.length && !cs.removed.length && !cs.events.length && !cs.eventsRemoved.length && !cs.seen.length && !cs.confirmed?.length;
+  return (
+    !cs.upserted.length && !cs.removed.length && !cs.events.length && !cs.eventsRemoved.length && !cs.seen.length && !cs.confirmed?.length
+  );
 }

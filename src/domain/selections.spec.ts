@@ -2,7 +2,19 @@ import { describe, expect, it } from '@jest/globals';
 import { isDrawSelection, readContract } from './selections.js';
 
 describe('isDrawSelection', () => {
-  it.each(['Draw', 'Tie', 'X', 'x', 'Reg Time: Tie', 'Regulation Time Draw', 'Draw (90 min)', 'The Draw', 'Tie Game', 'Will the match end in a draw?', 'DRAW'])('%j is the draw', (s) => {
+  it.each([
+    'Draw',
+    'Tie',
+    'X',
+    'x',
+    'Reg Time: Tie',
+    'Regulation Time Draw',
+    'Draw (90 min)',
+    'The Draw',
+    'Tie Game',
+    'Will the match end in a draw?',
+    'DRAW',
+  ])('%j is the draw', (s) => {
     expect(isDrawSelection(s)).toBe(true);
   });
   it.each(['Arsenal', 'Drawbridge FC', 'Tie Break Kings', 'Xavi', 'Over 2.5', 'Mexico', ''])('%j is not', (s) => {
@@ -22,7 +34,11 @@ describe('readContract', () => {
   ])('%j (%s) is a %s on %j', (selection, type, answer, subject) => {
     expect(readContract(selection, type)).toEqual({ answer, subject });
   });
-  it.each([['Arsenal', 'home'], ['Fernando Tatis Jr.', 'other'], ['Over', 'over']])('%j (%s) is no contract', (selection, type) => {
+  it.each([
+    ['Arsenal', 'home'],
+    ['Fernando Tatis Jr.', 'other'],
+    ['Over', 'over'],
+  ])('%j (%s) is no contract', (selection, type) => {
     expect(readContract(selection, type)).toEqual({ answer: null, subject: selection });
   });
 });

@@ -30,7 +30,10 @@ export function isDrawSelection(selection: string): boolean {
     .trim();
   if (DRAW_WORDS.test(f)) return true;
   if (/^(?:tie|draw)\s+game$/.test(f)) return true;
-  return /^will\s+(?:the\s+)?(?:match|game)\s+(?:end\s+in\s+)?(?:a\s+)?(?:draw|tie)$/.test(f) || /^(?:match|game)\s+(?:ends?\s+in\s+)?(?:a\s+)?(?:draw|tie)$/.test(f);
+  return (
+    /^will\s+(?:the\s+)?(?:match|game)\s+(?:end\s+in\s+)?(?:a\s+)?(?:draw|tie)$/.test(f) ||
+    /^(?:match|game)\s+(?:ends?\s+in\s+)?(?:a\s+)?(?:draw|tie)$/.test(f)
+  );
 }
 
 export interface Contract {

@@ -13,12 +13,17 @@ describe('textProblem: what PostgreSQL cannot store (or would alter)', () => {
     expect(textProblem(s)).toMatch(why);
   });
 
-  it.each(['Atlético Madrid', 'Bodø/Glimt', 'Kylian Mbappé', '=HYPERLINK("http://x","y")', 'emoji 🏀 pair', 'tab\there', ''])('keeps %j', (s) => {
-    expect(textProblem(s)).toBeNull();
-  });
+  it.each(['Atlético Madrid', 'Bodø/Glimt', 'Kylian Mbappé', '=HYPERLINK("http://x","y")', 'emoji 🏀 pair', 'tab\there', ''])(
+    'keeps %j',
+    (s) => {
+      expect(textProblem(s)).toBeNull();
+    },
+  );
 
   it('names the field', () => {
-    expect(fieldsProblem({ sportsbook: 'draftkings', home_team: 'A\u0000' })).toBe('home_team contains a NUL character (U+0000), which the database cannot store');
+    expect(fieldsProblem({ sportsbook: 'draftkings', home_team: 'A\u0000' })).toBe(
+      'home_team contains a NUL character (U+0000), which the database cannot store',
+    );
     expect(fieldsProblem({ a: 1, b: null, c: 'ok' })).toBeNull();
   });
 

@@ -109,7 +109,12 @@ export interface SplitsInput {
   startTime: number;
   spread?: { away_line: number; home_line: number; handle_pct: { away: number; home: number }; bets_pct: { away: number; home: number } };
   total?: { line: number; handle_pct: { over: number; under: number }; bets_pct: { over: number; under: number } };
-  moneyline?: { away_odds: number; home_odds: number; handle_pct: { away: number; home: number }; bets_pct: { away: number; home: number } };
+  moneyline?: {
+    away_odds: number;
+    home_odds: number;
+    handle_pct: { away: number; home: number };
+    bets_pct: { away: number; home: number };
+  };
   fetchedAt: number;
 }
 

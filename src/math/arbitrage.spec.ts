@@ -80,7 +80,10 @@ describe('stakeAmounts', () => {
 const decimalsArb = fc.array(fc.double({ min: 1.01, max: 20, noNaN: true }), { minLength: 2, maxLength: 6 });
 /** Markets constructed around a fair book with margin in [-8%, +8%], so arbitrages are common. */
 const nearFairArb = fc
-  .tuple(fc.array(fc.double({ min: 0.05, max: 1, noNaN: true }), { minLength: 2, maxLength: 6 }), fc.double({ min: -0.08, max: 0.08, noNaN: true }))
+  .tuple(
+    fc.array(fc.double({ min: 0.05, max: 1, noNaN: true }), { minLength: 2, maxLength: 6 }),
+    fc.double({ min: -0.08, max: 0.08, noNaN: true }),
+  )
   .map(([w, margin]) => {
     const t = sum(w);
     return w.map((x) => 1 / ((x / t) * (1 + margin)));

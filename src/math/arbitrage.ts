@@ -52,7 +52,7 @@ export function analyzeArbitrage(decimals: readonly number[]): ArbitrageAnalysis
   const s = inverseSum(decimals);
   const n = decimals.length;
   const stakes = new Array<number>(n);
-  for (let i = 0; i < n; i++) stakes[i] = (100 / (decimals[i] as number)) / s;
+  for (let i = 0; i < n; i++) stakes[i] = 100 / (decimals[i] as number) / s;
   return { impliedTotal: 100 * s, profitPercent: (1 / s - 1) * 100, stakes, isArbitrage: s < 1 };
 }
 

@@ -30,7 +30,7 @@ describe('arbitrage profit after venue costs', () => {
     const sK = 0.44 / total;
     const net = netProfitPercent([
       { decimal: 1 / 0.44, stake: sK, cost: { commission: 0, feeRate: 0.07 } },
-      { decimal: 1.95, stake: (1 / 1.95) / total, cost: NO_COST },
+      { decimal: 1.95, stake: 1 / 1.95 / total, cost: NO_COST },
     ]);
     expect(net).toBeCloseTo((1 / total - 1 - 0.07 * sK * 0.56) * 100, 10);
     expect(net).toBeCloseTo(3.1413, 3);

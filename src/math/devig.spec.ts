@@ -212,20 +212,23 @@ describe('devig properties', () => {
 
   it('shin matches the two-outcome closed form (and equals additive there)', () => {
     fc.assert(
-      fc.property(marketArb.filter((x) => x.length === 2), (implied) => {
-        const S = sum(implied);
-        const q1 = at(implied, 0) ** 2 / S;
-        const q2 = at(implied, 1) ** 2 / S;
-        const z = 1 - (2 * (1 - q1 - q2)) / (1 - (q1 - q2) ** 2);
-        const expected = (p: number): number => (Math.sqrt(z * z + (4 * (1 - z) * p * p) / S) - z) / (2 * (1 - z));
-        const sh = devig(implied, 'shin');
-        expect(at(sh, 0)).toBeCloseTo(expected(at(implied, 0)), 9);
-        expect(at(sh, 1)).toBeCloseTo(expected(at(implied, 1)), 9);
-        if (implied.every((p) => p - (S - 1) / 2 > 0)) {
-          const a = devig(implied, 'additive');
-          expect(at(sh, 0)).toBeCloseTo(at(a, 0), 9);
-        }
-      }),
+      fc.property(
+        marketArb.filter((x) => x.length === 2),
+        (implied) => {
+          const S = sum(implied);
+          const q1 = at(implied, 0) ** 2 / S;
+          const q2 = at(implied, 1) ** 2 / S;
+          const z = 1 - (2 * (1 - q1 - q2)) / (1 - (q1 - q2) ** 2);
+          const expected = (p: number): number => (Math.sqrt(z * z + (4 * (1 - z) * p * p) / S) - z) / (2 * (1 - z));
+          const sh = devig(implied, 'shin');
+          expect(at(sh, 0)).toBeCloseTo(expected(at(implied, 0)), 9);
+          expect(at(sh, 1)).toBeCloseTo(expected(at(implied, 1)), 9);
+          if (implied.every((p) => p - (S - 1) / 2 > 0)) {
+            const a = devig(implied, 'additive');
+            expect(at(sh, 0)).toBeCloseTo(at(a, 0), 9);
+          }
+        },
+      ),
     );
   });
 

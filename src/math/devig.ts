@@ -16,13 +16,7 @@
 export type DevigMethod = 'multiplicative' | 'additive' | 'power' | 'shin' | 'worst_case';
 
 /** All supported devig methods, exact methods first. */
-export const DEVIG_METHODS: readonly DevigMethod[] = Object.freeze([
-  'multiplicative',
-  'additive',
-  'power',
-  'shin',
-  'worst_case',
-] as const);
+export const DEVIG_METHODS: readonly DevigMethod[] = Object.freeze(['multiplicative', 'additive', 'power', 'shin', 'worst_case'] as const);
 
 /** Floating-point slack allowed below a sum of 1 before a market is rejected as an arbitrage. */
 const SUM_TOLERANCE = 1e-12;

@@ -264,8 +264,8 @@ export const FOOTBALL_MARGIN_SD = 13.5;
  * (margins 3 + 7 = 24.1%; ties 0.3%; the 14.8% beyond 21 points is left to the normal shape.)
  */
 export const NFL_KEY_NUMBER_WEIGHTS: readonly number[] = Object.freeze([
-  0.076, 0.498, 0.463, 1.969, 0.665, 0.477, 0.842, 1.31, 0.546, 0.365, 0.92, 0.532, 0.378, 0.485, 1.067, 0.448,
-  0.513, 0.927, 0.557, 0.479, 0.724, 1.194,
+  0.076, 0.498, 0.463, 1.969, 0.665, 0.477, 0.842, 1.31, 0.546, 0.365, 0.92, 0.532, 0.378, 0.485, 1.067, 0.448, 0.513, 0.927, 0.557, 0.479,
+  0.724, 1.194,
 ]);
 
 function footballWeights(baseMean: number, sd: number): Pmf {

@@ -16,7 +16,14 @@ describe('evPercent', () => {
   });
 
   it('rejects invalid input', () => {
-    for (const [p, d] of [[0, 2], [1, 2], [0.5, 1], [0.5, 0.9], [Number.NaN, 2], [0.5, Number.POSITIVE_INFINITY]] as const) {
+    for (const [p, d] of [
+      [0, 2],
+      [1, 2],
+      [0.5, 1],
+      [0.5, 0.9],
+      [Number.NaN, 2],
+      [0.5, Number.POSITIVE_INFINITY],
+    ] as const) {
       expect(() => evPercent(p, d)).toThrow(RangeError);
     }
   });

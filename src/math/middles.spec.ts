@@ -153,12 +153,14 @@ describe('analyzeMiddle worked examples', () => {
   });
 
   it('totals middle Over 44.5 / Under 47.5', () => {
-    const pmf = Pmf.fromMap(new Map([
-      [44, 0.25],
-      [45, 0.25],
-      [47, 0.25],
-      [48, 0.25],
-    ]));
+    const pmf = Pmf.fromMap(
+      new Map([
+        [44, 0.25],
+        [45, 0.25],
+        [47, 0.25],
+        [48, 0.25],
+      ]),
+    );
     // 1.95 / 1.95: S = 1.025641, P = 97.5; one wins -2.5; both win 95; EV = 0.5 * 95 - 0.5 * 2.5 = 46.25
     const r = analyzeMiddle({ above: above(44.5, 1.95), below: below(47.5, 1.95), pmf, keyNumbers: [41, 44, 47] });
     expect(r.middleNumbers).toEqual([45, 46, 47]);
@@ -251,16 +253,19 @@ describe('analyzeMiddle properties', () => {
 
   it('break-even probability makes the two-outcome EV zero', () => {
     fc.assert(
-      fc.property(middleArb.filter((m) => middleNumbers(m.above.threshold, m.below.threshold).length > 0), ({ above: a, below: b }) => {
-        const r = analyzeMiddle({ above: a, below: b, pmf: footballMarginPmf(0), keyNumbers: [] });
-        if (r.worstCaseLoss >= 0) {
-          expect(r.breakEvenPercent).toBe(0);
-          return;
-        }
-        const q = r.breakEvenPercent / 100;
-        expect(Math.abs(q * r.bestCaseProfit + (1 - q) * r.worstCaseLoss)).toBeLessThanOrEqual(1e-9);
-        expect(r.breakEvenPercent).toBeCloseTo((r.marketOverround - 1) * 100, 9);
-      }),
+      fc.property(
+        middleArb.filter((m) => middleNumbers(m.above.threshold, m.below.threshold).length > 0),
+        ({ above: a, below: b }) => {
+          const r = analyzeMiddle({ above: a, below: b, pmf: footballMarginPmf(0), keyNumbers: [] });
+          if (r.worstCaseLoss >= 0) {
+            expect(r.breakEvenPercent).toBe(0);
+            return;
+          }
+          const q = r.breakEvenPercent / 100;
+          expect(Math.abs(q * r.bestCaseProfit + (1 - q) * r.worstCaseLoss)).toBeLessThanOrEqual(1e-9);
+          expect(r.breakEvenPercent).toBeCloseTo((r.marketOverround - 1) * 100, 9);
+        },
+      ),
     );
   });
 });

@@ -147,12 +147,9 @@ describe('probability conversions', () => {
 
   it('property: American probability formulas agree with the decimal route', () => {
     fc.assert(
-      fc.property(
-        fc.oneof(fc.double({ min: 100, max: 1e5, noNaN: true }), fc.double({ min: -1e5, max: -100, noNaN: true })),
-        (a) => {
-          expect(americanToProbability(a)).toBeCloseTo(1 / americanToDecimal(a), 12);
-        },
-      ),
+      fc.property(fc.oneof(fc.double({ min: 100, max: 1e5, noNaN: true }), fc.double({ min: -1e5, max: -100, noNaN: true })), (a) => {
+        expect(americanToProbability(a)).toBeCloseTo(1 / americanToDecimal(a), 12);
+      }),
     );
     fc.assert(
       fc.property(fc.double({ min: 1e-4, max: 1 - 1e-4, noNaN: true }), (p) => {

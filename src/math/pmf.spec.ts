@@ -67,19 +67,30 @@ describe('Pmf', () => {
     expect(() => Pmf.fromWeights(0, [1, Number.NaN])).toThrow(RangeError);
     expect(() => Pmf.fromMap(new Map())).toThrow(RangeError);
     expect(() => Pmf.fromMap(new Map([[1.5, 1]]))).toThrow(RangeError);
-    expect(() => Pmf.fromMap(new Map([[0, 1], [5_000_000, 1]]))).toThrow(RangeError);
+    expect(() =>
+      Pmf.fromMap(
+        new Map([
+          [0, 1],
+          [5_000_000, 1],
+        ]),
+      ),
+    ).toThrow(RangeError);
   });
 
   it('property: any positive weights give probabilities summing to 1 and mean within the support', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -50, max: 50 }), fc.array(fc.double({ min: 0, max: 1000, noNaN: true }), { minLength: 1, maxLength: 60 }), (min, w) => {
-        fc.pre(w.some((x) => x > 1e-3));
-        const p = Pmf.fromWeights(min, w);
-        expect(Math.abs(p.total() - 1)).toBeLessThanOrEqual(1e-12);
-        expect(p.mean()).toBeGreaterThanOrEqual(p.min - 1e-9);
-        expect(p.mean()).toBeLessThanOrEqual(p.max + 1e-9);
-        expect(p.cdf(p.max)).toBeCloseTo(1, 12);
-      }),
+      fc.property(
+        fc.integer({ min: -50, max: 50 }),
+        fc.array(fc.double({ min: 0, max: 1000, noNaN: true }), { minLength: 1, maxLength: 60 }),
+        (min, w) => {
+          fc.pre(w.some((x) => x > 1e-3));
+          const p = Pmf.fromWeights(min, w);
+          expect(Math.abs(p.total() - 1)).toBeLessThanOrEqual(1e-12);
+          expect(p.mean()).toBeGreaterThanOrEqual(p.min - 1e-9);
+          expect(p.mean()).toBeLessThanOrEqual(p.max + 1e-9);
+          expect(p.cdf(p.max)).toBeCloseTo(1, 12);
+        },
+      ),
     );
   });
 });

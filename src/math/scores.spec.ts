@@ -19,12 +19,31 @@ describe('evConfidenceScore', () => {
     // books 4 (-15), width 22 (-12), hold 4 (-5), age 60 pre-match (-5), alternate (-10),
     // one sharp ref (-10), EV 12% (-15): 100 - 72 = 28
     expect(
-      evConfidenceScore({ bookCount: 4, sharpMarketWidth: 22, sharpHoldPercent: 4, oddsAgeSeconds: 60, isLive: false, isMainLine: false, sharpRefCount: 1, evPercent: 12 }),
+      evConfidenceScore({
+        bookCount: 4,
+        sharpMarketWidth: 22,
+        sharpHoldPercent: 4,
+        oddsAgeSeconds: 60,
+        isLive: false,
+        isMainLine: false,
+        sharpRefCount: 1,
+        evPercent: 12,
+      }),
     ).toBe(28);
     // live, age 10 (-10 staleness, -10 live): 80
     expect(evConfidenceScore({ ...IDEAL, isLive: true, oddsAgeSeconds: 10, sharpMarketWidth: 8, sharpHoldPercent: 2.5 })).toBe(80);
     // unknown width (-10); boundaries hold 3, age 30, EV 10 carry no penalty: 90
-    expect(evConfidenceScore({ ...IDEAL, bookCount: 8, sharpMarketWidth: null, sharpHoldPercent: 3, oddsAgeSeconds: 30, evPercent: 10, sharpRefCount: 3 })).toBe(90);
+    expect(
+      evConfidenceScore({
+        ...IDEAL,
+        bookCount: 8,
+        sharpMarketWidth: null,
+        sharpHoldPercent: 3,
+        oddsAgeSeconds: 30,
+        evPercent: 10,
+        sharpRefCount: 3,
+      }),
+    ).toBe(90);
     // book-count steps: 2 books -25, 3 books -15, 7 books -5
     expect(evConfidenceScore({ ...IDEAL, bookCount: 2 })).toBe(75);
     expect(evConfidenceScore({ ...IDEAL, bookCount: 3 })).toBe(85);
@@ -33,7 +52,16 @@ describe('evConfidenceScore', () => {
     expect(evConfidenceScore({ ...IDEAL, sharpRefCount: 0, evPercent: 30 })).toBe(20);
     // everything bad clamps at 0
     expect(
-      evConfidenceScore({ bookCount: 1, sharpMarketWidth: 50, sharpHoldPercent: 10, oddsAgeSeconds: 900, isLive: true, isMainLine: false, sharpRefCount: 0, evPercent: 40 }),
+      evConfidenceScore({
+        bookCount: 1,
+        sharpMarketWidth: 50,
+        sharpHoldPercent: 10,
+        oddsAgeSeconds: 900,
+        isLive: true,
+        isMainLine: false,
+        sharpRefCount: 0,
+        evPercent: 40,
+      }),
     ).toBe(0);
   });
 
@@ -92,10 +120,26 @@ describe('middleQualityScore', () => {
     expect(middleQualityScore({ ...BASE, oddsAgeSeconds: 700 })).toBe(27);
     // every component saturated -> 100; none -> 0
     expect(
-      middleQualityScore({ middleProbability: 0.3, expectedValue: 20, middleSize: 10, keyNumberProbability: 0.2, worstCaseLoss: 1, oddsAgeSeconds: 0, isLive: false }),
+      middleQualityScore({
+        middleProbability: 0.3,
+        expectedValue: 20,
+        middleSize: 10,
+        keyNumberProbability: 0.2,
+        worstCaseLoss: 1,
+        oddsAgeSeconds: 0,
+        isLive: false,
+      }),
     ).toBe(100);
     expect(
-      middleQualityScore({ middleProbability: 0, expectedValue: -10, middleSize: 0, keyNumberProbability: 0, worstCaseLoss: -20, oddsAgeSeconds: 0, isLive: false }),
+      middleQualityScore({
+        middleProbability: 0,
+        expectedValue: -10,
+        middleSize: 0,
+        keyNumberProbability: 0,
+        worstCaseLoss: -20,
+        oddsAgeSeconds: 0,
+        isLive: false,
+      }),
     ).toBe(0);
   });
 

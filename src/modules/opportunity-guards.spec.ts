@@ -27,7 +27,8 @@ function boardWith(quotes: Quote[]): { ctx: DetectContext; flagged: DetectContex
   board.applyChangeSet(r.changeSet);
   return { ctx: { board, catalog, now: NOW }, flagged: { board, catalog, now: NOW, includeFlagged: true }, board };
 }
-const groupWhere = (board: OddsBoard, pred: (r: { marketType: string; groupLine: number | null }) => boolean) => [...board.rows.values()].find(pred)!.groupKey;
+const groupWhere = (board: OddsBoard, pred: (r: { marketType: string; groupLine: number | null }) => boolean) =>
+  [...board.rows.values()].find(pred)!.groupKey;
 
 /** Power devig written independently of src/math: k by bisection with sum(p_i^k) = 1. */
 function powerDevig(implied: number[]): number[] {
@@ -42,20 +43,56 @@ function powerDevig(implied: number[]): number[] {
 }
 
 const epl = (book: string, over: Partial<Quote>): Quote => ({
-  book, league: 'epl', homeTeam: 'Arsenal', awayTeam: 'Chelsea', startTime: KICK, marketType: 'moneyline', selection: 'Arsenal', selectionType: 'home', line: null, price: { decimal: 2 }, ...over,
+  book,
+  league: 'epl',
+  homeTeam: 'Arsenal',
+  awayTeam: 'Chelsea',
+  startTime: KICK,
+  marketType: 'moneyline',
+  selection: 'Arsenal',
+  selectionType: 'home',
+  line: null,
+  price: { decimal: 2 },
+  ...over,
 });
 const nba = (book: string, over: Partial<Quote>): Quote => ({
-  book, league: 'nba', homeTeam: 'Denver Nuggets', awayTeam: 'Los Angeles Lakers', startTime: KICK, marketType: 'moneyline', selection: 'Denver Nuggets', selectionType: 'home', line: null, price: { american: -110 }, ...over,
+  book,
+  league: 'nba',
+  homeTeam: 'Denver Nuggets',
+  awayTeam: 'Los Angeles Lakers',
+  startTime: KICK,
+  marketType: 'moneyline',
+  selection: 'Denver Nuggets',
+  selectionType: 'home',
+  line: null,
+  price: { american: -110 },
+  ...over,
 });
 
 describe('a self-contradicting exchange (player goal props: a retail over 1.5 against an exchange under 1.5)', () => {
   const goals = (book: string, over: number, under: number): Quote[] =>
-    (['over', 'under'] as const).map((side) => epl(book, { marketType: 'player_goals', playerName: 'Bukayo Saka', statCategory: 'goals', selection: side === 'over' ? 'Over' : 'Under', selectionType: side, line: 1.5, price: { decimal: side === 'over' ? over : under } }));
+    (['over', 'under'] as const).map((side) =>
+      epl(book, {
+        marketType: 'player_goals',
+        playerName: 'Bukayo Saka',
+        statCategory: 'goals',
+        selection: side === 'over' ? 'Over' : 'Under',
+        selectionType: side,
+        line: 1.5,
+        price: { decimal: side === 'over' ? over : under },
+      }),
+    );
   // Betfair's own over 1.5 (10.75) and under 1.5 (1.14) sum to 0.093023 + 0.877193 = 97.02%: it contradicts itself.
   // With it, bet365 over 11.0 + Betfair under 1.14 = 0.090909 + 0.877193 = 96.8102%: a 3.2949% "arbitrage" (the
   // reported case). Without it, the best prices are bet365 over 11.0 and Ladbrokes under 1.06:
   // 0.090909 + 0.943396 = 1.034305, a 3.4305% hold and no arbitrage.
-  const market = () => [...goals('bet365', 11, 1.04), ...goals('skybet', 10, 1.05), ...goals('ladbrokes', 9, 1.06), ...goals('betway', 10, 1.04), ...goals('betfair', 10.75, 1.14)];
+  const market = () => [
+    ...goals('bet365', 11, 1.04),
+    ...goals('skybet', 10, 1.05),
+    ...goals('ladbrokes', 9, 1.06),
+    ...goals('betway', 10, 1.04),
+    ...goals('betfair', 10.75, 1.14),
+  ];
 
   it('produces no arbitrage in the default lists, and a low-hold market among the sound books only', () => {
     const { ctx, board } = boardWith(market());
@@ -71,13 +108,30 @@ describe('a self-contradicting exchange (player goal props: a retail over 1.5 ag
 
   it('shows the 3.29% arbitrage only with flagged markets let in, flagged and off the consensus', () => {
     const { flagged, board } = boardWith(market());
-    const a = detectArbitrage(flagged, groupWhere(board, (r) => r.marketType === 'player_goals'), all)!;
-    expect(a.legs.map((l) => [l.row.sportsbook, l.row.selectionType])).toEqual([['bet365', 'over'], ['betfair', 'under']]);
+    const a = detectArbitrage(
+      flagged,
+      groupWhere(board, (r) => r.marketType === 'player_goals'),
+      all,
+    )!;
+    expect(a.legs.map((l) => [l.row.sportsbook, l.row.selectionType])).toEqual([
+      ['bet365', 'over'],
+      ['betfair', 'under'],
+    ]);
     expect(a.impliedTotal).toBeCloseTo(96.8102, 3);
     expect(a.profitPercent).toBeCloseTo(3.2949, 3);
-    expect(a.guards.flagged).toEqual([{ book: 'betfair', flag: 'self_arbitrage', impliedTotal: expect.closeTo(0.970216, 6), limit: 0.999 }]);
+    expect(a.guards.flagged).toEqual([
+      { book: 'betfair', flag: 'self_arbitrage', impliedTotal: expect.closeTo(0.970216, 6), limit: 0.999 },
+    ]);
     // Betfair's under (0.877193) against the median of the four retail unders (0.952381, 0.961538: 0.956960)
-    expect(a.guards.offConsensus).toEqual([{ book: 'betfair', selectionType: 'under', probability: expect.closeTo(0.877193, 6), consensus: expect.closeTo(0.95696, 5), otherBooks: 4 }]);
+    expect(a.guards.offConsensus).toEqual([
+      {
+        book: 'betfair',
+        selectionType: 'under',
+        probability: expect.closeTo(0.877193, 6),
+        consensus: expect.closeTo(0.95696, 5),
+        otherBooks: 4,
+      },
+    ]);
   });
 });
 
@@ -86,10 +140,14 @@ describe('a flagged sharp reference is never devigged', () => {
   // reference instead; power devig gives Circa home 0.511602, away 0.488398. DraftKings home +104 (2.04):
   // EV = 0.511602 x 2.04 - 1 = +4.3668%. FanDuel -110 / -110 is below fair on both sides.
   const market = (pinnacle: [number, number]) => [
-    nba('pinnacle', { price: { american: pinnacle[0] } }), nba('pinnacle', { selection: 'Los Angeles Lakers', selectionType: 'away', price: { american: pinnacle[1] } }),
-    nba('circa', { price: { american: -115 } }), nba('circa', { selection: 'Los Angeles Lakers', selectionType: 'away', price: { american: -105 } }),
-    nba('draftkings', { price: { american: 104 } }), nba('draftkings', { selection: 'Los Angeles Lakers', selectionType: 'away', price: { american: -125 } }),
-    nba('fanduel', { price: { american: -110 } }), nba('fanduel', { selection: 'Los Angeles Lakers', selectionType: 'away', price: { american: -110 } }),
+    nba('pinnacle', { price: { american: pinnacle[0] } }),
+    nba('pinnacle', { selection: 'Los Angeles Lakers', selectionType: 'away', price: { american: pinnacle[1] } }),
+    nba('circa', { price: { american: -115 } }),
+    nba('circa', { selection: 'Los Angeles Lakers', selectionType: 'away', price: { american: -105 } }),
+    nba('draftkings', { price: { american: 104 } }),
+    nba('draftkings', { selection: 'Los Angeles Lakers', selectionType: 'away', price: { american: -125 } }),
+    nba('fanduel', { price: { american: -110 } }),
+    nba('fanduel', { selection: 'Los Angeles Lakers', selectionType: 'away', price: { american: -110 } }),
   ];
 
   it.each([
@@ -97,14 +155,17 @@ describe('a flagged sharp reference is never devigged', () => {
     ['holds 20% (-150 / -150)', [-150, -150] as [number, number]],
   ])('Pinnacle %s: +EV against Circa, one sharp reference left', (_, pin) => {
     const { ctx, board } = boardWith(market(pin));
-    const evs = detectEv(ctx, groupWhere(board, () => true));
+    const evs = detectEv(
+      ctx,
+      groupWhere(board, () => true),
+    );
     expect(evs.map((e) => [e.row.sportsbook, e.row.selectionType, e.sharpBook])).toEqual([['draftkings', 'home', 'circa']]);
     expect(evs[0]!.fair.power).toBeCloseTo(0.511602, 5);
     expect((evs[0]!.fair.power * evs[0]!.row.decimal - 1) * 100).toBeCloseTo(4.3668, 3);
     expect(evs[0]!.sharpRefCount).toBe(1);
   });
 
-  it('with flagged markets let in, Pinnacle\'s +110 is +EV (flagged) and its arbitrage with DraftKings is listed (flagged)', () => {
+  it("with flagged markets let in, Pinnacle's +110 is +EV (flagged) and its arbitrage with DraftKings is listed (flagged)", () => {
     const { ctx, flagged, board } = boardWith(market([-105, 110]));
     const g = groupWhere(board, () => true);
     // default: best home 2.04 (DK), best sound away 1.9524 (Circa): 0.490196 + 0.512190 = 1.002386, no arbitrage
@@ -129,24 +190,56 @@ describe('a mislabelled alternate line', () => {
   // is sound, so the arbitrage is listed, with a warning: its over (0.523807) is 0.3747 from the median of the
   // others (0.615385) in log-odds and 9.16 points in probability.
   const total = (book: string, line: number, over: number, under: number): Quote[] =>
-    (['over', 'under'] as const).map((side) => nba(book, { marketType: 'total_points', selection: side === 'over' ? 'Over' : 'Under', selectionType: side, line, price: { american: side === 'over' ? over : under } }));
+    (['over', 'under'] as const).map((side) =>
+      nba(book, {
+        marketType: 'total_points',
+        selection: side === 'over' ? 'Over' : 'Under',
+        selectionType: side,
+        line,
+        price: { american: side === 'over' ? over : under },
+      }),
+    );
   const market = () => [
     ...['draftkings', 'fanduel', 'betmgm', 'caesars', 'bovada', 'betrivers'].flatMap((b) => total(b, 224.5, -110, -110)),
-    ...total('draftkings', 220.5, -160, 130), ...total('fanduel', 220.5, -155, 125), ...total('betmgm', 220.5, -165, 125), ...total('caesars', 220.5, -160, 130),
+    ...total('draftkings', 220.5, -160, 130),
+    ...total('fanduel', 220.5, -155, 125),
+    ...total('betmgm', 220.5, -165, 125),
+    ...total('caesars', 220.5, -160, 130),
     ...total('bovada', 220.5, -110, -110),
   ];
 
   it('is found, marked alternate and warned as off the consensus', () => {
     const { ctx, board } = boardWith(market());
-    const a = detectArbitrage(ctx, groupWhere(board, (r) => r.groupLine === 220.5), all)!;
-    expect(a.legs.map((l) => [l.row.sportsbook, l.row.selectionType])).toEqual([['bovada', 'over'], ['caesars', 'under']]);
+    const a = detectArbitrage(
+      ctx,
+      groupWhere(board, (r) => r.groupLine === 220.5),
+      all,
+    )!;
+    expect(a.legs.map((l) => [l.row.sportsbook, l.row.selectionType])).toEqual([
+      ['bovada', 'over'],
+      ['caesars', 'under'],
+    ]);
     expect(a.profitPercent).toBeCloseTo(4.3199, 3);
     expect(a.legs.map((l) => l.stakePercent)).toEqual([expect.closeTo(54.6435, 3), expect.closeTo(45.3565, 3)]);
     expect(a.isAlternateLine).toBe(true);
     expect(a.guards.flagged).toEqual([]);
-    expect(a.guards.offConsensus).toEqual([{ book: 'bovada', selectionType: 'over', probability: expect.closeTo(0.523807, 6), consensus: expect.closeTo(0.615385, 6), otherBooks: 4 }]);
+    expect(a.guards.offConsensus).toEqual([
+      {
+        book: 'bovada',
+        selectionType: 'over',
+        probability: expect.closeTo(0.523807, 6),
+        consensus: expect.closeTo(0.615385, 6),
+        otherBooks: 4,
+      },
+    ]);
     // the main line is clean: no opportunity, nothing flagged
-    expect(detectArbitrage(ctx, groupWhere(board, (r) => r.groupLine === 224.5), all)).toBeNull();
+    expect(
+      detectArbitrage(
+        ctx,
+        groupWhere(board, (r) => r.groupLine === 224.5),
+        all,
+      ),
+    ).toBeNull();
   });
 });
 
@@ -173,8 +266,16 @@ describe('a three-way market whose draw is a prediction-market contract', () => 
 
   it('finds the arbitrage across the three contracts on one venue, unflagged', () => {
     const { ctx, board } = boardWith(market());
-    const a = detectArbitrage(ctx, groupWhere(board, () => true), all)!;
-    expect(a.legs.map((l) => [l.row.sportsbook, l.row.selectionType, l.row.decimal])).toEqual([['kalshi', 'home', 2.2727], ['kalshi', 'draw', 3.6101], ['kalshi', 'away', 3.5971]]);
+    const a = detectArbitrage(
+      ctx,
+      groupWhere(board, () => true),
+      all,
+    )!;
+    expect(a.legs.map((l) => [l.row.sportsbook, l.row.selectionType, l.row.decimal])).toEqual([
+      ['kalshi', 'home', 2.2727],
+      ['kalshi', 'draw', 3.6101],
+      ['kalshi', 'away', 3.5971],
+    ]);
     expect(a.impliedTotal).toBeCloseTo(99.5008, 3);
     expect(a.profitPercent).toBeCloseTo(0.5017, 3);
     expect(a.legs.map((l) => l.stakePercent)).toEqual([expect.closeTo(44.2213, 3), expect.closeTo(27.839, 3), expect.closeTo(27.9397, 3)]);
@@ -183,7 +284,10 @@ describe('a three-way market whose draw is a prediction-market contract', () => 
 
   it('finds the +EV contracts against the sharp three-way line, as an independent power devig says', () => {
     const { ctx, board } = boardWith(market());
-    const evs = detectEv(ctx, groupWhere(board, () => true)).filter((e) => e.row.sportsbook === 'kalshi');
+    const evs = detectEv(
+      ctx,
+      groupWhere(board, () => true),
+    ).filter((e) => e.row.sportsbook === 'kalshi');
     expect(evs.map((e) => e.row.selectionType).sort()).toEqual(['away', 'draw']);
     const fair = powerDevig([1 / 2.25, 1 / 3.45, 1 / 3.4]);
     expect(fair).toEqual([expect.closeTo(0.43492, 5), expect.closeTo(0.280423, 5), expect.closeTo(0.284658, 5)]);
@@ -201,11 +305,31 @@ describe('accents in player names', () => {
   // 0.487805 + 0.476190 = 96.3995%, a 3.7349% arbitrage. Each book alone holds 6.2% and 5.1%.
   it('puts both spellings in one market and finds the arbitrage across them', () => {
     const prop = (book: string, player: string, side: 'over' | 'under', american: number) =>
-      nba(book, { marketType: 'player_points', playerName: player, statCategory: 'points', selection: side === 'over' ? 'Over' : 'Under', selectionType: side, line: 26.5, price: { american } });
-    const { ctx, board } = boardWith([prop('draftkings', 'Nikola Jokić', 'over', 105), prop('draftkings', 'Nikola Jokić', 'under', -135), prop('fanduel', 'Nikola Jokic', 'over', -135), prop('fanduel', 'NIKOLA JOKIC', 'under', 110)]);
+      nba(book, {
+        marketType: 'player_points',
+        playerName: player,
+        statCategory: 'points',
+        selection: side === 'over' ? 'Over' : 'Under',
+        selectionType: side,
+        line: 26.5,
+        price: { american },
+      });
+    const { ctx, board } = boardWith([
+      prop('draftkings', 'Nikola Jokić', 'over', 105),
+      prop('draftkings', 'Nikola Jokić', 'under', -135),
+      prop('fanduel', 'Nikola Jokic', 'over', -135),
+      prop('fanduel', 'NIKOLA JOKIC', 'under', 110),
+    ]);
     expect(new Set([...board.rows.values()].map((r) => r.groupKey)).size).toBe(1);
-    const a = detectArbitrage(ctx, groupWhere(board, () => true), all)!;
-    expect(a.legs.map((l) => [l.row.sportsbook, l.row.playerName, l.row.selectionType])).toEqual([['draftkings', 'Nikola Jokić', 'over'], ['fanduel', 'NIKOLA JOKIC', 'under']]);
+    const a = detectArbitrage(
+      ctx,
+      groupWhere(board, () => true),
+      all,
+    )!;
+    expect(a.legs.map((l) => [l.row.sportsbook, l.row.playerName, l.row.selectionType])).toEqual([
+      ['draftkings', 'Nikola Jokić', 'over'],
+      ['fanduel', 'NIKOLA JOKIC', 'under'],
+    ]);
     expect(a.profitPercent).toBeCloseTo(3.7349, 3);
   });
 });
@@ -231,11 +355,17 @@ describe('+EV agrees with an independent power devig (within 0.05 points) wherev
           const softTotal = soft.reduce((s, d) => s + 1 / d, 0);
           fc.pre(softTotal >= 1 && softTotal <= 1.15);
           const types = threeWay ? ['home', 'draw', 'away'] : ['home', 'away'];
-          const names: Record<string, string> = threeWay ? { home: 'Arsenal', draw: 'Draw', away: 'Chelsea' } : { home: 'Denver Nuggets', away: 'Los Angeles Lakers' };
-          const make = (book: string, prices: number[]) => types.map((t, i) => (threeWay ? epl : nba)(book, { selection: names[t]!, selectionType: t, price: { decimal: prices[i]! } }));
+          const names: Record<string, string> = threeWay
+            ? { home: 'Arsenal', draw: 'Draw', away: 'Chelsea' }
+            : { home: 'Denver Nuggets', away: 'Los Angeles Lakers' };
+          const make = (book: string, prices: number[]) =>
+            types.map((t, i) => (threeWay ? epl : nba)(book, { selection: names[t]!, selectionType: t, price: { decimal: prices[i]! } }));
           const { ctx, board } = boardWith([...make('pinnacle', sharp), ...make('draftkings', soft)]);
           const fair = powerDevig(sharp.map((d) => 1 / d));
-          const evs = detectEv(ctx, groupWhere(board, () => true));
+          const evs = detectEv(
+            ctx,
+            groupWhere(board, () => true),
+          );
           for (let i = 0; i < n; i++) {
             const independent = (fair[i]! * soft[i]! - 1) * 100;
             const found = evs.find((e) => e.row.selectionType === types[i]);

@@ -18,7 +18,12 @@ import { RefBlocks } from './reference/ref-blocks.js';
 
 const catalog = new Catalog();
 const refs = new RefBlocks(catalog);
-const presenters = { arbitrage: new ArbitragePresenter(catalog, refs), ev: new EvPresenter(refs), middles: new MiddlesPresenter(refs), lowHold: new LowHoldPresenter(refs) };
+const presenters = {
+  arbitrage: new ArbitragePresenter(catalog, refs),
+  ev: new EvPresenter(refs),
+  middles: new MiddlesPresenter(refs),
+  lowHold: new LowHoldPresenter(refs),
+};
 const presenter = {
   arbitrage: (...a: Parameters<ArbitragePresenter['present']>) => presenters.arbitrage.present(...a),
   ev: (...a: Parameters<EvPresenter['present']>) => presenters.ev.present(...a),
@@ -37,16 +42,32 @@ function boardWith(quotes: Quote[]) {
   board.applyChangeSet(r.changeSet);
   const ctx: DetectContext = { board, catalog, now: NOW };
   const flagged: DetectContext = { ...ctx, includeFlagged: true };
-  const group = (pred: (r: { sportsbook: string; groupLine: number | null }) => boolean = () => true) => [...board.rows.values()].find(pred)!.groupKey;
+  const group = (pred: (r: { sportsbook: string; groupLine: number | null }) => boolean = () => true) =>
+    [...board.rows.values()].find(pred)!.groupKey;
   return { board, ctx, flagged, group, ladder: [...board.rows.values()][0]!.ladderKey };
 }
 
 const nfl = (book: string, side: 'home' | 'away', price: Quote['price'], over: Partial<Quote> = {}): Quote => ({
-  book, league: 'nfl', homeTeam: 'Kansas City Chiefs', awayTeam: 'Buffalo Bills', startTime: KICK, marketType: 'moneyline',
-  selection: side === 'home' ? 'Kansas City Chiefs' : 'Buffalo Bills', selectionType: side, line: null, price, ...over,
+  book,
+  league: 'nfl',
+  homeTeam: 'Kansas City Chiefs',
+  awayTeam: 'Buffalo Bills',
+  startTime: KICK,
+  marketType: 'moneyline',
+  selection: side === 'home' ? 'Kansas City Chiefs' : 'Buffalo Bills',
+  selectionType: side,
+  line: null,
+  price,
+  ...over,
 });
-const ml = (book: string, h: number, a: number, over: Partial<Quote> = {}) => [nfl(book, 'home', { american: h }, over), nfl(book, 'away', { american: a }, over)];
-const dec = (book: string, h: number, a: number, over: Partial<Quote> = {}) => [nfl(book, 'home', { decimal: h }, over), nfl(book, 'away', { decimal: a }, over)];
+const ml = (book: string, h: number, a: number, over: Partial<Quote> = {}) => [
+  nfl(book, 'home', { american: h }, over),
+  nfl(book, 'away', { american: a }, over),
+];
+const dec = (book: string, h: number, a: number, over: Partial<Quote> = {}) => [
+  nfl(book, 'home', { decimal: h }, over),
+  nfl(book, 'away', { decimal: a }, over),
+];
 const spread = (book: string, homeLine: number, h: number, a: number, over: Partial<Quote> = {}) => [
   nfl(book, 'home', { american: h }, { marketType: 'point_spread', line: homeLine, ...over }),
   nfl(book, 'away', { american: a }, { marketType: 'point_spread', line: -homeLine, ...over }),
@@ -84,14 +105,20 @@ describe('arbitrage warnings', () => {
     expect(presenter.arbitrage(small.board, a, NOW + 31 * S).warnings).toEqual(['LIVE_GAME', 'POTENTIALLY_STALE_ODDS', 'VERY_STALE_ODDS']);
     // 2.1 / 2.0: 97.619%, 2.439% profit
     const big = boardWith([...dec('draftkings', 2.1, 1.7, live), ...dec('fanduel', 1.7, 2.0, live)]);
-    expect(presenter.arbitrage(big.board, detectArbitrage(big.ctx, big.group(), all)!, NOW).warnings).toEqual(['LIVE_GAME', 'LIVE_HIGH_PROFIT_SUSPICIOUS']);
+    expect(presenter.arbitrage(big.board, detectArbitrage(big.ctx, big.group(), all)!, NOW).warnings).toEqual([
+      'LIVE_GAME',
+      'LIVE_HIGH_PROFIT_SUSPICIOUS',
+    ]);
   });
 
   it('VENUE_SELF_ARBITRAGE and VENUE_EXCESS_HOLD when flagged markets are let in', () => {
     // DraftKings 2.2 / 2.0 crosses itself (0.4545 + 0.5 = 95.45%); let in, DK home 2.2 + FanDuel away 2.05 = 94.24%
     const self = boardWith([...dec('draftkings', 2.2, 2.0), ...dec('fanduel', 1.7, 2.05)]);
     expect(detectArbitrage(self.ctx, self.group(), all)).toBeNull();
-    expect(presenter.arbitrage(self.board, detectArbitrage(self.flagged, self.group(), all)!, NOW).warnings).toEqual(['LOW_IMPLIED_TOTAL', 'VENUE_SELF_ARBITRAGE']);
+    expect(presenter.arbitrage(self.board, detectArbitrage(self.flagged, self.group(), all)!, NOW).warnings).toEqual([
+      'LOW_IMPLIED_TOTAL',
+      'VENUE_SELF_ARBITRAGE',
+    ]);
     // DraftKings 2.2 / 1.3 holds 22.4% (retail ceiling 17%); FanDuel 1.6 / 2.0: DK home + FD away = 95.45%
     const hold = boardWith([...dec('draftkings', 2.2, 1.3), ...dec('fanduel', 1.6, 2.0)]);
     expect(detectArbitrage(hold.ctx, hold.group(), all)).toBeNull();
@@ -117,7 +144,11 @@ describe('+EV warnings', () => {
     const r = detectEv(two.ctx, two.group())[0]!;
     expect(presenter.ev(two.board, r, 'power', NOW + 60 * S).warnings).toEqual([]);
     expect(presenter.ev(two.board, r, 'power', NOW + 61 * S).warnings).toEqual(['POTENTIALLY_STALE_ODDS']);
-    const live = boardWith([...ml('pinnacle', -105, -105, { isLive: true }), ...ml('circa', -105, -105, { isLive: true }), ...ml('draftkings', 110, -130, { isLive: true })]);
+    const live = boardWith([
+      ...ml('pinnacle', -105, -105, { isLive: true }),
+      ...ml('circa', -105, -105, { isLive: true }),
+      ...ml('draftkings', 110, -130, { isLive: true }),
+    ]);
     const lr = detectEv(live.ctx, live.group())[0]!;
     expect(presenter.ev(live.board, lr, 'power', NOW + 10 * S).warnings).toEqual([]);
     expect(presenter.ev(live.board, lr, 'power', NOW + 11 * S).warnings).toEqual(['LIVE_STALE_ODDS']);
@@ -161,7 +192,10 @@ describe('middle warnings', () => {
 
   it('LIVE_GAME and GUARANTEED_PROFIT', () => {
     // DraftKings Chiefs -2.5 at +120 and FanDuel Bills +7.5 at +120: 50/50 stakes return 110 whichever wins
-    const b = boardWith([...spread('draftkings', -2.5, 120, -150, { isLive: true }), ...spread('fanduel', -7.5, -150, 120, { isLive: true })]);
+    const b = boardWith([
+      ...spread('draftkings', -2.5, 120, -150, { isLive: true }),
+      ...spread('fanduel', -7.5, -150, 120, { isLive: true }),
+    ]);
     const m = detectMiddles(b.ctx, b.ladder, all)[0]!;
     expect(presenter.middle(b.board, m, NOW).warnings).toEqual(['HIGH_PROBABILITY', 'LARGE_GAP', 'LIVE_GAME', 'GUARANTEED_PROFIT']);
   });
@@ -173,8 +207,14 @@ describe('middle warnings', () => {
     const m = detectMiddles(b.flagged, b.ladder, all)[0]!;
     expect(presenter.middle(b.board, m, NOW).warnings).toEqual(['HIGH_PROBABILITY', 'LARGE_GAP', 'VENUE_EXCESS_HOLD']);
     // FanDuel's Bills +7.5 at +150 (0.4) where BetMGM, Caesars and BetRivers say -110 (0.5238) on the same line
-    const c = boardWith([...spread('draftkings', -2.5, -110, -110), ...spread('fanduel', -7.5, -200, 150), ...['betmgm', 'caesars', 'betrivers'].flatMap((x) => spread(x, -7.5, -110, -110))]);
-    const off = detectMiddles(c.ctx, c.ladder, all).find((x) => x.side1.row.sportsbook === 'draftkings' && x.side2.row.sportsbook === 'fanduel')!;
+    const c = boardWith([
+      ...spread('draftkings', -2.5, -110, -110),
+      ...spread('fanduel', -7.5, -200, 150),
+      ...['betmgm', 'caesars', 'betrivers'].flatMap((x) => spread(x, -7.5, -110, -110)),
+    ]);
+    const off = detectMiddles(c.ctx, c.ladder, all).find(
+      (x) => x.side1.row.sportsbook === 'draftkings' && x.side2.row.sportsbook === 'fanduel',
+    )!;
     expect(presenter.middle(c.board, off, NOW).warnings).toContain('PRICE_OFF_CONSENSUS');
   });
 });

@@ -45,13 +45,32 @@ describe('accounts: the account, its keys and its usage (end to end over HTTP)',
       expect(d.tier).toBe(tier);
       expect(d.rate_limit).toEqual({ requests_per_minute: def.requestsPerMinute, max_books: def.maxBooks ?? 999 });
       expect(d.streaming).toEqual({ enabled: def.features.streaming, max_connections: def.features.streaming ? def.maxStreams : 0 });
-      expect(d.feature_list).toEqual(expect.arrayContaining(Object.entries(def.features).filter(([f, on]) => on && f !== 'middles_summary').map(([f]) => f)));
+      expect(d.feature_list).toEqual(
+        expect.arrayContaining(
+          Object.entries(def.features)
+            .filter(([f, on]) => on && f !== 'middles_summary')
+            .map(([f]) => f),
+        ),
+      );
       expect(d.feature_list).toContain('schedule');
       for (const [f, on] of Object.entries(def.features)) if (!on) expect(d.feature_list).not.toContain(f);
       // Nested (what the Python SDK validates): features as booleans, key, limits, add_ons.
-      for (const f of ['ev', 'arbitrage', 'middles', 'streaming', 'odds', 'low_hold', 'game_state']) expect(d.features[f]).toBe(def.features[f]);
-      expect(d.key).toEqual({ id: d.key_id, id_masked: `${d.key_id.slice(0, 8)}…${d.key_id.slice(-4)}`, name: `env:${tier}`, tier, user_id: d.account_id });
-      expect(d.limits).toMatchObject({ requests_per_minute: def.requestsPerMinute, max_streams: def.maxStreams, odds_delay_seconds: def.dataDelaySeconds, max_books: def.maxBooks ?? 999, max_keys: def.maxKeys });
+      for (const f of ['ev', 'arbitrage', 'middles', 'streaming', 'odds', 'low_hold', 'game_state'])
+        expect(d.features[f]).toBe(def.features[f]);
+      expect(d.key).toEqual({
+        id: d.key_id,
+        id_masked: `${d.key_id.slice(0, 8)}…${d.key_id.slice(-4)}`,
+        name: `env:${tier}`,
+        tier,
+        user_id: d.account_id,
+      });
+      expect(d.limits).toMatchObject({
+        requests_per_minute: def.requestsPerMinute,
+        max_streams: def.maxStreams,
+        odds_delay_seconds: def.dataDelaySeconds,
+        max_books: def.maxBooks ?? 999,
+        max_keys: def.maxKeys,
+      });
       expect(d.add_ons).toEqual([]);
       expect(d.addons).toEqual([]);
       expect(typeof r.json.updated_at).toBe('string');
@@ -77,7 +96,12 @@ describe('accounts: the account, its keys and its usage (end to end over HTTP)',
       });
       const created = await t.call('/account/keys', { key: a.key, method: 'POST', body: { name: 'Mobile App' } });
       expect(created.status).toBe(201);
-      expect(created.json.data).toMatchObject({ name: 'Mobile App', tier: 'sharp', is_active: true, key: expect.stringMatching(/^sk_live_[0-9A-Za-z]{32}$/) });
+      expect(created.json.data).toMatchObject({
+        name: 'Mobile App',
+        tier: 'sharp',
+        is_active: true,
+        key: expect.stringMatching(/^sk_live_[0-9A-Za-z]{32}$/),
+      });
       const second = created.json.data;
       const me = await t.call('/account', { key: second.key });
       expect(me.json.data).toMatchObject({ key_id: second.id, account_id: a.account_id, tier: 'sharp' });
@@ -94,7 +118,12 @@ describe('accounts: the account, its keys and its usage (end to end over HTTP)',
       expectError(await t.call(`/account/keys/${a.id}`, { key: a.key, method: 'DELETE' }), 400, 'invalid_request');
       const del = await t.call(`/account/keys/${second.id}`, { key: a.key, method: 'DELETE' });
       expect(del.status).toBe(200);
-      expect(del.json).toMatchObject({ deleted: true, key_id: second.id, message: expect.any(String), data: { id: second.id, key_id: second.id, revoked: true, deleted: true } });
+      expect(del.json).toMatchObject({
+        deleted: true,
+        key_id: second.id,
+        message: expect.any(String),
+        data: { id: second.id, key_id: second.id, revoked: true, deleted: true },
+      });
       expectError(await t.call('/account', { key: second.key }), 401, 'unauthorized');
       expect((await t.call('/account/keys', { key: a.key })).json.data.map((k: any) => k.id)).toEqual([a.id]);
       // Deleted already, unknown, and another account's key: all 404 (another account's key is never revealed).
@@ -121,12 +150,20 @@ describe('accounts: the account, its keys and its usage (end to end over HTTP)',
     it('enterprise: the number is configurable per account (operator route)', async () => {
       const a = await account('enterprise');
       expect((await t.call('/account/keys', { key: a.key })).json.meta.max_keys).toBe(TABLE.byName.enterprise.maxKeys);
-      const set = await t.call(`/admin/accounts/${a.account_id}/max-keys`, { method: 'POST', body: { max_keys: 2 }, headers: { 'X-Admin-Token': t.adminToken } });
+      const set = await t.call(`/admin/accounts/${a.account_id}/max-keys`, {
+        method: 'POST',
+        body: { max_keys: 2 },
+        headers: { 'X-Admin-Token': t.adminToken },
+      });
       expect(set.json.data).toEqual({ account_id: a.account_id, tier: 'enterprise', max_keys: 2 });
       expect((await t.call('/account/keys', { key: a.key, method: 'POST', body: {} })).status).toBe(201);
       expectError(await t.call('/account/keys', { key: a.key, method: 'POST', body: {} }), 403, 'tier_restricted');
       // The operator can add a key to an existing account (within its limit too).
-      const admin = await t.call('/admin/keys', { method: 'POST', body: { account_id: a.account_id }, headers: { 'X-Admin-Token': t.adminToken } });
+      const admin = await t.call('/admin/keys', {
+        method: 'POST',
+        body: { account_id: a.account_id },
+        headers: { 'X-Admin-Token': t.adminToken },
+      });
       expectError(admin, 403, 'tier_restricted');
     });
 
@@ -134,7 +171,11 @@ describe('accounts: the account, its keys and its usage (end to end over HTTP)',
       const a = await account('sharp');
       expectError(await t.call('/account/keys', { key: a.key, method: 'POST', body: { name: 'x'.repeat(101) } }), 400, 'invalid_request');
       expectError(await t.call('/account/keys', { key: a.key, method: 'POST', body: { name: 7 } }), 400, 'invalid_request');
-      expectError(await t.call('/account/keys', { key: a.key, method: 'POST', body: { name: 'a', tier: 'enterprise' } }), 400, 'invalid_request');
+      expectError(
+        await t.call('/account/keys', { key: a.key, method: 'POST', body: { name: 'a', tier: 'enterprise' } }),
+        400,
+        'invalid_request',
+      );
       const r = await t.call('/account/keys', { key: a.key, method: 'POST', headers: { 'Content-Type': 'application/json' } });
       expect(r.status).toBe(201);
       expect(r.json.data.name).toBeNull();
@@ -143,10 +184,19 @@ describe('accounts: the account, its keys and its usage (end to end over HTTP)',
     it('rotate with no grace period: the new key works, the old one is refused at once', async () => {
       const a = await account('pro');
       // The SDKs post with Content-Type: application/json and no body.
-      const r = await t.call(`/account/keys/${a.id}/rotate`, { key: a.key, method: 'POST', headers: { 'Content-Type': 'application/json' } });
+      const r = await t.call(`/account/keys/${a.id}/rotate`, {
+        key: a.key,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(r.status).toBe(200);
       const d = r.json.data;
-      expect(d.new_key).toMatchObject({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^sk_live_/), tier: 'pro', is_active: true });
+      expect(d.new_key).toMatchObject({
+        id: expect.stringMatching(/^key_/),
+        key: expect.stringMatching(/^sk_live_/),
+        tier: 'pro',
+        is_active: true,
+      });
       expect(d.old_key).toEqual({ id: a.id, revoked: true, expires_at: new Date(clock.now()).toISOString() });
       expect(d).toMatchObject({ new_key_id: d.new_key.id, key: d.new_key.key, old_key_id: a.id, old_key_expires_at: d.old_key.expires_at });
       expectError(await t.call('/account', { key: a.key }), 401, 'unauthorized');
@@ -156,7 +206,11 @@ describe('accounts: the account, its keys and its usage (end to end over HTTP)',
 
     it('rotate with a grace period: both keys work until it ends, then only the new one', async () => {
       const a = await account('pro');
-      const r = await t.call(`/account/keys/${a.id}/rotate`, { key: a.key, method: 'POST', body: { gracePeriodHours: 24, name: 'rotated' } });
+      const r = await t.call(`/account/keys/${a.id}/rotate`, {
+        key: a.key,
+        method: 'POST',
+        body: { gracePeriodHours: 24, name: 'rotated' },
+      });
       expect(r.status).toBe(200);
       const until = clock.now() + 24 * 3_600_000;
       expect(r.json.data.old_key).toEqual({ id: a.id, revoked: false, expires_at: new Date(until).toISOString() });

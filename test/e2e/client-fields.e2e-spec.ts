@@ -25,28 +25,88 @@ type J = Record<string, any>;
 
 function quotes(): Quote[] {
   const nba = (book: string, home: string, away: string, over: Partial<Quote>): Quote => ({
-    book, league: 'nba', homeTeam: home, awayTeam: away, startTime: KICK, marketType: 'moneyline', selection: home, selectionType: 'home', line: null, price: { american: -110 }, ...over,
+    book,
+    league: 'nba',
+    homeTeam: home,
+    awayTeam: away,
+    startTime: KICK,
+    marketType: 'moneyline',
+    selection: home,
+    selectionType: 'home',
+    line: null,
+    price: { american: -110 },
+    ...over,
   });
   const D = ['Denver Nuggets', 'Los Angeles Lakers'] as const;
   const jokic = (book: string, o: number, u: number): Quote[] => [
-    nba(book, D[0], D[1], { marketType: 'player_points', selection: 'Over', selectionType: 'over', line: 26.5, playerName: 'Nikola Jokić', statCategory: 'points', price: { american: o } }),
-    nba(book, D[0], D[1], { marketType: 'player_points', selection: 'Under', selectionType: 'under', line: 26.5, playerName: 'Nikola Jokić', statCategory: 'points', price: { american: u } }),
+    nba(book, D[0], D[1], {
+      marketType: 'player_points',
+      selection: 'Over',
+      selectionType: 'over',
+      line: 26.5,
+      playerName: 'Nikola Jokić',
+      statCategory: 'points',
+      price: { american: o },
+    }),
+    nba(book, D[0], D[1], {
+      marketType: 'player_points',
+      selection: 'Under',
+      selectionType: 'under',
+      line: 26.5,
+      playerName: 'Nikola Jokić',
+      statCategory: 'points',
+      price: { american: u },
+    }),
   ];
   const tt = (book: string, line: number, o: number, u: number): Quote[] => [
-    nba(book, D[0], D[1], { marketType: 'team_total', selection: 'Over', selectionType: 'over', line, playerName: 'Denver Nuggets', price: { american: o } }),
-    nba(book, D[0], D[1], { marketType: 'team_total', selection: 'Under', selectionType: 'under', line, playerName: 'Denver Nuggets', price: { american: u } }),
+    nba(book, D[0], D[1], {
+      marketType: 'team_total',
+      selection: 'Over',
+      selectionType: 'over',
+      line,
+      playerName: 'Denver Nuggets',
+      price: { american: o },
+    }),
+    nba(book, D[0], D[1], {
+      marketType: 'team_total',
+      selection: 'Under',
+      selectionType: 'under',
+      line,
+      playerName: 'Denver Nuggets',
+      price: { american: u },
+    }),
   ];
   const C = ['Kansas City Chiefs', 'Buffalo Bills'] as const;
   const spread = (book: string, line: number): Quote[] => [
     { ...nba(book, C[0], C[1], { marketType: 'point_spread', line, price: { american: -110 } }), league: 'nfl' },
-    { ...nba(book, C[0], C[1], { marketType: 'point_spread', selection: C[1], selectionType: 'away', line: -line, price: { american: -110 } }), league: 'nfl' },
+    {
+      ...nba(book, C[0], C[1], {
+        marketType: 'point_spread',
+        selection: C[1],
+        selectionType: 'away',
+        line: -line,
+        price: { american: -110 },
+      }),
+      league: 'nfl',
+    },
   ];
   return [
     ...jokic('pinnacle', -115, -105),
     ...jokic('draftkings', 110, -140),
     nba('draftkings', 'Boston Celtics', 'New York Knicks', { price: { american: 110 } }),
-    nba('betfair', 'Boston Celtics', 'New York Knicks', { selection: 'New York Knicks', selectionType: 'away', price: { decimal: 2.05 }, volume: 18250.5, volume24h: 4100 }),
-    nba('kalshi', 'Boston Celtics', 'New York Knicks', { price: { contract_price: 0.6 }, volume: 52000, volume24h: 9000, openInterest: 31000 }),
+    nba('betfair', 'Boston Celtics', 'New York Knicks', {
+      selection: 'New York Knicks',
+      selectionType: 'away',
+      price: { decimal: 2.05 },
+      volume: 18250.5,
+      volume24h: 4100,
+    }),
+    nba('kalshi', 'Boston Celtics', 'New York Knicks', {
+      price: { contract_price: 0.6 },
+      volume: 52000,
+      volume24h: 9000,
+      openInterest: 31000,
+    }),
     ...tt('draftkings', 110.5, -110, -110),
     ...tt('betmgm', 110.5, -115, -105),
     ...tt('fanduel', 113.5, -110, -110),
@@ -54,14 +114,33 @@ function quotes(): Quote[] {
     ...spread('draftkings', -2.5),
     ...spread('fanduel', -7.5),
     // Baseball: one book names the starting pitchers, another does not.
-    { ...nba('draftkings', 'New York Yankees', 'Boston Red Sox', { homePitcher: 'Gerrit Cole', awayPitcher: 'Garrett Crochet' }), league: 'mlb' },
-    { ...nba('draftkings', 'New York Yankees', 'Boston Red Sox', { selection: 'Boston Red Sox', selectionType: 'away', homePitcher: 'Gerrit Cole', awayPitcher: 'Garrett Crochet' }), league: 'mlb' },
+    {
+      ...nba('draftkings', 'New York Yankees', 'Boston Red Sox', { homePitcher: 'Gerrit Cole', awayPitcher: 'Garrett Crochet' }),
+      league: 'mlb',
+    },
+    {
+      ...nba('draftkings', 'New York Yankees', 'Boston Red Sox', {
+        selection: 'Boston Red Sox',
+        selectionType: 'away',
+        homePitcher: 'Gerrit Cole',
+        awayPitcher: 'Garrett Crochet',
+      }),
+      league: 'mlb',
+    },
     { ...nba('fanduel', 'New York Yankees', 'Boston Red Sox', {}), league: 'mlb' },
     { ...nba('fanduel', 'New York Yankees', 'Boston Red Sox', { selection: 'Boston Red Sox', selectionType: 'away' }), league: 'mlb' },
     // A game under way: live prices, no opportunity.
     ...['draftkings', 'fanduel'].flatMap((book) => [
       { ...nba(book, 'Boston Bruins', 'Toronto Maple Leafs', { isLive: true, startTime: NOW - 3_600_000 }), league: 'nhl' },
-      { ...nba(book, 'Boston Bruins', 'Toronto Maple Leafs', { selection: 'Toronto Maple Leafs', selectionType: 'away', isLive: true, startTime: NOW - 3_600_000 }), league: 'nhl' },
+      {
+        ...nba(book, 'Boston Bruins', 'Toronto Maple Leafs', {
+          selection: 'Toronto Maple Leafs',
+          selectionType: 'away',
+          isLive: true,
+          startTime: NOW - 3_600_000,
+        }),
+        league: 'nhl',
+      },
     ]),
   ];
 }
@@ -102,7 +181,8 @@ describe('fields and parameters the clients read (end to end)', () => {
     // Every arbitrage item has the field; a sportsbook-only arbitrage keeps its whole profit.
     for (const x of arbs) {
       expect(typeof x.estimated_net_profit_percent).toBe('number');
-      if (x.legs.every((l: J) => !['betfair', 'kalshi', 'polymarket', 'novig', 'prophetx', 'sx_bet'].includes(l.sportsbook))) expect(x.estimated_net_profit_percent).toBe(x.profit_percent);
+      if (x.legs.every((l: J) => !['betfair', 'kalshi', 'polymarket', 'novig', 'prophetx', 'sx_bet'].includes(l.sportsbook)))
+        expect(x.estimated_net_profit_percent).toBe(x.profit_percent);
     }
   });
 
@@ -124,7 +204,7 @@ describe('fields and parameters the clients read (end to end)', () => {
       ['point_spread', 'draftkings', 'fanduel'],
       ['team_total', 'draftkings', 'fanduel'],
     ]);
-    expect(((await get('/opportunities/middles?limit=200&max_odds=-200')).data as J[])).toEqual([]);
+    expect((await get('/opportunities/middles?limit=200&max_odds=-200')).data as J[]).toEqual([]);
     const bad = await t.call('/opportunities/middles?min_odds=100&max_odds=-100', { key: KEYS.sharp });
     expect(bad.status).toBe(400);
     expect((await t.call('/opportunities/middles?min_odds=abc', { key: KEYS.sharp })).status).toBe(400);
@@ -161,11 +241,14 @@ describe('fields and parameters the clients read (end to end)', () => {
 
   it('exchange and prediction-market rows carry volume, volume_24h and open_interest; sportsbook rows null', async () => {
     const rows = (await get('/odds?sportsbook=draftkings,betfair,kalshi&league=nba&market=moneyline&limit=500')).data as J[];
-    const pick = (book: string) => rows.filter((r) => r.sportsbook === book && r.home_team === 'Boston Celtics').map((r) => [r.volume, r.volume_24h, r.open_interest]);
+    const pick = (book: string) =>
+      rows.filter((r) => r.sportsbook === book && r.home_team === 'Boston Celtics').map((r) => [r.volume, r.volume_24h, r.open_interest]);
     expect(pick('betfair')).toEqual([[18250.5, 4100, null]]);
     expect(pick('kalshi')).toEqual([[52000, 9000, 31000]]);
     expect(pick('draftkings')).toEqual([[null, null, null]]);
-    const bad = t.app.get(IngestionService).ingest({ source: 'test', quotes: [{ ...quotes().find((q) => q.book === 'kalshi')!, volume: -5 }] }, NOW);
+    const bad = t.app
+      .get(IngestionService)
+      .ingest({ source: 'test', quotes: [{ ...quotes().find((q) => q.book === 'kalshi')!, volume: -5 }] }, NOW);
     expect(bad.rejected).toEqual({ invalid_market_data: 1 });
   });
 
@@ -182,7 +265,23 @@ describe('fields and parameters the clients read (end to end)', () => {
   });
 
   it('every envelope has updated_at', async () => {
-    for (const path of ['/sports', '/leagues', '/sportsbooks', '/events', '/odds?limit=1', '/odds/best?limit=1', '/opportunities/ev', '/opportunities/arbitrage', '/opportunities/low_hold', '/opportunities/middles', '/opportunities/middles/summary', '/splits', '/account', '/account/usage', '/account/keys']) {
+    for (const path of [
+      '/sports',
+      '/leagues',
+      '/sportsbooks',
+      '/events',
+      '/odds?limit=1',
+      '/odds/best?limit=1',
+      '/opportunities/ev',
+      '/opportunities/arbitrage',
+      '/opportunities/low_hold',
+      '/opportunities/middles',
+      '/opportunities/middles/summary',
+      '/splits',
+      '/account',
+      '/account/usage',
+      '/account/keys',
+    ]) {
       const r = await get(path);
       expect([path, typeof r.updated_at]).toEqual([path, 'string']);
     }

@@ -12,8 +12,26 @@ let ID = '';
 
 function ml(book: string, home: number, away: number, isLive = false): Quote[] {
   return [
-    { ...GAME, book, marketType: 'moneyline', selection: 'Boston Celtics', selectionType: 'home', line: null, price: { american: home }, isLive },
-    { ...GAME, book, marketType: 'moneyline', selection: 'Los Angeles Lakers', selectionType: 'away', line: null, price: { american: away }, isLive },
+    {
+      ...GAME,
+      book,
+      marketType: 'moneyline',
+      selection: 'Boston Celtics',
+      selectionType: 'home',
+      line: null,
+      price: { american: home },
+      isLive,
+    },
+    {
+      ...GAME,
+      book,
+      marketType: 'moneyline',
+      selection: 'Los Angeles Lakers',
+      selectionType: 'away',
+      line: null,
+      price: { american: away },
+      isLive,
+    },
   ];
 }
 
@@ -33,7 +51,10 @@ describe('closing lines and CLV (end to end)', () => {
     t = await startTestApp({ clock, env: { CLV_DEVIG_METHOD: 'multiplicative' } });
     ingestion = t.app.get(IngestionService);
     const ev: EventUpdate[] = [{ ...GAME, status: 'upcoming' }];
-    ingestion.ingest({ source: 'test', quotes: [...ml('pinnacle', -110, -110), ...ml('draftkings', 120, -140), ...ml('fanduel', -105, -115)], events: ev }, clock.now());
+    ingestion.ingest(
+      { source: 'test', quotes: [...ml('pinnacle', -110, -110), ...ml('draftkings', 120, -140), ...ml('fanduel', -105, -115)], events: ev },
+      clock.now(),
+    );
     clock.advance(60_000);
     ingestion.ingest({ source: 'test', quotes: ml('pinnacle', -125, 105) }, clock.now());
     ID = (await t.call('/events?league=nba', { key: KEYS.pro })).json.data[0].id;
@@ -49,18 +70,31 @@ describe('closing lines and CLV (end to end)', () => {
     expect(r.json.data).toMatchObject({ event_id: ID, league: 'nba', home_team: 'Boston Celtics', captured_at: null, books: {} });
   });
 
-  it('captures each book\'s last pre-game prices when the game goes live', async () => {
+  it("captures each book's last pre-game prices when the game goes live", async () => {
     clock.set(START + 30_000);
     // Pinnacle and DraftKings flip live with new prices; FanDuel is captured when the event goes live.
-    ingestion.ingest({ source: 'test', quotes: [...ml('pinnacle', -200, 170, true), ...ml('draftkings', -210, 160, true)], events: [{ ...GAME, status: 'live', gameState: { home_score: 8, away_score: 2, game_period: 'Q1' } }] }, clock.now());
+    ingestion.ingest(
+      {
+        source: 'test',
+        quotes: [...ml('pinnacle', -200, 170, true), ...ml('draftkings', -210, 160, true)],
+        events: [{ ...GAME, status: 'live', gameState: { home_score: 8, away_score: 2, game_period: 'Q1' } }],
+      },
+      clock.now(),
+    );
     const r = await t.call(`/odds/closing?event_id=${ID}&sportsbook=pinnacle,draftkings,fanduel`, { key: KEYS.sharp });
     expect(r.status).toBe(200);
     expect(r.json.data.captured_at).toBe(new Date(START + 30_000).toISOString());
-    const prices = (book: string) => Object.fromEntries(r.json.data.books[book].map((l: any) => [l.selection_type, [l.odds_american, l.odds_decimal]]));
+    const prices = (book: string) =>
+      Object.fromEntries(r.json.data.books[book].map((l: any) => [l.selection_type, [l.odds_american, l.odds_decimal]]));
     expect(prices('pinnacle')).toEqual({ home: [-125, 1.8], away: [105, 2.05] });
     expect(prices('draftkings')).toEqual({ home: [120, 2.2], away: [-140, 1.714] });
     expect(prices('fanduel')).toEqual({ home: [-105, 1.952], away: [-115, 1.87] });
-    expect(r.json.data.books.pinnacle[0]).toMatchObject({ sportsbook: 'pinnacle', market_type: 'moneyline', period: 'game', selection: 'Boston Celtics' });
+    expect(r.json.data.books.pinnacle[0]).toMatchObject({
+      sportsbook: 'pinnacle',
+      market_type: 'moneyline',
+      period: 'game',
+      selection: 'Boston Celtics',
+    });
     // Later live prices do not replace the close.
     clock.advance(60_000);
     ingestion.ingest({ source: 'test', quotes: ml('pinnacle', -300, 240, true) }, clock.now());
@@ -83,14 +117,32 @@ describe('closing lines and CLV (end to end)', () => {
 
   it('records the +EV detection, values it at the close and grades it at the final score', async () => {
     clock.set(START + 3 * 3600_000);
-    ingestion.ingest({ source: 'test', quotes: [], events: [{ ...GAME, status: 'ended', gameState: { home_score: 112, away_score: 104, game_period: 'F' } }] }, clock.now());
+    ingestion.ingest(
+      {
+        source: 'test',
+        quotes: [],
+        events: [{ ...GAME, status: 'ended', gameState: { home_score: 112, away_score: 104, game_period: 'F' } }],
+      },
+      clock.now(),
+    );
     await t.app.get(ClvService).settle();
     const r = await t.call('/historical/clv', { key: KEYS.enterprise });
     expect(r.status).toBe(200);
     expect(r.json.data.group_by).toBe('sportsbook');
     expect(r.json.data.devig_method).toBe('multiplicative');
     const dk = r.json.data.groups.find((g: any) => g.group_key === 'draftkings');
-    expect(dk).toMatchObject({ total_predictions: 1, total_graded: 1, wins: 1, losses: 0, win_rate: 1, clv_count: 1, beat_close: 1, avg_ev_percent: 10, units: 1.2, roi_percent: 120 });
+    expect(dk).toMatchObject({
+      total_predictions: 1,
+      total_graded: 1,
+      wins: 1,
+      losses: 0,
+      win_rate: 1,
+      clv_count: 1,
+      beat_close: 1,
+      avg_ev_percent: 10,
+      units: 1.2,
+      roi_percent: 120,
+    });
     expect(dk.avg_clv_percent).toBeCloseTo(17.1429, 3);
     // Pinnacle's move to -125/+105 made FanDuel's Celtics -105 +EV (the board keeps decimals to 4 places: 1.9524):
     // fair 0.532468 x 1.9524 - 1 = +3.9590%; the close is the same line, so its CLV is the same. The Celtics won.

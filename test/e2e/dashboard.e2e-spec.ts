@@ -44,7 +44,8 @@ const ml = (book: string, g: (typeof GAMES)[number], side: 'home' | 'away', deci
  */
 function board(): Quote[] {
   const out: Quote[] = [];
-  for (const g of GAMES) for (const b of BOOKS) out.push(ml(b, g, 'home', b === 'bet365' && g === GAMES[0] ? 1.95 : 1.91), ml(b, g, 'away', 1.91));
+  for (const g of GAMES)
+    for (const b of BOOKS) out.push(ml(b, g, 'home', b === 'bet365' && g === GAMES[0] ? 1.95 : 1.91), ml(b, g, 'away', 1.91));
   return out;
 }
 
@@ -67,7 +68,11 @@ describeBrowser('dashboard in a real browser (chromium + playwright-core)', () =
   beforeAll(async () => {
     execFileSync(process.execPath, [join(projectRoot(), 'scripts', 'build-web.mjs')], { stdio: 'inherit' });
     t = await startTestApp({ clock: new ManualClock(NOW) });
-    const r = await t.call('/admin/ingest', { method: 'POST', body: { source: 'import', quotes: board() }, headers: { 'X-Admin-Token': t.adminToken } });
+    const r = await t.call('/admin/ingest', {
+      method: 'POST',
+      body: { source: 'import', quotes: board() },
+      headers: { 'X-Admin-Token': t.adminToken },
+    });
     expect(r.status).toBe(200);
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
@@ -97,7 +102,10 @@ describeBrowser('dashboard in a real browser (chromium + playwright-core)', () =
     const errors: string[] = [];
     page.on('pageerror', (e: Error) => errors.push(e.message));
     // Answers over 400 other than the usage endpoint (optional: the page shows usage only where it answers).
-    page.on('response', (res: any) => res.status() >= 400 && !res.url().endsWith('/api/v1/account/usage') && errors.push(`${res.status()} ${res.url()}`));
+    page.on(
+      'response',
+      (res: any) => res.status() >= 400 && !res.url().endsWith('/api/v1/account/usage') && errors.push(`${res.status()} ${res.url()}`),
+    );
     await page.goto(`${t.url}/dashboard/#key=${KEYS.sharp}`);
 
     // The key is kept (localStorage) and taken out of the address bar; the account's tier is shown.
@@ -117,7 +125,11 @@ describeBrowser('dashboard in a real browser (chromium + playwright-core)', () =
     expect(await page.locator('[data-kind=arbitrage] li').count()).toBe(0);
 
     // Crossing prices go in; the arbitrage arrives over the stream.
-    const r = await t.call('/admin/ingest', { method: 'POST', body: { source: 'import', quotes: CROSSING }, headers: { 'X-Admin-Token': t.adminToken } });
+    const r = await t.call('/admin/ingest', {
+      method: 'POST',
+      body: { source: 'import', quotes: CROSSING },
+      headers: { 'X-Admin-Token': t.adminToken },
+    });
     expect(r.status).toBe(200);
     const arb = page.locator('[data-kind=arbitrage] li');
     await arb.first().waitFor();
@@ -130,7 +142,10 @@ describeBrowser('dashboard in a real browser (chromium + playwright-core)', () =
     expect(await arb.first().getAttribute('class')).toBe('fresh');
     // It links to its event (the board narrowed to it) and to the books (deep links, in a new tab).
     expect(await arb.first().locator('.opp-head a').getAttribute('href')).toBe(`#event=${encodeURIComponent(await eventId())}`);
-    const links = await arb.first().locator('a[target=_blank]').evaluateAll((as: Array<{ href: string }>) => as.map((a) => a.href));
+    const links = await arb
+      .first()
+      .locator('a[target=_blank]')
+      .evaluateAll((as: Array<{ href: string }>) => as.map((a) => a.href));
     expect(links.length).toBe(2);
     // The board now shows DraftKings' 2.05 (+105) as the Celtics' best price.
     const celtics = page.locator('table[data-testid=board] tr', { hasText: 'Boston Celtics' }).first();
@@ -150,7 +165,10 @@ describeBrowser('dashboard in a real browser (chromium + playwright-core)', () =
 
   /** Waits until the page holds exactly `n` elements matching `selector`. */
   async function waitCount(page: any, selector: string, n: number): Promise<void> {
-    await page.waitForFunction(([sel, want]: [string, number]) => (globalThis as any).document.querySelectorAll(sel).length === want, [selector, n]);
+    await page.waitForFunction(
+      ([sel, want]: [string, number]) => (globalThis as any).document.querySelectorAll(sel).length === want,
+      [selector, n],
+    );
   }
 
   async function eventId(): Promise<string> {

@@ -73,7 +73,12 @@ describe('service foundation (end to end over HTTP)', () => {
       expect(r.json.data.tier).toBe(tier);
       expect(r.json.data.key.id).toMatch(/^key_[0-9a-f]{16}$/);
       expect(r.json.data.key.id_masked).toMatch(/^key_[0-9a-f]{4}…[0-9a-f]{4}$/);
-      expect(r.json.data.limits).toMatchObject({ requests_per_minute: rpm, odds_delay_seconds: delay, max_books: books, batch_size: batch });
+      expect(r.json.data.limits).toMatchObject({
+        requests_per_minute: rpm,
+        odds_delay_seconds: delay,
+        max_books: books,
+        batch_size: batch,
+      });
       expect(r.json.data.features).toMatchObject(features);
     });
   });
@@ -94,7 +99,12 @@ describe('service foundation (end to end over HTTP)', () => {
     it('sets the headers on errors of authenticated requests too', async () => {
       const r = await t.call('/account/nothing-here', { key: KEYS.pro });
       expect(r.status).toBe(404);
-      const bad = await t.call('/admin/keys', { key: KEYS.pro, method: 'POST', rawBody: '{bad json', headers: { 'Content-Type': 'application/json', 'X-Admin-Token': t.adminToken } });
+      const bad = await t.call('/admin/keys', {
+        key: KEYS.pro,
+        method: 'POST',
+        rawBody: '{bad json',
+        headers: { 'Content-Type': 'application/json', 'X-Admin-Token': t.adminToken },
+      });
       expectError(bad, 400, 'invalid_request');
       expect((bad.json as any).error.message).toMatch(/JSON/);
     });
@@ -145,7 +155,11 @@ describe('service foundation (end to end over HTTP)', () => {
       expect(r.headers.get('allow')).toBe('GET');
     });
     it('refuses an oversized body with 413', async () => {
-      const r = await t.call('/admin/keys', { method: 'POST', rawBody: JSON.stringify({ tier: 'pro', name: 'x'.repeat(2_000_000) }), headers: { 'Content-Type': 'application/json', 'X-Admin-Token': t.adminToken } });
+      const r = await t.call('/admin/keys', {
+        method: 'POST',
+        rawBody: JSON.stringify({ tier: 'pro', name: 'x'.repeat(2_000_000) }),
+        headers: { 'Content-Type': 'application/json', 'X-Admin-Token': t.adminToken },
+      });
       expectError(r, 413, 'payload_too_large');
     });
   });

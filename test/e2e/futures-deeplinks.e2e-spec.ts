@@ -11,13 +11,39 @@ import { isolationEnv, KEYS, SERVICES, startTestApp, testConfig, type TestApp } 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T18:00:00Z');
 const CLOSE = Date.parse('2027-06-20T00:00:00Z');
-const CHAMP = { market: 'championship_winner_2027', name: 'NBA Championship winner 2027', type: 'TEAM' as const, kind: 'championship_winner' };
+const CHAMP = {
+  market: 'championship_winner_2027',
+  name: 'NBA Championship winner 2027',
+  type: 'TEAM' as const,
+  kind: 'championship_winner',
+};
 
 const game = (book: string, home: string, away: string, side: 'home' | 'away', decimal: number, over: Partial<Quote> = {}): Quote => ({
-  book, league: 'nfl', homeTeam: home, awayTeam: away, startTime: KICK, marketType: 'moneyline', selection: side === 'home' ? home : away, selectionType: side, line: null, price: { decimal }, ...over,
+  book,
+  league: 'nfl',
+  homeTeam: home,
+  awayTeam: away,
+  startTime: KICK,
+  marketType: 'moneyline',
+  selection: side === 'home' ? home : away,
+  selectionType: side,
+  line: null,
+  price: { decimal },
+  ...over,
 });
 const fut = (book: string, selection: string, decimal: number, over: Partial<Quote> = {}): Quote => ({
-  book, league: 'nba', homeTeam: '', awayTeam: '', startTime: CLOSE, marketType: 'championship_winner', selection, selectionType: 'other', line: null, price: { decimal }, future: CHAMP, ...over,
+  book,
+  league: 'nba',
+  homeTeam: '',
+  awayTeam: '',
+  startTime: CLOSE,
+  marketType: 'championship_winner',
+  selection,
+  selectionType: 'other',
+  line: null,
+  price: { decimal },
+  future: CHAMP,
+  ...over,
 });
 
 /**
@@ -34,16 +60,22 @@ function market(): Quote[] {
   const C = ['Kansas City Chiefs', 'Buffalo Bills'] as const;
   const G = ['Green Bay Packers', 'Chicago Bears'] as const;
   return [
-    fut('pinnacle', 'Team A', 2.2), fut('pinnacle', 'Team B', 3), fut('pinnacle', 'Team C', 4),
-    fut('draftkings', 'Team A', 2.1), fut('draftkings', 'Team B', 2.8), fut('draftkings', 'Team C', 4.5),
+    fut('pinnacle', 'Team A', 2.2),
+    fut('pinnacle', 'Team B', 3),
+    fut('pinnacle', 'Team C', 4),
+    fut('draftkings', 'Team A', 2.1),
+    fut('draftkings', 'Team B', 2.8),
+    fut('draftkings', 'Team C', 4.5),
     fut('kalshi', 'Team A', 2.15, { future: { ...CHAMP, externalId: 'kxnba' } }),
     game('draftkings', C[0], C[1], 'home', 1.8, { externalEventId: '31234567', selectionId: '0QA31234567_1' }),
     game('draftkings', C[0], C[1], 'away', 2.05, { externalEventId: '31234567', selectionId: '0QA31234567_2' }),
     game('betrivers', C[0], C[1], 'home', 1.83, { externalEventId: '1019447474' }),
     game('betrivers', C[0], C[1], 'away', 2.0, { externalEventId: '1019447474' }),
     ...['bet105', 'rebet'].flatMap((b) => [game(b, G[0], G[1], 'home', 2.0), game(b, G[0], G[1], 'away', 1.95)]),
-    game('fanduel', G[0], G[1], 'home', 2.0), game('fanduel', G[0], G[1], 'away', 1.8),
-    game('saba', G[0], G[1], 'home', 1.9), game('saba', G[0], G[1], 'away', 1.9),
+    game('fanduel', G[0], G[1], 'home', 2.0),
+    game('fanduel', G[0], G[1], 'away', 1.8),
+    game('saba', G[0], G[1], 'home', 1.9),
+    game('saba', G[0], G[1], 'away', 1.9),
   ];
 }
 
@@ -84,13 +116,22 @@ describe('futures and deep links (end to end)', () => {
       }
     });
 
-    it('/futures lists the market with its type, selections and books (the caller\'s books only); no event is made of it', async () => {
+    it("/futures lists the market with its type, selections and books (the caller's books only); no event is made of it", async () => {
       const r = await get('/futures?league=nba');
       expect(r.status).toBe(200);
-      expect(r.json.data).toEqual([expect.objectContaining({
-        market_id: 'nba_championship_winner_2027', display_name: 'NBA Championship winner 2027', sport: 'basketball', league: 'nba', future_type: 'TEAM',
-        kind: 'championship_winner', selection_count: 3, books_available: ['draftkings', 'kalshi', 'pinnacle'], closes_at: '2027-06-20T00:00:00.000Z',
-      })]);
+      expect(r.json.data).toEqual([
+        expect.objectContaining({
+          market_id: 'nba_championship_winner_2027',
+          display_name: 'NBA Championship winner 2027',
+          sport: 'basketball',
+          league: 'nba',
+          future_type: 'TEAM',
+          kind: 'championship_winner',
+          selection_count: 3,
+          books_available: ['draftkings', 'kalshi', 'pinnacle'],
+          closes_at: '2027-06-20T00:00:00.000Z',
+        }),
+      ]);
       const free = await get('/futures?league=nba', await t.newKey('free'));
       expect(free.json.data[0].books_available).toEqual(['draftkings']);
       expect((await get('/futures?future_type=PLAYER')).json.data).toEqual([]);
@@ -105,7 +146,15 @@ describe('futures and deep links (end to end)', () => {
       expect(r.json.pagination).toEqual({ limit: 3, offset: 0, has_more: true, next_offset: 3 });
       const all = (await get('/futures/odds?future_id=nba_championship_winner_2027&limit=50')).json.data as J[];
       const dkC = all.find((x) => x.sportsbook === 'draftkings' && x.selection === 'Team C')!;
-      expect(dkC).toMatchObject({ odds_decimal: 4.5, odds_american: 350, future_type: 'TEAM', future_market_id: 'nba_championship_winner_2027', future_market_name: 'NBA Championship winner 2027', line: null, event_start_time: '2027-06-20T00:00:00.000Z' });
+      expect(dkC).toMatchObject({
+        odds_decimal: 4.5,
+        odds_american: 350,
+        future_type: 'TEAM',
+        future_market_id: 'nba_championship_winner_2027',
+        future_market_name: 'NBA Championship winner 2027',
+        line: null,
+        event_start_time: '2027-06-20T00:00:00.000Z',
+      });
       expect(dkC.fair_probability).toBeGreaterThan(0.2);
       expect(dkC.ev_percentage).toBeCloseTo((dkC.fair_probability * 4.5 - 1) * 100, 3);
       expect(dkC.deep_link).toBe(`/api/v1/deeplink/${dkC.id}`);
@@ -116,19 +165,37 @@ describe('futures and deep links (end to end)', () => {
     it('/futures/ev: DraftKings Team C against the devigged Pinnacle market (multiplicative: +8.3942 %)', async () => {
       const r = await get('/futures/ev?devig_method=multiplicative');
       expect(r.status).toBe(200);
-      expect(r.json.data).toEqual([expect.objectContaining({
-        future_market_id: 'nba_championship_winner_2027', selection: 'Team C', sportsbook: 'draftkings', odds_decimal: 4.5, fair_probability: 0.240876, ev_percentage: 8.3942,
-        sharp_book: 'pinnacle', sharp_hold_percent: 3.7879, sharp_outcomes: 3, devig_method: 'multiplicative',
-      })]);
+      expect(r.json.data).toEqual([
+        expect.objectContaining({
+          future_market_id: 'nba_championship_winner_2027',
+          selection: 'Team C',
+          sportsbook: 'draftkings',
+          odds_decimal: 4.5,
+          fair_probability: 0.240876,
+          ev_percentage: 8.3942,
+          sharp_book: 'pinnacle',
+          sharp_hold_percent: 3.7879,
+          sharp_outcomes: 3,
+          devig_method: 'multiplicative',
+        }),
+      ]);
       expect(r.json.data[0].kelly_percent).toBeCloseTo((0.240876 * 4.5 - 1) / 3.5, 4);
     });
 
     it('/futures/low_hold: best prices over the field hold 1.0101 %; among DraftKings alone 5.5556 %', async () => {
       const r = await get('/futures/low_hold');
       expect(r.json.data).toHaveLength(1);
-      expect(r.json.data[0]).toMatchObject({ future_market_id: 'nba_championship_winner_2027', hold_percentage: 1.0101, all_books: ['draftkings', 'pinnacle'] });
+      expect(r.json.data[0]).toMatchObject({
+        future_market_id: 'nba_championship_winner_2027',
+        hold_percentage: 1.0101,
+        all_books: ['draftkings', 'pinnacle'],
+      });
       const sides = r.json.data[0].sides as J[];
-      expect(sides.map((s) => [s.selection, s.odds.decimal, s.books, s.odds.fair_probability])).toEqual([['Team A', 2.2, ['pinnacle'], 0.45], ['Team B', 3, ['pinnacle'], 0.33], ['Team C', 4.5, ['draftkings'], 0.22]]);
+      expect(sides.map((s) => [s.selection, s.odds.decimal, s.books, s.odds.fair_probability])).toEqual([
+        ['Team A', 2.2, ['pinnacle'], 0.45],
+        ['Team B', 3, ['pinnacle'], 0.33],
+        ['Team C', 4.5, ['draftkings'], 0.22],
+      ]);
       for (const s of sides) for (const v of Object.values(s.deep_links)) expect(typeof v).toBe('string');
       const dk = await get('/futures/low_hold?sportsbook=draftkings&max_hold=6');
       expect(dk.json.data[0].hold_percentage).toBe(5.5556);
@@ -139,7 +206,9 @@ describe('futures and deep links (end to end)', () => {
   describe('deep links', () => {
     const rowOf = async (book: string, selectionType: string, league = 'nfl'): Promise<J> => {
       const r = await get(`/odds?league=${league}&sportsbook=${book}&limit=100`);
-      return (r.json.data as J[]).find((x) => x.selection_type === selectionType && (league !== 'nfl' || x.home_team === 'Kansas City Chiefs' || book !== 'draftkings'))!;
+      return (r.json.data as J[]).find(
+        (x) => x.selection_type === selectionType && (league !== 'nfl' || x.home_team === 'Kansas City Chiefs' || book !== 'draftkings'),
+      )!;
     };
 
     it('odds rows of a book with a template link to the resolver; a book without one has null', async () => {
@@ -149,7 +218,7 @@ describe('futures and deep links (end to end)', () => {
       expect(b105.deep_link).toBeNull();
     });
 
-    it('GET /deeplink/{odds id}: 302 to the bet slip with the book\'s own ids, X-Deep-Link-Type and Cache-Control', async () => {
+    it("GET /deeplink/{odds id}: 302 to the bet slip with the book's own ids, X-Deep-Link-Type and Cache-Control", async () => {
       const dk = await rowOf('draftkings', 'home');
       const r = await open(`/deeplink/${dk.id}`);
       expect(r.status).toBe(302);
@@ -161,19 +230,27 @@ describe('futures and deep links (end to end)', () => {
     it('state-specific books: the state routes the event link; without one the home page', async () => {
       const br = await rowOf('betrivers', 'home');
       const pa = await open(`/deeplink/${br.id}?state=pa`);
-      expect([pa.status, pa.headers.get('location'), pa.headers.get('x-deep-link-type')]).toEqual([302, 'https://pa.betrivers.com/?page=sportsbook#event/1019447474', 'event']);
+      expect([pa.status, pa.headers.get('location'), pa.headers.get('x-deep-link-type')]).toEqual([
+        302,
+        'https://pa.betrivers.com/?page=sportsbook#event/1019447474',
+        'event',
+      ]);
       const none = await open(`/deeplink/${br.id}`);
       expect([none.headers.get('location'), none.headers.get('x-deep-link-type')]).toEqual(['https://www.betrivers.com', 'homepage']);
       expect((await open(`/deeplink/${br.id}?state=pennsylvania`)).status).toBe(400);
     });
 
-    it('works without a key; unknown id 404, or the book\'s home page with fallback', async () => {
+    it("works without a key; unknown id 404, or the book's home page with fallback", async () => {
       const dk = await rowOf('draftkings', 'away');
       const r = await fetch(`${t.url}/api/v1/deeplink/${dk.id}`, { redirect: 'manual' });
       expect(r.status).toBe(302);
       expect((await t.call('/deeplink/ffffffffffffffff', { key: KEYS.sharp })).status).toBe(404);
       const fb = await open('/deeplink/ffffffffffffffff?fallback=true&book=fanduel');
-      expect([fb.status, fb.headers.get('location'), fb.headers.get('x-deep-link-type')]).toEqual([302, 'https://sportsbook.fanduel.com', 'homepage']);
+      expect([fb.status, fb.headers.get('location'), fb.headers.get('x-deep-link-type')]).toEqual([
+        302,
+        'https://sportsbook.fanduel.com',
+        'homepage',
+      ]);
     });
 
     it('low-hold deep_links leave books without a template out (no null values); the opportunity id resolves per book', async () => {
@@ -187,14 +264,22 @@ describe('futures and deep links (end to end)', () => {
       expect(item.side2.deep_links).toEqual({});
       for (const s of [item.side1, item.side2]) for (const v of Object.values(s.deep_links)) expect(v).not.toBeNull();
       const viaFd = await open(`/deeplink/${item.id}?book=fanduel`);
-      expect([viaFd.status, viaFd.headers.get('location'), viaFd.headers.get('x-deep-link-type')]).toEqual([302, 'https://sportsbook.fanduel.com', 'homepage']);
+      expect([viaFd.status, viaFd.headers.get('location'), viaFd.headers.get('x-deep-link-type')]).toEqual([
+        302,
+        'https://sportsbook.fanduel.com',
+        'homepage',
+      ]);
       expect((await open(`/deeplink/${item.id}?book=bet105`)).status).toBe(404);
     });
 
-    it('a futures price resolves too: Kalshi\'s series page', async () => {
+    it("a futures price resolves too: Kalshi's series page", async () => {
       const k = ((await get('/futures/odds?sportsbook=kalshi')).json.data as J[])[0]!;
       const r = await open(k.deep_link.replace('/api/v1', ''));
-      expect([r.status, r.headers.get('location'), r.headers.get('x-deep-link-type')]).toEqual([302, 'https://kalshi.com/markets/kxnba', 'event']);
+      expect([r.status, r.headers.get('location'), r.headers.get('x-deep-link-type')]).toEqual([
+        302,
+        'https://kalshi.com/markets/kxnba',
+        'event',
+      ]);
     });
 
     it('POST /deeplinks/batch: hobby and up, 1-500 ids, null for unknown ids and books without templates', async () => {
@@ -206,14 +291,24 @@ describe('futures and deep links (end to end)', () => {
       expect(r.json.data).toEqual({ [dk.id]: `/api/v1/deeplink/${dk.id}?state=nj`, [b105.id]: null, nope: null });
       expect(typeof r.json.updated_at).toBe('string');
       expect((await t.call('/deeplinks/batch', { key: await t.newKey('free'), method: 'POST', body })).status).toBe(403);
-      expect((await t.call('/deeplinks/batch', { key: KEYS.hobby, method: 'POST', body: { ids: Array.from({ length: 501 }, (_, i) => `id${i}`) } })).status).toBe(400);
+      expect(
+        (
+          await t.call('/deeplinks/batch', {
+            key: KEYS.hobby,
+            method: 'POST',
+            body: { ids: Array.from({ length: 501 }, (_, i) => `id${i}`) },
+          })
+        ).status,
+      ).toBe(400);
       expect((await t.call('/deeplinks/batch', { key: KEYS.hobby, method: 'POST', body: { ids: [] } })).status).toBe(400);
     });
   });
 });
 
 describe('futures across a restart', () => {
-  const shared = process.env.TEST_DATABASE_URL ? isolationEnv() : { DATA_DIR: mkdtempSync(join(tmpdir(), 'odds-futures-')), EMBEDDED_IN_MEMORY: 'false' };
+  const shared = process.env.TEST_DATABASE_URL
+    ? isolationEnv()
+    : { DATA_DIR: mkdtempSync(join(tmpdir(), 'odds-futures-')), EMBEDDED_IN_MEMORY: 'false' };
   const config = testConfig(shared);
   let t: TestApp | undefined;
   afterAll(async () => {
@@ -232,7 +327,10 @@ describe('futures across a restart', () => {
     t = await startTestApp({ clock: new ManualClock(NOW + 60_000), config });
     const after = (await t.call('/futures/odds?limit=50', { key: KEYS.sharp })).json.data as J[];
     expect(after).toEqual(before);
-    expect(after.find((x) => x.sportsbook === 'draftkings' && x.selection === 'Team C')).toMatchObject({ odds_decimal: 5, timestamp: new Date(NOW + 1000).toISOString() });
+    expect(after.find((x) => x.sportsbook === 'draftkings' && x.selection === 'Team C')).toMatchObject({
+      odds_decimal: 5,
+      timestamp: new Date(NOW + 1000).toISOString(),
+    });
     expect((await t.call('/futures', { key: KEYS.sharp })).json.data.map((m: J) => m.market_id)).toEqual(['nba_championship_winner_2027']);
   });
 });
@@ -253,7 +351,9 @@ describe('futures across a restart', () => {
     a.app.get(IngestionService).ingest({ source: 'test', quotes: [fut('fanduel', 'Team Z', 9)] }, NOW);
     let seen: J | undefined;
     for (let i = 0; i < 50 && !seen; i++) {
-      seen = ((await b.call('/futures/odds?sportsbook=fanduel', { key: KEYS.sharp })).json.data as J[]).find((x) => x.selection === 'Team Z');
+      seen = ((await b.call('/futures/odds?sportsbook=fanduel', { key: KEYS.sharp })).json.data as J[]).find(
+        (x) => x.selection === 'Team Z',
+      );
       if (!seen) await new Promise((r) => setTimeout(r, 100));
     }
     expect(seen).toMatchObject({ odds_decimal: 9, future_market_id: 'nba_championship_winner_2027' });

@@ -24,15 +24,33 @@ describe('game state (end to end)', () => {
   beforeAll(async () => {
     t = await startTestApp({ clock });
     ingestion = t.app.get(IngestionService);
-    ingestion.ingest({
-      source: 'test',
-      quotes: [...ml(LIVE, 'draftkings', true), ...ml(LIVE, 'pinnacle', true), ...ml(LATER, 'draftkings', false)],
-      events: [
-        { ...LIVE, status: 'live', book: 'draftkings', gameState: { home_score: 55, away_score: 50, game_period: 'Q3', game_clock: '7:12', possession: 'away' } },
-        { ...LIVE, status: 'live', book: 'pinnacle', gameState: { home_score: 55, away_score: 50, game_period: 'Q3', game_clock: '6:58', possession: 'home' } },
-        { ...LIVE, status: 'live', book: 'fanduel', gameState: { home_score: 53, away_score: 50, game_period: 'Q2', game_clock: '0:10' } },
-      ],
-    }, clock.now());
+    ingestion.ingest(
+      {
+        source: 'test',
+        quotes: [...ml(LIVE, 'draftkings', true), ...ml(LIVE, 'pinnacle', true), ...ml(LATER, 'draftkings', false)],
+        events: [
+          {
+            ...LIVE,
+            status: 'live',
+            book: 'draftkings',
+            gameState: { home_score: 55, away_score: 50, game_period: 'Q3', game_clock: '7:12', possession: 'away' },
+          },
+          {
+            ...LIVE,
+            status: 'live',
+            book: 'pinnacle',
+            gameState: { home_score: 55, away_score: 50, game_period: 'Q3', game_clock: '6:58', possession: 'home' },
+          },
+          {
+            ...LIVE,
+            status: 'live',
+            book: 'fanduel',
+            gameState: { home_score: 53, away_score: 50, game_period: 'Q2', game_clock: '0:10' },
+          },
+        ],
+      },
+      clock.now(),
+    );
     id = (await t.call('/events?league=nba', { key: KEYS.pro })).json.data[0].id;
   });
   afterAll(async () => {
@@ -47,9 +65,21 @@ describe('game state (end to end)', () => {
     // Q3 is the furthest period; 55-50 agreed by two books; the countdown clock furthest along (6:58); the
     // situational fields from the primary (the last report at Q3: pinnacle, listed after draftkings).
     expect(r.json.data.basketball[id]).toEqual({
-      home_team: 'Denver Nuggets', away_team: 'Phoenix Suns', sport: 'basketball', league: 'nba', home_score: 55, away_score: 50, is_live: true,
-      primary_book: expect.any(String), book_count: 2, game_period: 'Q3', game_clock: '6:58', possession: expect.any(String), source_count: 3,
-      updated_at: new Date(NOW).toISOString(), reported_at: new Date(NOW).toISOString(),
+      home_team: 'Denver Nuggets',
+      away_team: 'Phoenix Suns',
+      sport: 'basketball',
+      league: 'nba',
+      home_score: 55,
+      away_score: 50,
+      is_live: true,
+      primary_book: expect.any(String),
+      book_count: 2,
+      game_period: 'Q3',
+      game_clock: '6:58',
+      possession: expect.any(String),
+      source_count: 3,
+      updated_at: new Date(NOW).toISOString(),
+      reported_at: new Date(NOW).toISOString(),
     });
     expect((await t.call('/gamestate/BASKETBALL', { key: KEYS.enterprise })).json.data).toEqual(r.json.data);
     expect((await t.call('/gamestate/hockey', { key: KEYS.enterprise })).json.data).toEqual({});
@@ -79,7 +109,14 @@ describe('game state (end to end)', () => {
     clock.advance(20_000);
     gs = (await t.call('/gamestate', { key: KEYS.enterprise })).json.data.basketball[id];
     expect(gs).toMatchObject({ stale: true, aggregator_stale: true });
-    ingestion.ingest({ source: 'test', quotes: [], events: [{ ...LIVE, book: 'pinnacle', gameState: { home_score: 57, away_score: 50, game_period: 'Q3', game_clock: '6:30' } }] }, clock.now());
+    ingestion.ingest(
+      {
+        source: 'test',
+        quotes: [],
+        events: [{ ...LIVE, book: 'pinnacle', gameState: { home_score: 57, away_score: 50, game_period: 'Q3', game_clock: '6:30' } }],
+      },
+      clock.now(),
+    );
     gs = (await t.call('/gamestate', { key: KEYS.enterprise })).json.data.basketball[id];
     // The two older reports are still within two minutes; pinnacle alone at 57-50 is the primary (no two agree).
     expect(gs).toMatchObject({ home_score: 57, away_score: 50, game_clock: '6:30', primary_book: 'pinnacle' });
@@ -92,7 +129,14 @@ describe('game state (end to end)', () => {
     const snap = await s.seen('gamestate:snapshot');
     const now = (await t.call('/gamestate', { key: KEYS.enterprise })).json.data.basketball[id];
     expect(snap.data.events[id]).toEqual(now);
-    ingestion.ingest({ source: 'test', quotes: [], events: [{ ...LIVE, book: 'pinnacle', gameState: { home_score: 60, away_score: 50, game_period: 'Q3', game_clock: '5:00' } }] }, clock.now());
+    ingestion.ingest(
+      {
+        source: 'test',
+        quotes: [],
+        events: [{ ...LIVE, book: 'pinnacle', gameState: { home_score: 60, away_score: 50, game_period: 'Q3', game_clock: '5:00' } }],
+      },
+      clock.now(),
+    );
     const up = await s.next('gamestate:update');
     const after = (await t.call('/gamestate', { key: KEYS.enterprise })).json.data.basketball[id];
     expect(up.data).toEqual({ event_id: id, status: 'live', ...after });

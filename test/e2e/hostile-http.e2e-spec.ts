@@ -46,7 +46,8 @@ function raw(port: number, data: string | Buffer, waitMs = 3000): Promise<RawRes
       const at = text.indexOf('\r\n\r\n');
       const len = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, at));
       // A complete response on a connection kept alive: no need to wait for a close that will not come.
-      if (at >= 0 && len && Buffer.byteLength(text.slice(at + 4)) >= Number(len[1]) && !/\r\nconnection: *close/i.test(text.slice(0, at))) finish(false);
+      if (at >= 0 && len && Buffer.byteLength(text.slice(at + 4)) >= Number(len[1]) && !/\r\nconnection: *close/i.test(text.slice(0, at)))
+        finish(false);
     });
     socket.on('error', () => finish(true));
     socket.on('close', () => finish(true));
@@ -56,7 +57,12 @@ function raw(port: number, data: string | Buffer, waitMs = 3000): Promise<RawRes
 
 type ErrorBody = { error?: { code?: unknown; message?: unknown; docs?: unknown } };
 
-function expectContractError(status: number, text: string, expected: { status?: number; code?: string; message?: RegExp }, label = ''): void {
+function expectContractError(
+  status: number,
+  text: string,
+  expected: { status?: number; code?: string; message?: RegExp },
+  label = '',
+): void {
   let json: ErrorBody | null = null;
   try {
     json = JSON.parse(text) as ErrorBody;
@@ -66,13 +72,17 @@ function expectContractError(status: number, text: string, expected: { status?: 
   const where = `${label} -> ${status} ${text.slice(0, 200)}`;
   expect({ where, ok: status >= 400 && status < 500 }).toEqual({ where, ok: true });
   if (expected.status !== undefined) expect({ where, status }).toEqual({ where, status: expected.status });
-  expect({ where, shape: [typeof json?.error?.code, typeof json?.error?.message, typeof json?.error?.docs] }).toEqual({ where, shape: ['string', 'string', 'string'] });
+  expect({ where, shape: [typeof json?.error?.code, typeof json?.error?.message, typeof json?.error?.docs] }).toEqual({
+    where,
+    shape: ['string', 'string', 'string'],
+  });
   if (expected.code) expect({ where, code: json!.error!.code }).toEqual({ where, code: expected.code });
   if (expected.message) expect(json!.error!.message).toMatch(expected.message);
   expect(text).not.toMatch(/\bat .*\.(ts|js):\d+/);
 }
 
-const expectApiError = (r: CallResult, expected: { status?: number; code?: string; message?: RegExp }, label = '') => expectContractError(r.status, r.text, expected, label);
+const expectApiError = (r: CallResult, expected: { status?: number; code?: string; message?: RegExp }, label = '') =>
+  expectContractError(r.status, r.text, expected, label);
 
 function expectRawError(r: RawResponse, expected: { status?: number; code?: string; message?: RegExp }, label: string): void {
   expect({ label, status: r.status }).toEqual({ label, status: expected.status ?? r.status });
@@ -90,9 +100,23 @@ describe('hostile HTTP', () => {
 
   beforeAll(async () => {
     // Budgets raised so that no 429 stands in for the answer under test (the lock-out has its own app below).
-    t = await startTestApp({ clock: new ManualClock(now), env: { ENTERPRISE_REQUESTS_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000' } });
+    t = await startTestApp({
+      clock: new ManualClock(now),
+      env: { ENTERPRISE_REQUESTS_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000' },
+    });
     port = Number(new URL(t.url).port);
-    t.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket([{ league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: now + 5 * H }], ['draftkings', 'fanduel'], now) }, now, { backfill: true });
+    t.app.get(IngestionService).ingest(
+      {
+        source: 'test',
+        quotes: buildMarket(
+          [{ league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: now + 5 * H }],
+          ['draftkings', 'fanduel'],
+          now,
+        ),
+      },
+      now,
+      { backfill: true },
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -100,7 +124,8 @@ describe('hostile HTTP', () => {
 
   const batch = (rawBody: string, headers: Record<string, string> = {}) =>
     t.call('/odds/batch', { method: 'POST', key: KEYS.enterprise, rawBody, headers: { 'Content-Type': 'application/json', ...headers } });
-  const adminKeys = (rawBody: string) => t.call('/admin/keys', { method: 'POST', rawBody, headers: { 'Content-Type': 'application/json', 'X-Admin-Token': t.adminToken } });
+  const adminKeys = (rawBody: string) =>
+    t.call('/admin/keys', { method: 'POST', rawBody, headers: { 'Content-Type': 'application/json', 'X-Admin-Token': t.adminToken } });
 
   describe('bodies', () => {
     it('refuses nesting past 32 levels, on every route, before any validation (no stack overflow, no 500)', async () => {
@@ -111,11 +136,22 @@ describe('hostile HTTP', () => {
         `{"event_ids":${nested('[', ']', 33)}}`,
       ];
       for (const body of cases) {
-        expectApiError(await batch(body), { status: 400, code: 'invalid_request', message: /nested more than 32 levels deep/ }, `batch depth ${body.length}`);
-        expectApiError(await adminKeys(body), { status: 400, code: 'invalid_request', message: /nested more than 32 levels deep/ }, `admin depth ${body.length}`);
+        expectApiError(
+          await batch(body),
+          { status: 400, code: 'invalid_request', message: /nested more than 32 levels deep/ },
+          `batch depth ${body.length}`,
+        );
+        expectApiError(
+          await adminKeys(body),
+          { status: 400, code: 'invalid_request', message: /nested more than 32 levels deep/ },
+          `admin depth ${body.length}`,
+        );
       }
       // Without credentials too: the body is measured before anything else is done with it.
-      expectApiError(await t.call('/admin/keys', { method: 'POST', rawBody: cases[0]!, headers: { 'Content-Type': 'application/json' } }), { status: 400, message: /nested more than 32/ });
+      expectApiError(await t.call('/admin/keys', { method: 'POST', rawBody: cases[0]!, headers: { 'Content-Type': 'application/json' } }), {
+        status: 400,
+        message: /nested more than 32/,
+      });
       // 32 levels are allowed: the answer is the DTO's, not the depth limit's.
       const at32 = await batch(`{"event_ids":${nested('[', ']', 31)}}`);
       expectApiError(at32, { status: 400, code: 'invalid_request', message: /event_ids/ });
@@ -123,9 +159,15 @@ describe('hostile HTTP', () => {
 
     it('refuses more than 1000 keys and array items, and more than 1000 keys in one object', async () => {
       expectApiError(await batch(wideObject(60_000)), { status: 400, message: /more than 1000 keys and array items in all/ });
-      expectApiError(await batch(JSON.stringify({ event_ids: Array.from({ length: 1001 }, (_, i) => `e${i}`) })), { status: 400, message: /more than 1000 keys and array items/ });
+      expectApiError(await batch(JSON.stringify({ event_ids: Array.from({ length: 1001 }, (_, i) => `e${i}`) })), {
+        status: 400,
+        message: /more than 1000 keys and array items/,
+      });
       // The operator's bulk routes are exempt from the count, not from the per-object bound.
-      expectApiError(await adminKeys(`{"tier":"pro",${Array.from({ length: 1001 }, (_, i) => `"k${i}":1`).join(',')}}`), { status: 400, message: /more than 1000 keys \(the limit is 1000 keys per object\)/ });
+      expectApiError(await adminKeys(`{"tier":"pro",${Array.from({ length: 1001 }, (_, i) => `"k${i}":1`).join(',')}}`), {
+        status: 400,
+        message: /more than 1000 keys \(the limit is 1000 keys per object\)/,
+      });
       // Under the limit, unknown keys are refused by name, before class-transformer sees them.
       expectApiError(await batch(wideObject(900)), { status: 400, message: /^Unknown parameter "k0"$/ });
     });
@@ -133,7 +175,12 @@ describe('hostile HTTP', () => {
     it('refuses a key repeated in one object, and __proto__ / constructor.prototype keys', async () => {
       expectApiError(await batch('{"event_ids":["a"],"event_ids":"x"}'), { status: 400, message: /repeats the key "event_ids"/ });
       expectApiError(await adminKeys('{"tier":"free","tier":"enterprise"}'), { status: 400, message: /repeats the key "tier"/ });
-      for (const body of ['{"event_ids":["a"],"__proto__":{"x":1}}', '{"event_ids":["a"],"constructor":{"prototype":{"x":1}}}', '{"event_ids":[{"__proto__":null}]}', '{"\\u005f_proto__":1}']) {
+      for (const body of [
+        '{"event_ids":["a"],"__proto__":{"x":1}}',
+        '{"event_ids":["a"],"constructor":{"prototype":{"x":1}}}',
+        '{"event_ids":[{"__proto__":null}]}',
+        '{"\\u005f_proto__":1}',
+      ]) {
         expectApiError(await batch(body), { status: 400, code: 'invalid_request', message: /"__proto__" key .* not allowed/ }, body);
       }
       expectApiError(await adminKeys('{"tier":"pro","__proto__":{"admin":true}}'), { status: 400, message: /not allowed/ });
@@ -143,7 +190,17 @@ describe('hostile HTTP', () => {
       for (const body of ['null', 'true', '0', '-1.5e308', '"event_ids"', '[]', '[{"event_ids":["a"]}]']) {
         expectApiError(await batch(body), { status: 400, message: /must be a JSON object/ }, body);
       }
-      for (const body of ['{}', '{"event_ids":5}', '{"event_ids":true}', '{"event_ids":{}}', '{"event_ids":[1]}', '{"event_ids":[null]}', '{"event_ids":[]}', '{"event_ids":["a"],"sportsbook":{"a":1}}', '{"event_ids":["a"],"market":[1,2]}']) {
+      for (const body of [
+        '{}',
+        '{"event_ids":5}',
+        '{"event_ids":true}',
+        '{"event_ids":{}}',
+        '{"event_ids":[1]}',
+        '{"event_ids":[null]}',
+        '{"event_ids":[]}',
+        '{"event_ids":["a"],"sportsbook":{"a":1}}',
+        '{"event_ids":["a"],"market":[1,2]}',
+      ]) {
         expectApiError(await batch(body), { status: 400, code: 'invalid_request', message: /event_ids|sportsbook|market/ }, body);
       }
       expectApiError(await batch(JSON.stringify({ event_ids: ['x'.repeat(900_000)] })), { status: 400, message: /event_ids/ });
@@ -152,31 +209,58 @@ describe('hostile HTTP', () => {
     });
 
     it('refuses bodies that are not JSON: other content types, empty, truncated, malformed', async () => {
-      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/vnd.api+json']) {
-        expectApiError(await batch('event_ids=a', { 'Content-Type': type }), { status: 415, code: 'unsupported_media_type', message: /application\/json/ }, type);
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+        'application/vnd.api+json',
+      ]) {
+        expectApiError(
+          await batch('event_ids=a', { 'Content-Type': type }),
+          { status: 415, code: 'unsupported_media_type', message: /application\/json/ },
+          type,
+        );
       }
-      const noType = await raw(port, `POST /api/v1/odds/batch HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEYS.enterprise}\r\nContent-Length: 17\r\n\r\n{"event_ids":[1]}`);
+      const noType = await raw(
+        port,
+        `POST /api/v1/odds/batch HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEYS.enterprise}\r\nContent-Length: 17\r\n\r\n{"event_ids":[1]}`,
+      );
       expectRawError(noType, { status: 415, code: 'unsupported_media_type' }, 'no content type');
       expectApiError(await batch(''), { status: 400, message: /body is empty/ });
       for (const body of ['{"event_ids": [', '{"event_ids":["a"]', "{'event_ids':['a']}", '{"event_ids":["a"],}', 'NaN', '\u0000']) {
         expectApiError(await batch(body), { status: 400, code: 'invalid_request', message: /Malformed JSON/ }, JSON.stringify(body));
       }
       // A body shorter than its Content-Length, then the connection ends: no response is owed, the server survives.
-      const short = await raw(port, `POST /api/v1/odds/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"event_ids":`, 300);
+      const short = await raw(
+        port,
+        `POST /api/v1/odds/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"event_ids":`,
+        300,
+      );
       expect(short.status === null || (short.status >= 400 && short.status < 500)).toBe(true);
     });
   });
 
   describe('headers', () => {
     it('answers headers or a URL over 16 KB with 431 in the error body', async () => {
-      expectApiError(await t.call('/health', { headers: { 'X-Big': 'a'.repeat(100_000) } }), { status: 431, code: 'header_too_large', message: /larger than \d+ bytes/ });
+      expectApiError(await t.call('/health', { headers: { 'X-Big': 'a'.repeat(100_000) } }), {
+        status: 431,
+        code: 'header_too_large',
+        message: /larger than \d+ bytes/,
+      });
       expectApiError(await t.call(`/health?x=${'a'.repeat(100_000)}`), { status: 431, code: 'header_too_large' });
-      expectApiError(await t.call('/odds', { headers: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`x-h${i}`, 'v'.repeat(30)])) }), { status: 431 });
+      expectApiError(
+        await t.call('/odds', { headers: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`x-h${i}`, 'v'.repeat(30)])) }),
+        { status: 431 },
+      );
     });
 
     it('refuses smuggling forms and invalid bytes in the error body and closes the connection', async () => {
       const cases: Array<[string, string]> = [
-        ['Content-Length with Transfer-Encoding', 'POST /api/v1/odds/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+        [
+          'Content-Length with Transfer-Encoding',
+          'POST /api/v1/odds/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+        ],
         ['two Content-Lengths', 'POST /api/v1/odds/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab'],
         ['Content-Length not a number', 'POST /api/v1/odds/batch HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'],
         ['a control character in a header value', 'GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n'],
@@ -184,7 +268,10 @@ describe('hostile HTTP', () => {
         ['NUL in the path', 'GET /api/v1/health\u0000 HTTP/1.1\r\nHost: x\r\n\r\n'],
         ['an unknown method', 'FOO /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n'],
         ['not HTTP at all', 'GARBAGE\r\n\r\n'],
-        ['a bad chunk size', 'POST /api/v1/odds/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'],
+        [
+          'a bad chunk size',
+          'POST /api/v1/odds/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+        ],
       ];
       for (const [label, data] of cases) {
         const r = await raw(port, data);
@@ -194,16 +281,34 @@ describe('hostile HTTP', () => {
     });
 
     it('treats duplicated or oversized key headers as invalid keys', async () => {
-      const dup = await fetch(`${t.url}/api/v1/account`, { headers: [['X-API-Key', KEYS.enterprise], ['X-API-Key', KEYS.free]] });
+      const dup = await fetch(`${t.url}/api/v1/account`, {
+        headers: [
+          ['X-API-Key', KEYS.enterprise],
+          ['X-API-Key', KEYS.free],
+        ],
+      });
       expectContractError(dup.status, await dup.text(), { status: 401, code: 'unauthorized' }, 'duplicated X-API-Key');
-      expectApiError(await t.call('/account', { headers: { Authorization: `Bearer ${'k'.repeat(10_000)}` } }), { status: 401, code: 'unauthorized' });
+      expectApiError(await t.call('/account', { headers: { Authorization: `Bearer ${'k'.repeat(10_000)}` } }), {
+        status: 401,
+        code: 'unauthorized',
+      });
       expectApiError(await t.call('/account', { headers: { 'X-API-Key': '\u00ff\u00fe' } }), { status: 401 });
     });
   });
 
   describe('query strings', () => {
     it('refuses prototype names, unknown and bracketed keys, and single-valued parameters given twice', async () => {
-      for (const qs of ['__proto__=1', 'constructor=1', 'toString=1', 'hasOwnProperty=1', 'valueOf=x', '__proto__[x]=1', 'limit[]=1', 'limt=1', '=1']) {
+      for (const qs of [
+        '__proto__=1',
+        'constructor=1',
+        'toString=1',
+        'hasOwnProperty=1',
+        'valueOf=x',
+        '__proto__[x]=1',
+        'limit[]=1',
+        'limt=1',
+        '=1',
+      ]) {
         expectApiError(await t.call(`/odds?${qs}`, { key: KEYS.enterprise }), { status: 400, message: /^Unknown parameter "/ }, qs);
         expectApiError(await t.call(`/events?${qs}`, { key: KEYS.enterprise }), { status: 400, message: /^Unknown parameter "/ }, qs);
       }
@@ -216,11 +321,27 @@ describe('hostile HTTP', () => {
 
     it('refuses searches with nothing to match: punctuation, NUL, emoji; and overlong values', async () => {
       for (const v of ['!!', '%00', '%20%20', '%F0%9F%98%80', '-_-']) {
-        expectApiError(await t.call(`/odds?team=${v}`, { key: KEYS.enterprise }), { status: 400, message: /"team": team must contain at least one letter/ }, v);
-        expectApiError(await t.call(`/events?q=${v}`, { key: KEYS.enterprise }), { status: 400, message: /"q": q must contain at least one letter/ }, v);
-        expectApiError(await t.call(`/teams?q=${v}`, { key: KEYS.enterprise }), { status: 400, message: /"q": q must contain at least one letter/ }, v);
+        expectApiError(
+          await t.call(`/odds?team=${v}`, { key: KEYS.enterprise }),
+          { status: 400, message: /"team": team must contain at least one letter/ },
+          v,
+        );
+        expectApiError(
+          await t.call(`/events?q=${v}`, { key: KEYS.enterprise }),
+          { status: 400, message: /"q": q must contain at least one letter/ },
+          v,
+        );
+        expectApiError(
+          await t.call(`/teams?q=${v}`, { key: KEYS.enterprise }),
+          { status: 400, message: /"q": q must contain at least one letter/ },
+          v,
+        );
         for (const list of ['ev', 'arbitrage', 'middles', 'low_hold']) {
-          expectApiError(await t.call(`/opportunities/${list}?team=${v}`, { key: KEYS.enterprise }), { status: 400, message: /"team": team must contain at least one letter/ }, `${list} ${v}`);
+          expectApiError(
+            await t.call(`/opportunities/${list}?team=${v}`, { key: KEYS.enterprise }),
+            { status: 400, message: /"team": team must contain at least one letter/ },
+            `${list} ${v}`,
+          );
         }
       }
       expectApiError(await t.call(`/events?q=${'x'.repeat(5000)}`, { key: KEYS.enterprise }), { status: 400, message: /"q"/ });
@@ -271,10 +392,26 @@ describe('hostile HTTP', () => {
 
     it('serves only the files Swagger UI needs under /docs', async () => {
       expect((await fetch(`${t.url}/docs`)).status).toBe(200);
-      for (const f of ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui-init.js', 'favicon-32x32.png']) {
+      for (const f of [
+        'swagger-ui.css',
+        'swagger-ui-bundle.js',
+        'swagger-ui-standalone-preset.js',
+        'swagger-ui-init.js',
+        'favicon-32x32.png',
+      ]) {
         expect({ f, status: (await fetch(`${t.url}/docs/${f}`)).status }).toEqual({ f, status: 200 });
       }
-      for (const f of ['package.json', 'README.md', 'swagger-ui-bundle.js.map', 'swagger-ui.js.map', 'LICENSE', 'index.js', 'absolute-path.js', 'oauth2-redirect.html', 'log.bundle-sizes.swagger-ui.txt']) {
+      for (const f of [
+        'package.json',
+        'README.md',
+        'swagger-ui-bundle.js.map',
+        'swagger-ui.js.map',
+        'LICENSE',
+        'index.js',
+        'absolute-path.js',
+        'oauth2-redirect.html',
+        'log.bundle-sizes.swagger-ui.txt',
+      ]) {
         const r = await fetch(`${t.url}/docs/${f}`);
         expectContractError(r.status, await r.text(), { status: 404, code: 'not_found' }, f);
       }
@@ -284,7 +421,11 @@ describe('hostile HTTP', () => {
   describe('metrics and CORS (defaults)', () => {
     it('/metrics answers a direct local request, and needs the admin token through a proxy', async () => {
       expect((await fetch(`${t.url}/metrics`)).status).toBe(200);
-      const proxied: Array<Record<string, string>> = [{ 'X-Forwarded-For': '203.0.113.9' }, { Forwarded: 'for=203.0.113.9' }, { 'X-Real-IP': '203.0.113.9' }];
+      const proxied: Array<Record<string, string>> = [
+        { 'X-Forwarded-For': '203.0.113.9' },
+        { Forwarded: 'for=203.0.113.9' },
+        { 'X-Real-IP': '203.0.113.9' },
+      ];
       for (const h of proxied) {
         const r = await fetch(`${t.url}/metrics`, { headers: h });
         expectContractError(r.status, await r.text(), { status: 401, code: 'unauthorized' }, JSON.stringify(h));
@@ -297,7 +438,14 @@ describe('hostile HTTP', () => {
     it('sends no CORS headers when CORS_ORIGINS is not set', async () => {
       const g = await fetch(`${t.url}/api/v1/health`, { headers: { Origin: 'https://evil.example' } });
       expect(g.headers.get('access-control-allow-origin')).toBeNull();
-      const pre = await fetch(`${t.url}/api/v1/admin/keys`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-admin-token' } });
+      const pre = await fetch(`${t.url}/api/v1/admin/keys`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://evil.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'x-admin-token',
+        },
+      });
       expect(pre.headers.get('access-control-allow-origin')).toBeNull();
       expect(pre.headers.get('access-control-allow-headers')).toBeNull();
     });
@@ -308,7 +456,11 @@ describe('hostile HTTP', () => {
     const hostile: Array<{ path: string; body: string; headers: Record<string, string> }> = [
       { path: '/odds/batch', body: wideObject(60_000), headers: { 'X-API-Key': KEYS.free } },
       { path: '/odds/batch', body: `{"event_ids":${nested('[', ']', 1500)}}`, headers: { 'X-API-Key': KEYS.free } },
-      { path: '/odds/batch', body: `{"event_ids":["a"],"x":${nested('{"a":', '}', 5000, '1')}}`, headers: { 'X-API-Key': KEYS.enterprise } },
+      {
+        path: '/odds/batch',
+        body: `{"event_ids":["a"],"x":${nested('{"a":', '}', 5000, '1')}}`,
+        headers: { 'X-API-Key': KEYS.enterprise },
+      },
       { path: '/odds/batch', body: nested('[', ']', 500_000), headers: { 'X-API-Key': KEYS.enterprise } },
       { path: '/admin/keys', body: `{"tier":"pro","name":${nested('[', ']', 5000)}}`, headers: { 'X-Admin-Token': t.adminToken } },
     ];
@@ -329,7 +481,15 @@ describe('hostile HTTP', () => {
           await new Promise((res) => setTimeout(res, 5));
         }
       })();
-      const answers = await Promise.all(hostile.map((h) => fetch(`${t.url}/api/v1${h.path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...h.headers }, body: h.body }).then(async (r) => ({ status: r.status, text: await r.text() }))));
+      const answers = await Promise.all(
+        hostile.map((h) =>
+          fetch(`${t.url}/api/v1${h.path}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', ...h.headers },
+            body: h.body,
+          }).then(async (r) => ({ status: r.status, text: await r.text() })),
+        ),
+      );
       await new Promise((res) => setTimeout(res, 20));
       inFlight = false;
       await poller;
@@ -342,12 +502,17 @@ describe('hostile HTTP', () => {
     for (let i = 0; i < 3; i++) {
       const run = await attempt();
       runs.push(run);
-      for (const a of run.answers) expectContractError(a.status, a.text, { status: 400, code: 'invalid_request', message: /nested more than 32|more than 1000 keys/ });
+      for (const a of run.answers)
+        expectContractError(a.status, a.text, { status: 400, code: 'invalid_request', message: /nested more than 32|more than 1000 keys/ });
       if (run.healthMax < 100 && run.loopDelayMax < 100) break;
     }
     const best = runs.reduce((a, b) => (Math.max(b.healthMax, b.loopDelayMax) < Math.max(a.healthMax, a.loopDelayMax) ? b : a));
     expect(best.polls).toBeGreaterThan(0);
-    expect({ healthMs: best.healthMax < 100, loopDelayMs: best.loopDelayMax < 100, runs: runs.map((r) => [Math.round(r.healthMax), Math.round(r.loopDelayMax)]) }).toMatchObject({ healthMs: true, loopDelayMs: true });
+    expect({
+      healthMs: best.healthMax < 100,
+      loopDelayMs: best.loopDelayMax < 100,
+      runs: runs.map((r) => [Math.round(r.healthMax), Math.round(r.loopDelayMax)]),
+    }).toMatchObject({ healthMs: true, loopDelayMs: true });
   });
 
   it('is still up and healthy after all of the above', async () => {
@@ -365,7 +530,15 @@ describe('failed authentication is throttled per client address', () => {
   beforeAll(async () => {
     clock = new ManualClock(Date.parse('2026-11-22T12:00:00Z'));
     // TRUST_PROXY: X-Forwarded-For gives each test its own client address (req.ip), as behind a proxy.
-    t = await startTestApp({ clock, env: { AUTH_FAILURES_PER_MINUTE: String(LIMIT), TRUST_PROXY: 'true', METRICS_ALLOW_LOCAL: 'false', CORS_ORIGINS: 'https://app.example' } });
+    t = await startTestApp({
+      clock,
+      env: {
+        AUTH_FAILURES_PER_MINUTE: String(LIMIT),
+        TRUST_PROXY: 'true',
+        METRICS_ALLOW_LOCAL: 'false',
+        CORS_ORIGINS: 'https://app.example',
+      },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -375,7 +548,8 @@ describe('failed authentication is throttled per client address', () => {
 
   it('answers 401 to the first N wrong keys, then 429 with Retry-After to every request from the address, a correct key included', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < LIMIT + 3; i++) statuses.push((await t.call('/account', { key: `sk_wrong_${i}_xxxxxxxx`, headers: from('203.0.113.1') })).status);
+    for (let i = 0; i < LIMIT + 3; i++)
+      statuses.push((await t.call('/account', { key: `sk_wrong_${i}_xxxxxxxx`, headers: from('203.0.113.1') })).status);
     expect(statuses).toEqual([...Array(LIMIT).fill(401), 429, 429, 429]);
     const locked = await t.call('/account', { key: KEYS.pro, headers: from('203.0.113.1') });
     expectApiError(locked, { status: 429, code: 'rate_limited', message: /Too many failed authentication attempts from this address/ });
@@ -385,7 +559,9 @@ describe('failed authentication is throttled per client address', () => {
     expect((await t.call('/account', { key: KEYS.pro, headers: from('203.0.113.2') })).status).toBe(200);
     if (SERVICES) {
       // The counters are in Redis, whose expiry runs on real time: the window is a minute at most.
-      expect(Number((await t.call('/account', { key: KEYS.pro, headers: from('203.0.113.1') })).headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(
+        Number((await t.call('/account', { key: KEYS.pro, headers: from('203.0.113.1') })).headers.get('retry-after')),
+      ).toBeLessThanOrEqual(60);
       return;
     }
     clock.advance(30_000);
@@ -395,8 +571,14 @@ describe('failed authentication is throttled per client address', () => {
   });
 
   it('counts wrong admin tokens on the same budget, and not missing credentials', async () => {
-    for (let i = 0; i < LIMIT; i++) expect((await t.call('/admin/keys', { headers: from('203.0.113.3', { 'X-Admin-Token': `wrong-token-${i}-xxxxxxxx` }) })).status).toBe(401);
-    expectApiError(await t.call('/admin/keys', { headers: from('203.0.113.3', { 'X-Admin-Token': t.adminToken }) }), { status: 429, code: 'rate_limited' });
+    for (let i = 0; i < LIMIT; i++)
+      expect((await t.call('/admin/keys', { headers: from('203.0.113.3', { 'X-Admin-Token': `wrong-token-${i}-xxxxxxxx` }) })).status).toBe(
+        401,
+      );
+    expectApiError(await t.call('/admin/keys', { headers: from('203.0.113.3', { 'X-Admin-Token': t.adminToken }) }), {
+      status: 429,
+      code: 'rate_limited',
+    });
     expect((await t.call('/account', { key: KEYS.pro, headers: from('203.0.113.3') })).status).toBe(429);
     for (let i = 0; i < LIMIT * 3; i++) expect((await t.call('/account', { headers: from('203.0.113.4') })).status).toBe(401);
     expect((await t.call('/account', { key: KEYS.pro, headers: from('203.0.113.4') })).status).toBe(200);
@@ -417,11 +599,21 @@ describe('failed authentication is throttled per client address', () => {
     expect(ok.headers.get('access-control-allow-credentials')).toBeNull();
     const evil = await fetch(`${t.url}/api/v1/health`, { headers: { Origin: 'https://evil.example' } });
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
-    const pre = await fetch(`${t.url}/api/v1/admin/keys`, { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-admin-token' } });
+    const pre = await fetch(`${t.url}/api/v1/admin/keys`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://app.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'x-admin-token',
+      },
+    });
     expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect((pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/)).not.toContain('x-admin-token');
     expect((pre.headers.get('access-control-allow-headers') ?? '').toLowerCase()).toContain('x-api-key');
-    const evilPre = await fetch(`${t.url}/api/v1/odds`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' } });
+    const evilPre = await fetch(`${t.url}/api/v1/odds`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(evilPre.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

@@ -18,22 +18,42 @@ import { isolationEnv, KEYS, startTestApp, testConfig, type TestApp } from '../s
  * lost, and the server still answering. Runs on the embedded store and, with TEST_DATABASE_URL, on PostgreSQL.
  */
 const NOW = Date.parse('2026-11-22T12:00:00Z');
-const HEADER = 'id,sportsbook,event_id,sport,league,home_team,away_team,market_type,selection,selection_type,odds_american,odds_decimal,odds_probability,line,event_start_time,is_live,timestamp';
+const HEADER =
+  'id,sportsbook,event_id,sport,league,home_team,away_team,market_type,selection,selection_type,odds_american,odds_decimal,odds_probability,line,event_start_time,is_live,timestamp';
 const quiet = () => undefined;
 
 /** One sample-format row: a moneyline price on a Celtics-Lakers game unless told otherwise. */
-function row(o: Partial<Record<'id' | 'book' | 'home' | 'away' | 'selection' | 'type' | 'american' | 'decimal' | 'start', string>> = {}): string {
+function row(
+  o: Partial<Record<'id' | 'book' | 'home' | 'away' | 'selection' | 'type' | 'american' | 'decimal' | 'start', string>> = {},
+): string {
   const home = o.home ?? 'Boston Celtics';
   return [
-    o.id ?? '1', o.book ?? 'draftkings', 'e1', 'basketball', 'nba', home, o.away ?? 'Los Angeles Lakers', 'moneyline',
-    o.selection ?? home, o.type ?? 'home', o.american ?? '-150', o.decimal ?? '1.6667', '', '', o.start ?? '2026-11-23T00:40:00Z', 'False', '2026-11-22T11:59:00Z',
+    o.id ?? '1',
+    o.book ?? 'draftkings',
+    'e1',
+    'basketball',
+    'nba',
+    home,
+    o.away ?? 'Los Angeles Lakers',
+    'moneyline',
+    o.selection ?? home,
+    o.type ?? 'home',
+    o.american ?? '-150',
+    o.decimal ?? '1.6667',
+    '',
+    '',
+    o.start ?? '2026-11-23T00:40:00Z',
+    'False',
+    '2026-11-22T11:59:00Z',
   ].join(',');
 }
 
 const BOOKS = ['draftkings', 'fanduel', 'betmgm', 'caesars', 'pinnacle', 'bet365', 'betrivers', 'fanatics'];
 
 describe('hostile imports through a running server', () => {
-  const shared = process.env.TEST_DATABASE_URL ? isolationEnv() : { DATA_DIR: mkdtempSync(join(tmpdir(), 'odds-hostile-')), EMBEDDED_IN_MEMORY: 'false' };
+  const shared = process.env.TEST_DATABASE_URL
+    ? isolationEnv()
+    : { DATA_DIR: mkdtempSync(join(tmpdir(), 'odds-hostile-')), EMBEDDED_IN_MEMORY: 'false' };
   const config = testConfig(shared);
   const dir = mkdtempSync(join(tmpdir(), 'odds-hostile-files-'));
   let t: TestApp;
@@ -50,7 +70,8 @@ describe('hostile imports through a running server', () => {
     return runImport(path, config, { replay: false, server: server(), admin }, quiet);
   };
   const stored = async (): Promise<number> => Number((await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM odds'))[0].n);
-  const storedIds = async (): Promise<Set<string>> => new Set(((await t.app.get(DataSource).query('SELECT id FROM odds')) as Array<{ id: string }>).map((r) => r.id));
+  const storedIds = async (): Promise<Set<string>> =>
+    new Set(((await t.app.get(DataSource).query('SELECT id FROM odds')) as Array<{ id: string }>).map((r) => r.id));
   const flush = () => t.app.get(BoardService).writer.flush({ force: true });
   const healthy = async () => {
     const h = await t.call('/health');
@@ -81,7 +102,9 @@ describe('hostile imports through a running server', () => {
   it('the exact reproduction: a NUL in home_team is refused at the edge with its line; later rows are stored', async () => {
     const s = await importFile([HEADER, row({ home: 'Boston\u0000Celtics', selection: 'Boston Celtics' })].join('\n'));
     expect(s).toMatchObject({ records: 1, imported: 0, rejected: 1, exitCode: IMPORT_EXIT.NOTHING });
-    expect(s.errors).toEqual([{ line: 2, reason: 'home_team contains a NUL character (U+0000), which the database cannot store', code: 'invalid_text' }]);
+    expect(s.errors).toEqual([
+      { line: 2, reason: 'home_team contains a NUL character (U+0000), which the database cannot store', code: 'invalid_text' },
+    ]);
     expect(s.reasons).toEqual({ invalid_text: 1 });
     const before = await stored();
     const later = await importFile([HEADER, row({ book: 'bovada' }), row({ book: 'betonline' })].join('\n'));
@@ -93,8 +116,22 @@ describe('hostile imports through a running server', () => {
   });
 
   it('the admin ingest channel refuses the same quote the same way (every source passes the edge)', async () => {
-    const quote = { book: 'draftkings', league: 'nba', homeTeam: 'Boston Celtics', awayTeam: 'Los\u0000Lakers', startTime: Date.parse('2026-11-23T00:40:00Z'), marketType: 'moneyline', selection: 'Boston Celtics', selectionType: 'home', price: { american: -150 } };
-    const r = await t.call('/admin/ingest', { method: 'POST', body: { quotes: [quote, { ...quote, awayTeam: 'Los Angeles Lakers', selection: 'x\ud800' }] }, headers: { 'X-Admin-Token': t.adminToken } });
+    const quote = {
+      book: 'draftkings',
+      league: 'nba',
+      homeTeam: 'Boston Celtics',
+      awayTeam: 'Los\u0000Lakers',
+      startTime: Date.parse('2026-11-23T00:40:00Z'),
+      marketType: 'moneyline',
+      selection: 'Boston Celtics',
+      selectionType: 'home',
+      price: { american: -150 },
+    };
+    const r = await t.call('/admin/ingest', {
+      method: 'POST',
+      body: { quotes: [quote, { ...quote, awayTeam: 'Los Angeles Lakers', selection: 'x\ud800' }] },
+      headers: { 'X-Admin-Token': t.adminToken },
+    });
     expect(r.status).toBe(200);
     expect(r.json.data).toMatchObject({ accepted: 0, rejected: { invalid_text: 2 } });
     expect(r.json.data.rejections.map((x: { message: string }) => x.message)).toEqual([
@@ -104,43 +141,138 @@ describe('hostile imports through a running server', () => {
   });
 
   it.each([
-    ['a UTF-8 BOM', () => `\ufeff${HEADER}\n${row({ book: 'fanduel' })}\n`, { exit: 0, imported: 1, errors: [] as Array<[number, RegExp]> }],
-    ['CRLF line ends', () => `${HEADER}\r\n${row({ book: 'fanduel' })}\r\n${row({ book: 'betmgm' })}\r\n`, { exit: 0, imported: 2, errors: [] }],
-    ['latin-1 bytes inside a UTF-8 file', () => Buffer.concat([Buffer.from(`${HEADER}\n${row({ book: 'fanduel' })}\n`), Buffer.from(`${row({ book: 'betmgm', home: 'Z\u00fcrich Lions', away: 'Boston Celtics', selection: 'Boston Celtics', type: 'away' })}\n`, 'latin1')]), { exit: 1, imported: 1, errors: [[3, /home_team contains bytes that are not valid UTF-8/]] }],
-    ['a wrong header', () => 'book,team,price\ndraftkings,Boston Celtics,-150\n', { exit: 2, imported: 0, errors: [[1, /missing columns: sportsbook, event_id, league, home_team/]] }],
+    [
+      'a UTF-8 BOM',
+      () => `\ufeff${HEADER}\n${row({ book: 'fanduel' })}\n`,
+      { exit: 0, imported: 1, errors: [] as Array<[number, RegExp]> },
+    ],
+    [
+      'CRLF line ends',
+      () => `${HEADER}\r\n${row({ book: 'fanduel' })}\r\n${row({ book: 'betmgm' })}\r\n`,
+      { exit: 0, imported: 2, errors: [] },
+    ],
+    [
+      'latin-1 bytes inside a UTF-8 file',
+      () =>
+        Buffer.concat([
+          Buffer.from(`${HEADER}\n${row({ book: 'fanduel' })}\n`),
+          Buffer.from(
+            `${row({ book: 'betmgm', home: 'Z\u00fcrich Lions', away: 'Boston Celtics', selection: 'Boston Celtics', type: 'away' })}\n`,
+            'latin1',
+          ),
+        ]),
+      { exit: 1, imported: 1, errors: [[3, /home_team contains bytes that are not valid UTF-8/]] },
+    ],
+    [
+      'a wrong header',
+      () => 'book,team,price\ndraftkings,Boston Celtics,-150\n',
+      { exit: 2, imported: 0, errors: [[1, /missing columns: sportsbook, event_id, league, home_team/]] },
+    ],
     ['an empty file', () => '', { exit: 2, imported: 0, errors: [[1, /the file is empty/]] }],
     ['a header and no rows', () => `${HEADER}\n`, { exit: 2, imported: 0, errors: [[1, /no data rows/]] }],
-    ['a CSV cut mid-row', () => `${HEADER}\n${row({ book: 'fanduel' })}\n${row({ book: 'betmgm' }).slice(0, 60)}`, { exit: 1, imported: 1, errors: [[3, /event_start_time|market_type is empty|selection is empty|no price/]] }],
-    ['a CSV cut inside a quoted field', () => `${HEADER}\n${row({ book: 'fanduel' })}\n3,betmgm,e1,basketball,nba,"Boston Cel`, { exit: 1, imported: 1, errors: [[3, /unreadable CSV row/]] }],
-    ['one bad quote among good rows', () => [HEADER, row({ book: 'fanduel' }), row({ book: 'betmgm', home: '"Boston" Celtics"x' }), row({ book: 'caesars' })].join('\n'), { exit: 1, imported: 2, errors: [[3, /unreadable CSV row/]] }],
-    ['a 100 KB team name', () => [HEADER, row({ book: 'fanduel' }), row({ book: 'betmgm', away: 'L'.repeat(100_000) })].join('\n'), { exit: 1, imported: 1, errors: [[3, /away_team is 100000 characters long/]] }],
-    ['control characters', () => [HEADER, row({ book: 'betmgm', selection: 'Boston\u0007Celtics' }), row({ book: 'fanduel' })].join('\n'), { exit: 1, imported: 1, errors: [[2, /selection contains the control character U\+0007/]] }],
-    ['unknown columns', () => [`${HEADER},notes,tracking_id`, `${row({ book: 'fanduel' })},hello,42`].join('\n'), { exit: 0, imported: 1, errors: [] }],
-    ['truncated JSON', () => '[{"id":"e1","sport_key":"basketball_nba","commence_time":"2026-11-23T00:40:00Z","home_team":"Boston Celtics","away_team":"Los Ange', { exit: 2, imported: 0, errors: [[1, /not valid JSON/]], ext: 'json' }],
-    ['JSON with a lone surrogate in a team', () => JSON.stringify([{ id: 'e9', sport_key: 'basketball_nba', commence_time: '2026-11-23T00:40:00Z', home_team: 'Boston Celtics\ud800', away_team: 'Los Angeles Lakers', bookmakers: [{ key: 'draftkings', last_update: '2026-11-22T11:00:00Z', markets: [{ key: 'h2h', outcomes: [{ name: 'Boston Celtics\ud800', price: 1.6 }, { name: 'Los Angeles Lakers', price: 2.4 }] }] }] }]), { exit: 2, imported: 0, errors: [[1, /homeTeam contains a lone UTF-16 surrogate/], [2, /homeTeam contains a lone UTF-16 surrogate/]], ext: 'json' }],
-  ] as Array<[string, () => string | Buffer, { exit: number; imported: number; errors: Array<[number, RegExp]>; ext?: string }]>)('%s: reported row by row, the documented exit code, the server stays up', async (_name, content, want) => {
-    const s = await importFile(content(), want.ext);
-    expect(s.exitCode).toBe(want.exit);
-    expect(s.imported).toBe(want.imported);
-    expect(s.errors).toHaveLength(want.errors.length);
-    want.errors.forEach(([line, reason], i) => {
-      expect(s.errors[i]!.line).toBe(line);
-      expect(s.errors[i]!.reason).toMatch(reason);
-    });
-    await healthy();
-  });
+    [
+      'a CSV cut mid-row',
+      () => `${HEADER}\n${row({ book: 'fanduel' })}\n${row({ book: 'betmgm' }).slice(0, 60)}`,
+      { exit: 1, imported: 1, errors: [[3, /event_start_time|market_type is empty|selection is empty|no price/]] },
+    ],
+    [
+      'a CSV cut inside a quoted field',
+      () => `${HEADER}\n${row({ book: 'fanduel' })}\n3,betmgm,e1,basketball,nba,"Boston Cel`,
+      { exit: 1, imported: 1, errors: [[3, /unreadable CSV row/]] },
+    ],
+    [
+      'one bad quote among good rows',
+      () => [HEADER, row({ book: 'fanduel' }), row({ book: 'betmgm', home: '"Boston" Celtics"x' }), row({ book: 'caesars' })].join('\n'),
+      { exit: 1, imported: 2, errors: [[3, /unreadable CSV row/]] },
+    ],
+    [
+      'a 100 KB team name',
+      () => [HEADER, row({ book: 'fanduel' }), row({ book: 'betmgm', away: 'L'.repeat(100_000) })].join('\n'),
+      { exit: 1, imported: 1, errors: [[3, /away_team is 100000 characters long/]] },
+    ],
+    [
+      'control characters',
+      () => [HEADER, row({ book: 'betmgm', selection: 'Boston\u0007Celtics' }), row({ book: 'fanduel' })].join('\n'),
+      { exit: 1, imported: 1, errors: [[2, /selection contains the control character U\+0007/]] },
+    ],
+    [
+      'unknown columns',
+      () => [`${HEADER},notes,tracking_id`, `${row({ book: 'fanduel' })},hello,42`].join('\n'),
+      { exit: 0, imported: 1, errors: [] },
+    ],
+    [
+      'truncated JSON',
+      () =>
+        '[{"id":"e1","sport_key":"basketball_nba","commence_time":"2026-11-23T00:40:00Z","home_team":"Boston Celtics","away_team":"Los Ange',
+      { exit: 2, imported: 0, errors: [[1, /not valid JSON/]], ext: 'json' },
+    ],
+    [
+      'JSON with a lone surrogate in a team',
+      () =>
+        JSON.stringify([
+          {
+            id: 'e9',
+            sport_key: 'basketball_nba',
+            commence_time: '2026-11-23T00:40:00Z',
+            home_team: 'Boston Celtics\ud800',
+            away_team: 'Los Angeles Lakers',
+            bookmakers: [
+              {
+                key: 'draftkings',
+                last_update: '2026-11-22T11:00:00Z',
+                markets: [
+                  {
+                    key: 'h2h',
+                    outcomes: [
+                      { name: 'Boston Celtics\ud800', price: 1.6 },
+                      { name: 'Los Angeles Lakers', price: 2.4 },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ]),
+      {
+        exit: 2,
+        imported: 0,
+        errors: [
+          [1, /homeTeam contains a lone UTF-16 surrogate/],
+          [2, /homeTeam contains a lone UTF-16 surrogate/],
+        ],
+        ext: 'json',
+      },
+    ],
+  ] as Array<[string, () => string | Buffer, { exit: number; imported: number; errors: Array<[number, RegExp]>; ext?: string }]>)(
+    '%s: reported row by row, the documented exit code, the server stays up',
+    async (_name, content, want) => {
+      const s = await importFile(content(), want.ext);
+      expect(s.exitCode).toBe(want.exit);
+      expect(s.imported).toBe(want.imported);
+      expect(s.errors).toHaveLength(want.errors.length);
+      want.errors.forEach(([line, reason], i) => {
+        expect(s.errors[i]!.line).toBe(line);
+        expect(s.errors[i]!.reason).toMatch(reason);
+      });
+      await healthy();
+    },
+  );
 
   it('unknown columns are named in the summary, not silently dropped', async () => {
     const s = await importFile([`${HEADER},notes`, row({ book: 'caesars' })].join('\n'));
     expect(s.notes).toEqual(['ignored unknown columns: notes']);
   });
 
-  it('formula-looking cells are data: stored and served verbatim (escaping is the CSV export\'s job)', async () => {
+  it("formula-looking cells are data: stored and served verbatim (escaping is the CSV export's job)", async () => {
     const home = '=HYPERLINK("http://evil.example/x","y")';
-    const s = await importFile([HEADER, row({ book: 'fanduel', home: `"${home.replace(/"/g, '""')}"`, selection: '+SUM(1;2)', away: '@cmd' })].join('\n'));
+    const s = await importFile(
+      [HEADER, row({ book: 'fanduel', home: `"${home.replace(/"/g, '""')}"`, selection: '+SUM(1;2)', away: '@cmd' })].join('\n'),
+    );
     expect(s).toMatchObject({ imported: 1, exitCode: IMPORT_EXIT.ALL });
     const events = await t.call('/events?league=nba&limit=200', { key: KEYS.sharp });
-    expect(events.json.data.some((e: { home_team: string; away_team: string }) => e.home_team === home && e.away_team === '@cmd')).toBe(true);
+    expect(events.json.data.some((e: { home_team: string; away_team: string }) => e.home_team === home && e.away_team === '@cmd')).toBe(
+      true,
+    );
   });
 
   it('many refused rows: every one listed with its line, in a file beside the import', async () => {
@@ -166,10 +298,33 @@ describe('the board writer quarantines what the database refuses for its data', 
 
   /** A board row as the pipeline would build it (the text check bypassed: the writer is the last line of defence). */
   const boardRow = (id: string, selection: string): OddsRow => ({
-    id, sportsbook: 'draftkings', eventId: 'nba_celtics_lakers_2026-11-22_b3', sport: 'basketball', league: 'nba', marketType: 'moneyline', period: 'game',
-    ladderKey: 'l', groupKey: 'g', groupLine: null, selection, selectionType: 'home', line: null, playerName: null, statCategory: null,
-    american: -150, decimal: 1.6667, probability: 0.6, isLive: false, isActive: true, changedAt: NOW2, oddsChangedAt: NOW2, lastSeenAt: NOW2,
-    externalEventId: null, marketId: null, selectionId: null, maxBet: null,
+    id,
+    sportsbook: 'draftkings',
+    eventId: 'nba_celtics_lakers_2026-11-22_b3',
+    sport: 'basketball',
+    league: 'nba',
+    marketType: 'moneyline',
+    period: 'game',
+    ladderKey: 'l',
+    groupKey: 'g',
+    groupLine: null,
+    selection,
+    selectionType: 'home',
+    line: null,
+    playerName: null,
+    statCategory: null,
+    american: -150,
+    decimal: 1.6667,
+    probability: 0.6,
+    isLive: false,
+    isActive: true,
+    changedAt: NOW2,
+    oddsChangedAt: NOW2,
+    lastSeenAt: NOW2,
+    externalEventId: null,
+    marketId: null,
+    selectionId: null,
+    maxBet: null,
   });
 
   it('isolates the refused row, writes every other one, counts it, says so in health, and keeps writing', async () => {
@@ -191,7 +346,15 @@ describe('the board writer quarantines what the database refuses for its data', 
     expect(JSON.stringify(h.json)).toMatch(/1 item refused by the database for its data was quarantined/);
     expect(await t.app.get(MetricsService).registry.metrics()).toMatch(/^board_write_quarantined 1$/m);
     // Later writes are not blocked.
-    writer.enqueue({ version: 2, at: NOW2 + 1000, upserted: [boardRow('r100', 'later')], removed: [], events: [], eventsRemoved: [], seen: [] });
+    writer.enqueue({
+      version: 2,
+      at: NOW2 + 1000,
+      upserted: [boardRow('r100', 'later')],
+      removed: [],
+      events: [],
+      eventsRemoved: [],
+      seen: [],
+    });
     await writer.flush({ force: true });
     expect(Number((await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM odds'))[0].n)).toBe(40);
     expect(writer.lossReport()).toMatchObject({ pending: { rows: 0, history: 0 }, quarantined: { rows: 1, history: 0 } });
@@ -199,7 +362,9 @@ describe('the board writer quarantines what the database refuses for its data', 
 });
 
 describe('a restart after a refused import shows every earlier row', () => {
-  const shared = process.env.TEST_DATABASE_URL ? isolationEnv() : { DATA_DIR: mkdtempSync(join(tmpdir(), 'odds-hostile-restart-')), EMBEDDED_IN_MEMORY: 'false' };
+  const shared = process.env.TEST_DATABASE_URL
+    ? isolationEnv()
+    : { DATA_DIR: mkdtempSync(join(tmpdir(), 'odds-hostile-restart-')), EMBEDDED_IN_MEMORY: 'false' };
   const config = testConfig(shared);
   const dir = mkdtempSync(join(tmpdir(), 'odds-hostile-restart-files-'));
   let t: TestApp | undefined;
@@ -216,9 +381,30 @@ describe('a restart after a refused import shows every earlier row', () => {
       writeFileSync(p, [HEADER, ...lines].join('\n'));
       return p;
     };
-    const before = await runImport(file('before.csv', BOOKS.slice(0, 4).map((b) => row({ book: b }))), config, { replay: false, server, admin }, quiet);
-    const refused = await runImport(file('nul.csv', [row({ book: 'bovada', home: 'Boston\u0000Celtics' })]), config, { replay: false, server, admin }, quiet);
-    const after = await runImport(file('after.csv', BOOKS.slice(4).map((b) => row({ book: b, selection: 'Los Angeles Lakers', type: 'away' }))), config, { replay: false, server, admin }, quiet);
+    const before = await runImport(
+      file(
+        'before.csv',
+        BOOKS.slice(0, 4).map((b) => row({ book: b })),
+      ),
+      config,
+      { replay: false, server, admin },
+      quiet,
+    );
+    const refused = await runImport(
+      file('nul.csv', [row({ book: 'bovada', home: 'Boston\u0000Celtics' })]),
+      config,
+      { replay: false, server, admin },
+      quiet,
+    );
+    const after = await runImport(
+      file(
+        'after.csv',
+        BOOKS.slice(4).map((b) => row({ book: b, selection: 'Los Angeles Lakers', type: 'away' })),
+      ),
+      config,
+      { replay: false, server, admin },
+      quiet,
+    );
     expect([before.exitCode, refused.exitCode, after.exitCode]).toEqual([0, 2, 0]);
     const onBoard = [...t.app.get(BoardService).board.rows.values()].map((r) => `${r.sportsbook}:${r.selectionType}`).sort();
     expect(onBoard).toHaveLength(8);

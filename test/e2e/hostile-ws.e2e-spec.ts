@@ -39,7 +39,9 @@ describe('hostile WebSocket input', () => {
     // About 4,000 prices: NBA games over 10 days at four books, so a snapshot takes several frames.
     const teams = new Catalog().teamsOf('nba').map((x) => x.name);
     const games: GameSpec[] = [];
-    for (let d = 0; d < 10; d++) for (let i = 0; i + 1 < teams.length; i += 2) games.push({ league: 'nba', home: teams[i]!, away: teams[i + 1]!, start: NOW + (30 + d * 24) * H });
+    for (let d = 0; d < 10; d++)
+      for (let i = 0; i + 1 < teams.length; i += 2)
+        games.push({ league: 'nba', home: teams[i]!, away: teams[i + 1]!, start: NOW + (30 + d * 24) * H });
     t.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket(games, BOOKS, NOW) }, NOW, { backfill: true });
     // Its own sharp key: 1,000 requests a minute, so the upgrades of this suite never hit the rate limit.
     key = await t.newKey('sharp');
@@ -81,19 +83,25 @@ describe('hostile WebSocket input', () => {
     c.close();
   });
 
-  it.each([['{"type":"auth","token":"x"}'], ['{"type":"subscribe_all"}'], ['{"type":"__proto__"}']])('unknown type %s: unknown_message_type', async (raw) => {
-    const c = await connect();
-    c.send(raw);
-    expect(await c.next('error')).toMatchObject({ code: 'unknown_message_type' });
-    await stillServes(c);
-    await restAnswers();
-    c.close();
-  });
+  it.each([['{"type":"auth","token":"x"}'], ['{"type":"subscribe_all"}'], ['{"type":"__proto__"}']])(
+    'unknown type %s: unknown_message_type',
+    async (raw) => {
+      const c = await connect();
+      c.send(raw);
+      expect(await c.next('error')).toMatchObject({ code: 'unknown_message_type' });
+      await stillServes(c);
+      await restAnswers();
+      c.close();
+    },
+  );
 
   it('a binary frame: invalid_message, and the socket keeps serving', async () => {
     const c = await connect();
     c.ws.send(Buffer.from('{"type":"ping"}'), { binary: true });
-    expect(await c.next('error')).toMatchObject({ code: 'invalid_message', message: 'Binary frames are not accepted: send JSON text frames' });
+    expect(await c.next('error')).toMatchObject({
+      code: 'invalid_message',
+      message: 'Binary frames are not accepted: send JSON text frames',
+    });
     await stillServes(c);
     await restAnswers();
     c.close();
@@ -138,7 +146,10 @@ describe('hostile WebSocket input', () => {
     expect(c.of('error')).toEqual([]);
     // After the last `subscribed`, exactly one whole snapshot: offsets run from 0 to the total, in order.
     const lastSub = c.frames.findIndex((f) => f.type === 'subscribed' && f.data.min_ev === SUBSCRIBE_BUDGET.limit - 1);
-    const chunks = c.frames.slice(lastSub).filter((f) => f.type === 'snapshot').map((f) => f.data);
+    const chunks = c.frames
+      .slice(lastSub)
+      .filter((f) => f.type === 'snapshot')
+      .map((f) => f.data);
     const total = c.of('snapshot:complete')[0]!.data.total_odds;
     expect(total).toBeGreaterThan(2000);
     let offset = 0;
@@ -148,7 +159,10 @@ describe('hostile WebSocket input', () => {
     }
     expect(offset).toBe(total);
     // Everything sent before the last subscription was partial: far less than ten snapshots.
-    const before = c.frames.slice(0, lastSub).filter((f) => f.type === 'snapshot').reduce((n, f) => n + f.data.count, 0);
+    const before = c.frames
+      .slice(0, lastSub)
+      .filter((f) => f.type === 'snapshot')
+      .reduce((n, f) => n + f.data.count, 0);
     expect(before).toBeLessThan(total);
     c.close();
   });
@@ -184,7 +198,11 @@ describe('hostile WebSocket input', () => {
     c.send({ type: 'subscribe', filters: { leagues: ['nba'] } });
     const sub = await c.seen('subscribed');
     // No channels named: every channel the tier has (sharp: prices and every opportunity kind, no game state).
-    expect(sub.data).toMatchObject({ channels: ['odds', 'opportunities'], kinds: ['ev', 'arbitrage', 'middles', 'low_hold'], leagues: ['nba'] });
+    expect(sub.data).toMatchObject({
+      channels: ['odds', 'opportunities'],
+      kinds: ['ev', 'arbitrage', 'middles', 'low_hold'],
+      leagues: ['nba'],
+    });
     await c.seen('snapshot:complete');
     expect(c.frames.map((f) => f.type).slice(0, 2)).toEqual(['connected', 'subscribed']);
     c.close();
@@ -195,14 +213,27 @@ describe('hostile WebSocket input', () => {
     const c = await connect();
     expect(c.frames[0]!.data).toMatchObject({ channels: null, filters: { min_ev: 2, min_profit: 0.5 } });
     hub.heartbeatNow();
-    t.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket([{ league: 'nhl', home: 'Toronto Maple Leafs', away: 'Montreal Canadiens', start: NOW + 8 * H }], BOOKS, NOW) });
+    t.app.get(IngestionService).ingest({
+      source: 'test',
+      quotes: buildMarket([{ league: 'nhl', home: 'Toronto Maple Leafs', away: 'Montreal Canadiens', start: NOW + 8 * H }], BOOKS, NOW),
+    });
     await stillServes(c);
     expect(c.frames.map((f) => f.type)).toEqual(['connected', 'pong']);
     c.send({ type: 'subscribe' });
     await c.seen('snapshot:complete');
     const order = c.frames.map((f: WsFrame) => (f.type === 'snapshot' ? (f.data.odds ? 'odds' : `opps:${f.data.kind}`) : f.type));
     const compact = order.filter((x, i) => x !== order[i - 1]);
-    expect(compact).toEqual(['connected', 'pong', 'subscribed', 'odds', 'opps:ev', 'opps:arbitrage', 'opps:middles', 'opps:low_hold', 'snapshot:complete']);
+    expect(compact).toEqual([
+      'connected',
+      'pong',
+      'subscribed',
+      'odds',
+      'opps:ev',
+      'opps:arbitrage',
+      'opps:middles',
+      'opps:low_hold',
+      'snapshot:complete',
+    ]);
     expect(Math.max(...c.sizes)).toBeLessThanOrEqual(MAX_FRAME_BYTES);
     expect(c.of('snapshot').filter((f) => f.data.odds).length).toBeGreaterThan(4000 / 1000);
     c.close();
@@ -216,9 +247,15 @@ describe('hostile WebSocket input', () => {
       c.send({ type: 'subscribe', channels: ['odds'] });
       const err = await c.next('error');
       expect(err.code).toBe('invalid_request');
-      expect(err.message).toMatch(/^This stream's snapshot would hold \d+ prices; a stream may hold at most 1000\. Narrow it with sportsbook/);
+      expect(err.message).toMatch(
+        /^This stream's snapshot would hold \d+ prices; a stream may hold at most 1000\. Narrow it with sportsbook/,
+      );
       expect(c.of('subscribed')).toEqual([]);
-      c.send({ type: 'subscribe', channels: ['odds'], filters: { eventIds: [(await t.call('/events?league=nba&limit=1', { key })).json.data[0].id] } });
+      c.send({
+        type: 'subscribe',
+        channels: ['odds'],
+        filters: { eventIds: [(await t.call('/events?league=nba&limit=1', { key })).json.data[0].id] },
+      });
       await c.seen('snapshot:complete');
       // On SSE the same filter is a 400 before the stream starts.
       const sse = await t.call(`/stream?channel=odds&api_key=${key}`);
@@ -231,7 +268,7 @@ describe('hostile WebSocket input', () => {
   });
 });
 
-describe('WebSocket upgrades spend the key\'s per-minute budget', () => {
+describe("WebSocket upgrades spend the key's per-minute budget", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ clock: new ManualClock(NOW) });
@@ -246,7 +283,10 @@ describe('WebSocket upgrades spend the key\'s per-minute budget', () => {
     const last = await WsClient.connect(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${key}`);
     const over = new WsClient(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${key}`);
     const err = await over.next('error');
-    expect(err).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/^Rate limit of 120 requests per minute exceeded; retry in \d+ s$/) });
+    expect(err).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^Rate limit of 120 requests per minute exceeded; retry in \d+ s$/),
+    });
     expect(await over.closed).toEqual({ code: 4029, reason: 'rate_limited' });
     expect(over.of('connected')).toEqual([]);
     expect((await t.call('/account', { key })).status).toBe(429);
@@ -281,7 +321,10 @@ describe('failed WebSocket logins count against the client address, like REST', 
       expect((await bad.closed).code).toBe(4001);
     }
     const good = new WsClient(`${ws}${KEYS.sharp}`);
-    expect(await good.next('error')).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('failed authentication attempts') });
+    expect(await good.next('error')).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringContaining('failed authentication attempts'),
+    });
     expect((await good.closed).code).toBe(4029);
     expect(good.of('connected')).toEqual([]);
     expect((await t.call('/account', { key: KEYS.sharp })).status).toBe(429);

@@ -20,7 +20,8 @@ const AT_CAPTURE = Date.parse('2026-07-13T02:00:00Z');
  * prices all the same, kept as quoted and never part of a two-way group.
  */
 const futuresMoneylines = rows.filter((r) => r.market_type === 'moneyline' && !['home', 'away'].includes(r.selection_type!));
-const perBook = (list: Array<Record<string, string>>) => list.reduce<Record<string, number>>((m, r) => ((m[r.sportsbook!] = (m[r.sportsbook!] ?? 0) + 1), m), {});
+const perBook = (list: Array<Record<string, string>>) =>
+  list.reduce<Record<string, number>>((m, r) => ((m[r.sportsbook!] = (m[r.sportsbook!] ?? 0) + 1), m), {});
 
 describe('importing the MLB sample', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'odds-import-'));
@@ -62,13 +63,19 @@ describe('importing the MLB sample', () => {
     // Only the sample's four games are events: its futures rows (Kalshi contracts, awards, championships) are
     // futures markets, never events with two teams ("Esmerlyn Valdez @ Esmerlyn Valdez").
     expect((events.json.data as Array<{ id: string }>).map((e) => e.id).sort()).toEqual([
-      'mlb_americanleague_nationalleague_2026-07-13_b3', 'mlb_americanleague_nationalleague_2026-07-14_b3', 'mlb_giants_rockies_2026-07-12_b2', 'mlb_rays_redsox_2026-07-12_b3',
+      'mlb_americanleague_nationalleague_2026-07-13_b3',
+      'mlb_americanleague_nationalleague_2026-07-14_b3',
+      'mlb_giants_rockies_2026-07-12_b2',
+      'mlb_rays_redsox_2026-07-12_b3',
     ]);
-    for (const e of events.json.data as Array<{ home_team: string; away_team: string }>) expect(e.home_team.toLowerCase()).not.toBe(e.away_team.toLowerCase());
+    for (const e of events.json.data as Array<{ home_team: string; away_team: string }>)
+      expect(e.home_team.toLowerCase()).not.toBe(e.away_team.toLowerCase());
     const futures = await t.call('/futures?league=mlb&limit=200', { key: KEYS.sharp });
     expect(futures.status).toBe(200);
     expect(futures.json.meta.total).toBeGreaterThan(50);
-    const ws = (futures.json.data as Array<{ market_id: string; books_available: string[]; future_type: string }>).find((m) => m.market_id === 'mlb_championship_winner_2026');
+    const ws = (futures.json.data as Array<{ market_id: string; books_available: string[]; future_type: string }>).find(
+      (m) => m.market_id === 'mlb_championship_winner_2026',
+    );
     expect(ws?.future_type).toBe('TEAM');
     expect(ws?.books_available).toEqual(expect.arrayContaining(['betmgm', 'fanduel', 'hardrock', 'ladbrokes', 'polymarket']));
   });
@@ -100,7 +107,10 @@ describe('imports never pollute the board (issue 17)', () => {
   let t: TestApp;
   let server: { pid: number; host: string; port: number; admin_token: string; started_at: string };
   const board = () => t.app.get(BoardService).board;
-  const snapshot = () => ({ rows: [...board().rows.keys()].sort(), events: [...board().events.values()].map((e) => `${e.id}:${e.status}`).sort() });
+  const snapshot = () => ({
+    rows: [...board().rows.keys()].sort(),
+    events: [...board().events.values()].map((e) => `${e.id}:${e.status}`).sort(),
+  });
   const upcomingInThePast = () => [...board().events.values()].filter((e) => e.status === 'upcoming' && e.startTime < NOW);
 
   afterAll(async () => {
@@ -119,7 +129,9 @@ describe('imports never pollute the board (issue 17)', () => {
     expect(upcomingInThePast()).toEqual([]);
     // The ended games are not listed (no live prices), so /events does not start with July.
     const events = await t.call('/events?limit=200', { key: KEYS.sharp });
-    expect(events.json.data.filter((e: { status: string; start_time: string }) => e.status === 'upcoming' && Date.parse(e.start_time) < NOW)).toEqual([]);
+    expect(
+      events.json.data.filter((e: { status: string; start_time: string }) => e.status === 'upcoming' && Date.parse(e.start_time) < NOW),
+    ).toEqual([]);
     const before = snapshot();
     const again = await runImport(SAMPLE, config, { replay: false, server, admin }, quiet);
     expect(again.changed).toBe(0);
@@ -153,6 +165,8 @@ describe('imports never pollute the board (issue 17)', () => {
     expect(removed).toBe(manifest.ids.length);
     expect(board().rows.size).toBe(0);
     expect(readManifest(dataDir, 'mlb_odds_snapshot.csv')).toBeNull();
-    await expect(removeImport('mlb_odds_snapshot.csv', config, { server, admin }, quiet)).rejects.toThrow(/no import named "mlb_odds_snapshot.csv"/);
+    await expect(removeImport('mlb_odds_snapshot.csv', config, { server, admin }, quiet)).rejects.toThrow(
+      /no import named "mlb_odds_snapshot.csv"/,
+    );
   });
 });

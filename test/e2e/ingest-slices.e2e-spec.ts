@@ -7,7 +7,7 @@ import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 
 const NOW = Date.parse('2026-11-22T18:00:00Z');
 
-describe('a provider\'s initial snapshot fed in slices', () => {
+describe("a provider's initial snapshot fed in slices", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ clock: new ManualClock(NOW) });

@@ -11,13 +11,31 @@ const H = 3600_000;
 function market(): Quote[] {
   const q: Quote[] = [];
   const add = (league: string, home: string, away: string, start: number, book: string, rows: Array<Partial<Quote>>, live = false) => {
-    for (const r of rows) q.push({ book, league, homeTeam: home, awayTeam: away, startTime: start, marketType: 'moneyline', selection: home, selectionType: 'home', line: null, price: { american: -110 }, isLive: live, ...r } as Quote);
+    for (const r of rows)
+      q.push({
+        book,
+        league,
+        homeTeam: home,
+        awayTeam: away,
+        startTime: start,
+        marketType: 'moneyline',
+        selection: home,
+        selectionType: 'home',
+        line: null,
+        price: { american: -110 },
+        isLive: live,
+        ...r,
+      } as Quote);
   };
   const ml = (home: string, away: string, h: number, a: number): Array<Partial<Quote>> => [
     { selection: home, selectionType: 'home', price: { american: h } },
     { selection: away, selectionType: 'away', price: { american: a } },
   ];
-  add('nba', 'Boston Celtics', 'Los Angeles Lakers', NOW + 2 * H, 'draftkings', [...ml('Boston Celtics', 'Los Angeles Lakers', -150, 130), { marketType: 'point_spread', selection: 'Boston Celtics', line: -3.5 }, { marketType: 'point_spread', selection: 'Los Angeles Lakers', selectionType: 'away', line: 3.5 }]);
+  add('nba', 'Boston Celtics', 'Los Angeles Lakers', NOW + 2 * H, 'draftkings', [
+    ...ml('Boston Celtics', 'Los Angeles Lakers', -150, 130),
+    { marketType: 'point_spread', selection: 'Boston Celtics', line: -3.5 },
+    { marketType: 'point_spread', selection: 'Los Angeles Lakers', selectionType: 'away', line: 3.5 },
+  ]);
   add('nba', 'Boston Celtics', 'Los Angeles Lakers', NOW + 2 * H, 'fanduel', ml('BOS Celtics', 'LA Lakers', -145, 125));
   add('nba', 'Boston Celtics', 'Los Angeles Lakers', NOW + 2 * H, 'pinnacle', ml('Boston Celtics', 'Los Angeles Lakers', -140, 128));
   add('nba', 'Denver Nuggets', 'Phoenix Suns', NOW - H, 'draftkings', ml('Denver Nuggets', 'Phoenix Suns', -300, 240), true);
@@ -28,7 +46,14 @@ function market(): Quote[] {
     { marketType: 'total_points', selection: 'Over', selectionType: 'over', line: 2.5, price: { decimal: 1.8 } },
     { marketType: 'total_points', selection: 'Under', selectionType: 'under', line: 2.5, price: { decimal: 2.05 } },
   ]);
-  add('nhl', 'Toronto Maple Leafs', 'Montreal Canadiens', NOW + 3 * H, 'betmgm', ml('Toronto Maple Leafs', 'Montreal Canadiens', -160, 135));
+  add(
+    'nhl',
+    'Toronto Maple Leafs',
+    'Montreal Canadiens',
+    NOW + 3 * H,
+    'betmgm',
+    ml('Toronto Maple Leafs', 'Montreal Canadiens', -160, 135),
+  );
   return q;
 }
 
@@ -39,7 +64,20 @@ describe('market data endpoints (end to end)', () => {
   beforeAll(async () => {
     t = await startTestApp({ clock });
     const ingestion = t.app.get(IngestionService);
-    const report = ingestion.ingest({ source: 'test', quotes: market(), events: [{ league: 'nba', homeTeam: 'Denver Nuggets', awayTeam: 'Phoenix Suns', startTime: NOW - H, status: 'live', gameState: { home_score: 55, away_score: 48, game_period: 'Q3' } }] });
+    const report = ingestion.ingest({
+      source: 'test',
+      quotes: market(),
+      events: [
+        {
+          league: 'nba',
+          homeTeam: 'Denver Nuggets',
+          awayTeam: 'Phoenix Suns',
+          startTime: NOW - H,
+          status: 'live',
+          gameState: { home_score: 55, away_score: 48, game_period: 'Q3' },
+        },
+      ],
+    });
     expect(report.rejected).toEqual({});
   });
   afterAll(async () => {
@@ -52,7 +90,14 @@ describe('market data endpoints (end to end)', () => {
       expect(r.status).toBe(200);
       const byId = Object.fromEntries(r.json.data.map((s: any) => [s.id, s]));
       expect(Object.keys(byId).sort()).toEqual(['basketball', 'hockey', 'soccer']);
-      expect(byId.basketball).toMatchObject({ event_count: 2, live_count: 1, leagues: ['nba'], slug: 'basketball', active: true, numerical_id: 1 });
+      expect(byId.basketball).toMatchObject({
+        event_count: 2,
+        live_count: 1,
+        leagues: ['nba'],
+        slug: 'basketball',
+        active: true,
+        numerical_id: 1,
+      });
       expect(byId.soccer.event_count).toBe(1);
     });
     it('lists every catalog sport with include_empty', async () => {
@@ -97,16 +142,33 @@ describe('market data endpoints (end to end)', () => {
       expect(r.json.meta).toMatchObject({ count: 5, total: 5, filters: { catalog: false } });
       expect(r.json.meta.pagination).toMatchObject({ limit: 5, offset: 0, has_more: false });
       const dk = r.json.data.find((b: any) => b.id === 'draftkings');
-      expect(dk).toMatchObject({ numerical_id: 12, status: 'active', event_count: 2, requires_tier: null, slug: 'draftkings', active: true, last_update: new Date(NOW).toISOString() });
+      expect(dk).toMatchObject({
+        numerical_id: 12,
+        status: 'active',
+        event_count: 2,
+        requires_tier: null,
+        slug: 'draftkings',
+        active: true,
+        last_update: new Date(NOW).toISOString(),
+      });
     });
     it('gives the catalog: 26 listed books, 23 open below the sharp tier, 42 with unlisted', async () => {
       const c = await t.call('/sportsbooks?catalog=true', { key: KEYS.pro });
       expect(c.json.data).toHaveLength(26);
       expect(c.json.data.filter((b: any) => b.requires_tier === null)).toHaveLength(23);
-      expect(c.json.data.filter((b: any) => b.requires_tier === 'sharp').map((b: any) => b.id).sort()).toEqual(['circa', 'pinnacle', 'prophetx']);
+      expect(
+        c.json.data
+          .filter((b: any) => b.requires_tier === 'sharp')
+          .map((b: any) => b.id)
+          .sort(),
+      ).toEqual(['circa', 'pinnacle', 'prophetx']);
       expect((await t.call('/sportsbooks?catalog=true&include_unlisted=true', { key: KEYS.pro })).json.data).toHaveLength(42);
       const inactive = await t.call('/sportsbooks?include_inactive=true', { key: KEYS.pro });
-      expect(inactive.json.data.find((b: any) => b.id === 'kalshi')).toMatchObject({ status: 'inactive', event_count: 0, last_update: null });
+      expect(inactive.json.data.find((b: any) => b.id === 'kalshi')).toMatchObject({
+        status: 'inactive',
+        event_count: 0,
+        last_update: null,
+      });
     });
     it('filters by region and sharpness and validates them', async () => {
       const uk = await t.call('/sportsbooks?catalog=true&region=UK', { key: KEYS.pro });
@@ -117,7 +179,11 @@ describe('market data endpoints (end to end)', () => {
       expect((await t.call('/sportsbooks?region=MARS', { key: KEYS.pro })).status).toBe(400);
     });
     it('answers one book and 404', async () => {
-      expect((await t.call('/sportsbooks/pinnacle', { key: KEYS.pro })).json.data).toMatchObject({ id: 'pinnacle', numerical_id: 28, is_sharp: true });
+      expect((await t.call('/sportsbooks/pinnacle', { key: KEYS.pro })).json.data).toMatchObject({
+        id: 'pinnacle',
+        numerical_id: 28,
+        is_sharp: true,
+      });
       expect((await t.call('/sportsbooks/nobook', { key: KEYS.pro })).status).toBe(404);
     });
   });
@@ -156,7 +222,17 @@ describe('market data endpoints (end to end)', () => {
         'epl_arsenal_chelsea_2026-11-23_b3',
       ]);
       const celtics = r.json.data[1];
-      expect(celtics).toMatchObject({ sport: 'basketball', league: 'nba', home_team: 'Boston Celtics', away_team: 'Los Angeles Lakers', status: 'upcoming', is_live: false, book_count: 3, books: ['draftkings', 'fanduel', 'pinnacle'], markets: ['moneyline', 'point_spread'] });
+      expect(celtics).toMatchObject({
+        sport: 'basketball',
+        league: 'nba',
+        home_team: 'Boston Celtics',
+        away_team: 'Los Angeles Lakers',
+        status: 'upcoming',
+        is_live: false,
+        book_count: 3,
+        books: ['draftkings', 'fanduel', 'pinnacle'],
+        markets: ['moneyline', 'point_spread'],
+      });
       expect(celtics.home).toEqual({ id: 'boston_celtics', numerical_id: 3, name: 'Boston Celtics', abbreviation: 'BOS' });
       expect(celtics.sport_ref).toMatchObject({ id: 'basketball', numerical_id: 1 });
       expect(celtics.league_ref).toMatchObject({ id: 'nba', numerical_id: 87 });
@@ -182,7 +258,17 @@ describe('market data endpoints (end to end)', () => {
       const r = await t.call('/events?limit=3', { key: KEYS.pro });
       expect(r.json.pagination).toEqual({ limit: 3, offset: 0, has_more: true, next_offset: 3 });
     });
-    it.each(['limit=abc', 'limit=0', 'limit=201', 'offset=-1', 'live=maybe', 'date=22-11-2026', 'sport=curlingx', 'sportsbook=nobook', 'colour=red'])('refuses %s with 400', async (qs) => {
+    it.each([
+      'limit=abc',
+      'limit=0',
+      'limit=201',
+      'offset=-1',
+      'live=maybe',
+      'date=22-11-2026',
+      'sport=curlingx',
+      'sportsbook=nobook',
+      'colour=red',
+    ])('refuses %s with 400', async (qs) => {
       const r = await t.call(`/events?${qs}`, { key: KEYS.pro });
       expect(r.status).toBe(400);
       expect(r.json.error.code).toBe('invalid_request');
@@ -197,7 +283,11 @@ describe('market data endpoints (end to end)', () => {
     });
     it('answers one event, its markets, and 404', async () => {
       const one = await t.call('/events/epl_arsenal_chelsea_2026-11-23_b3', { key: KEYS.pro });
-      expect(one.json.data).toMatchObject({ id: 'epl_arsenal_chelsea_2026-11-23_b3', markets: ['moneyline', 'total_points'], books: ['bet365'] });
+      expect(one.json.data).toMatchObject({
+        id: 'epl_arsenal_chelsea_2026-11-23_b3',
+        markets: ['moneyline', 'total_points'],
+        books: ['bet365'],
+      });
       const m = await t.call('/events/epl_arsenal_chelsea_2026-11-23_b3/markets', { key: KEYS.pro });
       expect(m.json.data).toEqual(['moneyline', 'total_points']);
       expect((await t.call('/events/nope_nope_2026-01-01_b0', { key: KEYS.pro })).status).toBe(404);
@@ -213,7 +303,22 @@ describe('market data endpoints (end to end)', () => {
   describe('the free tier sees the board 60 s late', () => {
     it('shows a new event to pro at once and to free only after 60 s', async () => {
       const ingestion = t.app.get(IngestionService);
-      ingestion.ingest({ source: 'test', quotes: [{ book: 'draftkings', league: 'nhl', homeTeam: 'Boston Bruins', awayTeam: 'New York Rangers', startTime: NOW + 5 * H, marketType: 'moneyline', selection: 'Boston Bruins', selectionType: 'home', price: { american: -120 } }] });
+      ingestion.ingest({
+        source: 'test',
+        quotes: [
+          {
+            book: 'draftkings',
+            league: 'nhl',
+            homeTeam: 'Boston Bruins',
+            awayTeam: 'New York Rangers',
+            startTime: NOW + 5 * H,
+            marketType: 'moneyline',
+            selection: 'Boston Bruins',
+            selectionType: 'home',
+            price: { american: -120 },
+          },
+        ],
+      });
       const id = 'nhl_bruins_rangers_2026-11-22_b3';
       expect((await t.call(`/events/${id}`, { key: KEYS.pro })).status).toBe(200);
       expect((await t.call(`/events/${id}`, { key: KEYS.free })).status).toBe(404);

@@ -11,7 +11,17 @@ const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T18:00:00Z');
 
 const q = (book: string, home: string, away: string, over: Partial<Quote>): Quote => ({
-  book, league: 'nfl', homeTeam: home, awayTeam: away, startTime: KICK, marketType: 'moneyline', selection: home, selectionType: 'home', line: null, price: { american: -110 }, ...over,
+  book,
+  league: 'nfl',
+  homeTeam: home,
+  awayTeam: away,
+  startTime: KICK,
+  marketType: 'moneyline',
+  selection: home,
+  selectionType: 'home',
+  line: null,
+  price: { american: -110 },
+  ...over,
 });
 
 /**
@@ -47,9 +57,26 @@ function market(): Quote[] {
 type J = Record<string, any>;
 
 const ALL_TOOLS = [
-  'get_sports', 'get_leagues', 'get_sportsbooks', 'get_markets', 'get_account_info', 'get_events', 'get_odds', 'get_odds_delta',
-  'get_best_odds', 'compare_odds', 'find_low_hold', 'find_arbitrage', 'get_closing_lines', 'get_futures', 'get_futures_odds',
-  'compare_futures_lines', 'find_ev_opportunities', 'find_middles', 'get_game_state', 'get_splits',
+  'get_sports',
+  'get_leagues',
+  'get_sportsbooks',
+  'get_markets',
+  'get_account_info',
+  'get_events',
+  'get_odds',
+  'get_odds_delta',
+  'get_best_odds',
+  'compare_odds',
+  'find_low_hold',
+  'find_arbitrage',
+  'get_closing_lines',
+  'get_futures',
+  'get_futures_odds',
+  'compare_futures_lines',
+  'find_ev_opportunities',
+  'find_middles',
+  'get_game_state',
+  'get_splits',
 ];
 
 const text = (r: CallToolResult): string => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
@@ -95,7 +122,11 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
   it('initializes: server info, capabilities and instructions', async () => {
     const c = await connect(KEYS.pro);
     expect(c.getServerVersion()).toMatchObject({ name: 'odds-service', version: expect.any(String) });
-    expect(c.getServerCapabilities()).toMatchObject({ tools: expect.any(Object), resources: expect.any(Object), prompts: expect.any(Object) });
+    expect(c.getServerCapabilities()).toMatchObject({
+      tools: expect.any(Object),
+      resources: expect.any(Object),
+      prompts: expect.any(Object),
+    });
     expect(c.getInstructions()).toContain('one request');
   });
 
@@ -118,15 +149,25 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.inputSchema).toMatchObject({ additionalProperties: false });
       expect(tool.description).toMatch(/Calls GET \/api\/v1\//);
-      for (const [name, prop] of Object.entries(tool.inputSchema.properties ?? {})) expect([name, (prop as J).description]).toEqual([name, expect.any(String)]);
+      for (const [name, prop] of Object.entries(tool.inputSchema.properties ?? {}))
+        expect([name, (prop as J).description]).toEqual([name, expect.any(String)]);
     }
     // The tier each tool needs is the one its REST route enforces (the opportunity endpoints' tests pin them).
-    const expected: Record<string, string> = { find_ev_opportunities: 'pro', find_middles: 'pro', find_arbitrage: 'hobby', find_low_hold: 'hobby', get_odds: 'free', get_sports: 'free' };
+    const expected: Record<string, string> = {
+      find_ev_opportunities: 'pro',
+      find_middles: 'pro',
+      find_arbitrage: 'hobby',
+      find_low_hold: 'hobby',
+      get_odds: 'free',
+      get_sports: 'free',
+    };
     for (const [name, tier] of Object.entries(expected)) {
       expect(byName(free, name)._meta).toMatchObject({ 'odds-service/required_tier': tier, 'odds-service/available': tier === 'free' });
       expect(byName(sharp, name)._meta).toMatchObject({ 'odds-service/required_tier': tier, 'odds-service/available': true });
     }
-    expect(byName(free, 'find_ev_opportunities').description).toContain('Tier: pro and up. Not available to this key (this key is on the free tier)');
+    expect(byName(free, 'find_ev_opportunities').description).toContain(
+      'Tier: pro and up. Not available to this key (this key is on the free tier)',
+    );
     expect(byName(sharp, 'find_ev_opportunities').description).toContain('Tier: pro and up.');
     expect(byName(sharp, 'find_ev_opportunities').description).not.toContain('Not available');
     expect(byName(free, 'get_odds_delta').inputSchema.required).toEqual(['since']);
@@ -143,7 +184,11 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
       ['get_markets', {}, '/markets'],
       ['get_account_info', {}, '/account'],
       ['get_events', { league: 'nfl', limit: 1 }, '/events?league=nfl&limit=1'],
-      ['get_odds', { event: chiefs, sportsbook: ['draftkings', 'pinnacle'], market: 'moneyline', sort: '-odds_decimal' }, `/odds?event=${chiefs}&sportsbook=draftkings,pinnacle&market=moneyline&sort=-odds_decimal`],
+      [
+        'get_odds',
+        { event: chiefs, sportsbook: ['draftkings', 'pinnacle'], market: 'moneyline', sort: '-odds_decimal' },
+        `/odds?event=${chiefs}&sportsbook=draftkings,pinnacle&market=moneyline&sort=-odds_decimal`,
+      ],
       ['get_odds_delta', { since: '2026-11-22T11:00:00Z', league: 'nfl' }, '/odds/delta?since=2026-11-22T11:00:00Z&league=nfl'],
       ['get_best_odds', { league: 'nfl', market: 'moneyline' }, '/odds/best?league=nfl&market=moneyline'],
       ['compare_odds', { event: chiefs, market: 'moneyline' }, `/odds/comparison?event=${chiefs}&market=moneyline`],
@@ -179,7 +224,8 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
         // The same JSON (the endpoints not served yet answer 404 both ways, and then the tool is an error).
         expect([label, r.structuredContent]).toEqual([label, rest.json]);
         expect([label, Boolean(r.isError)]).toEqual([label, rest.status >= 400]);
-        if ((name === 'get_odds' || name === 'get_best_odds') && rest.status === 200) expect([label, rest.json.data.length > 0]).toEqual([label, true]);
+        if ((name === 'get_odds' || name === 'get_best_odds') && rest.status === 200)
+          expect([label, rest.json.data.length > 0]).toEqual([label, true]);
         // A summary first, then the JSON itself as text.
         expect(r.content.length).toBe(2);
         expect(JSON.parse((r.content[1] as { text: string }).text)).toEqual(rest.json);
@@ -240,7 +286,12 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
 
     it('above the tier: a tool error naming the tier needed, never data', async () => {
       const c = await connect(await t.newKey('free'));
-      for (const [name, tier] of [['find_ev_opportunities', 'pro'], ['find_middles', 'pro'], ['find_arbitrage', 'hobby'], ['find_low_hold', 'hobby']] as const) {
+      for (const [name, tier] of [
+        ['find_ev_opportunities', 'pro'],
+        ['find_middles', 'pro'],
+        ['find_arbitrage', 'hobby'],
+        ['find_low_hold', 'hobby'],
+      ] as const) {
         const r = (await c.callTool({ name, arguments: {} })) as CallToolResult;
         expect([name, r.isError]).toEqual([name, true]);
         expect(text(r)).toContain('tier_restricted (HTTP 403)');
@@ -267,7 +318,13 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
     });
 
     it('one message per request: a JSON-RPC batch is refused; GET and DELETE are 405', async () => {
-      const r = await rpc([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }], KEYS.pro);
+      const r = await rpc(
+        [
+          { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+          { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        ],
+        KEYS.pro,
+      );
       expect(r.status).toBe(400);
       expect(((await r.json()) as J).error).toMatchObject({ code: -32600, message: expect.stringContaining('batches') });
       for (const method of ['GET', 'DELETE']) {
@@ -294,7 +351,10 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
     expect(raw.headers.get('x-ratelimit-remaining')).toBe('2');
     await c.callTool({ name: 'get_account_info', arguments: {} }); // 11
     await c.callTool({ name: 'get_account_info', arguments: {} }); // 12
-    await expect(c.callTool({ name: 'get_sports', arguments: {} })).rejects.toMatchObject({ code: 429, message: expect.stringContaining('rate_limited') }); // 13: refused
+    await expect(c.callTool({ name: 'get_sports', arguments: {} })).rejects.toMatchObject({
+      code: 429,
+      message: expect.stringContaining('rate_limited'),
+    }); // 13: refused
     const rest = await t.call('/sports', { key }); // refused too: one budget
     expect(rest.status).toBe(429);
     expect(rest.json.error.code).toBe('rate_limited');
@@ -303,7 +363,7 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
     expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
-  it('resources: the tier table with this key\'s tools, and the sportsbook catalog as REST serves it', async () => {
+  it("resources: the tier table with this key's tools, and the sportsbook catalog as REST serves it", async () => {
     const c = await connect(KEYS.hobby);
     const list = await c.listResources();
     expect(list.resources.map((r) => r.uri).sort()).toEqual(['odds://sportsbooks', 'odds://tiers']);
@@ -317,7 +377,7 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
     expect(JSON.parse((books.contents[0] as { text: string }).text)).toEqual(rest.json);
   });
 
-  it('prompts: today\'s best arbitrage, line shopping, value bets', async () => {
+  it("prompts: today's best arbitrage, line shopping, value bets", async () => {
     const c = await connect(KEYS.pro);
     const list = await c.listPrompts();
     expect(list.prompts.map((p) => p.name).sort()).toEqual(['find_todays_best_arbitrage', 'find_value_bets', 'shop_the_line']);

@@ -39,22 +39,42 @@ describe('odds endpoints (end to end)', () => {
     it('returns full Odds items with prices consistent across formats', () => {
       expect(all.length).toBeGreaterThan(200);
       for (const o of all) {
-        expect(o).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{16}$/), sportsbook: expect.any(String), event_id: expect.any(String), market_type: expect.any(String) });
+        expect(o).toMatchObject({
+          id: expect.stringMatching(/^[0-9a-f]{16}$/),
+          sportsbook: expect.any(String),
+          event_id: expect.any(String),
+          market_type: expect.any(String),
+        });
         const dec = o.odds_american > 0 ? 1 + o.odds_american / 100 : 1 + 100 / Math.abs(o.odds_american);
         expect(Math.abs(dec - o.odds_decimal)).toBeLessThan(0.01);
         expect(o.probability).toBeCloseTo(1 / o.odds_decimal, 4);
         expect(o.odds_probability).toBe(o.probability);
         expect(o.is_main_line && o.is_alternate_line).toBe(false);
       }
-      const dk = all.find((o) => o.sportsbook === 'draftkings' && o.market_type === 'moneyline' && o.home_team === 'Boston Celtics' && o.selection_type === 'home')!;
-      expect(dk).toMatchObject({ sportsbook_name: 'DraftKings', league: 'nba', sport: 'basketball', away_team: 'Los Angeles Lakers', event_start_time: new Date(NOW + 2 * H).toISOString(), is_live: false, is_active: true, line: null, is_main_line: true });
+      const dk = all.find(
+        (o) =>
+          o.sportsbook === 'draftkings' && o.market_type === 'moneyline' && o.home_team === 'Boston Celtics' && o.selection_type === 'home',
+      )!;
+      expect(dk).toMatchObject({
+        sportsbook_name: 'DraftKings',
+        league: 'nba',
+        sport: 'basketball',
+        away_team: 'Los Angeles Lakers',
+        event_start_time: new Date(NOW + 2 * H).toISOString(),
+        is_live: false,
+        is_active: true,
+        line: null,
+        is_main_line: true,
+      });
       expect(dk.sportsbook_ref).toEqual({ id: 'draftkings', numerical_id: 12, label: 'DraftKings' });
       expect(dk.market_ref).toMatchObject({ id: 'moneyline', numerical_id: 878 });
       expect(dk.home).toMatchObject({ id: 'boston_celtics', abbreviation: 'BOS' });
     });
 
     it('marks main and alternate lines from the consensus ladder', () => {
-      const spreads = all.filter((o) => o.market_type === 'point_spread' && o.home_team === 'Boston Celtics' && o.selection_type === 'home');
+      const spreads = all.filter(
+        (o) => o.market_type === 'point_spread' && o.home_team === 'Boston Celtics' && o.selection_type === 'home',
+      );
       expect(spreads.filter((o) => o.line === -3.5).every((o) => o.is_main_line)).toBe(true);
       expect(spreads.filter((o) => o.line === -5.5).every((o) => o.is_alternate_line)).toBe(true);
     });
@@ -93,14 +113,17 @@ describe('odds endpoints (end to end)', () => {
       expect(ids(b.json.data)).toEqual(ids(a.json.data));
     });
 
-    it.each(['odds_american', 'odds_decimal', 'probability', 'timestamp', 'event_start_time', 'sportsbook', 'sport', 'league'])('sorts by %s both ways', async (field) => {
-      for (const dir of ['', '-']) {
-        const r = await get(`/odds?limit=500&sort=${dir}${field}`);
-        const v = r.json.data.map((o: Row) => (field.endsWith('time') || field === 'timestamp' ? Date.parse(o[field]) : o[field]));
-        const sorted = [...v].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        expect(v).toEqual(dir ? sorted.reverse() : sorted);
-      }
-    });
+    it.each(['odds_american', 'odds_decimal', 'probability', 'timestamp', 'event_start_time', 'sportsbook', 'sport', 'league'])(
+      'sorts by %s both ways',
+      async (field) => {
+        for (const dir of ['', '-']) {
+          const r = await get(`/odds?limit=500&sort=${dir}${field}`);
+          const v = r.json.data.map((o: Row) => (field.endsWith('time') || field === 'timestamp' ? Date.parse(o[field]) : o[field]));
+          const sorted = [...v].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+          expect(v).toEqual(dir ? sorted.reverse() : sorted);
+        }
+      },
+    );
 
     it('projects fields', async () => {
       const r = await get('/odds?limit=5&fields=id,odds_decimal,home');
@@ -165,10 +188,14 @@ describe('odds endpoints (end to end)', () => {
     });
     it('hobby and pro: the 5 and 15 most popular open books by default', async () => {
       const h = await get('/odds?limit=500', KEYS.hobby);
-      expect(new Set(h.json.data.map((o: Row) => o.sportsbook))).toEqual(new Set(['draftkings', 'fanduel', 'betmgm', 'caesars', 'thescorebet']));
+      expect(new Set(h.json.data.map((o: Row) => o.sportsbook))).toEqual(
+        new Set(['draftkings', 'fanduel', 'betmgm', 'caesars', 'thescorebet']),
+      );
       expect(h.json.meta.books_available).toEqual(['draftkings', 'fanduel', 'betmgm', 'caesars', 'thescorebet']);
       const p = await get('/odds?limit=500', KEYS.pro);
-      expect(new Set(p.json.data.map((o: Row) => o.sportsbook))).toEqual(new Set(['draftkings', 'fanduel', 'betmgm', 'caesars', 'thescorebet', 'bet365', 'betrivers']));
+      expect(new Set(p.json.data.map((o: Row) => o.sportsbook))).toEqual(
+        new Set(['draftkings', 'fanduel', 'betmgm', 'caesars', 'thescorebet', 'bet365', 'betrivers']),
+      );
       expect(p.json.meta.books_available).toHaveLength(15);
     });
     it('sharp: every book', async () => {
@@ -247,7 +274,7 @@ describe('odds endpoints (end to end)', () => {
       expect(r.status).toBe(400);
       expect(r.json.error.code).toBe('invalid_request');
     });
-    it('keys the event\'s rows by sportsbook', async () => {
+    it("keys the event's rows by sportsbook", async () => {
       const ev = all[0]!.event_id;
       const r = await get(`/odds/comparison?event=${ev}&market=moneyline`);
       expect(Object.keys(r.json.data).sort()).toEqual([...BOOKS].sort());
@@ -269,10 +296,18 @@ describe('odds endpoints (end to end)', () => {
       const r = await post({ event_ids: [evs[0], 'unknown_a_b_2026-01-01_b0'], market: 'moneyline' });
       expect(r.status).toBe(200);
       expect(Object.keys(r.json.data)).toEqual([evs[0]]);
-      expect(r.json.data[evs[0]!].every((o: Row) => ['draftkings', 'fanduel'].includes(o.sportsbook) && o.market_type === 'moneyline')).toBe(true);
+      expect(
+        r.json.data[evs[0]!].every((o: Row) => ['draftkings', 'fanduel'].includes(o.sportsbook) && o.market_type === 'moneyline'),
+      ).toBe(true);
       expect(r.json.meta).toMatchObject({ requested: 2, found: 1, missing: ['unknown_a_b_2026-01-01_b0'], max_batch: 5 });
     });
-    it.each([['free', 5], ['hobby', 20], ['pro', 50], ['sharp', 100], ['enterprise', 100]] as const)('%s: %i events allowed, one more is 400 naming the limit', async (tier, n) => {
+    it.each([
+      ['free', 5],
+      ['hobby', 20],
+      ['pro', 50],
+      ['sharp', 100],
+      ['enterprise', 100],
+    ] as const)('%s: %i events allowed, one more is 400 naming the limit', async (tier, n) => {
       const idsN = Array.from({ length: n }, (_, i) => `e${i}`);
       expect((await post({ event_ids: idsN }, KEYS[tier])).status).toBe(200);
       const over = await post({ event_ids: [...idsN, 'one_more'] }, KEYS[tier]);
@@ -297,7 +332,12 @@ describe('odds endpoints (end to end)', () => {
       expect(r.json.error.message).toMatch(msg);
     });
     it('refuses malformed JSON', async () => {
-      const r = await t.call('/odds/batch', { key: await t.newKey('free'), method: 'POST', rawBody: '{"event_ids": [', headers: { 'Content-Type': 'application/json' } });
+      const r = await t.call('/odds/batch', {
+        key: await t.newKey('free'),
+        method: 'POST',
+        rawBody: '{"event_ids": [',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(r.status).toBe(400);
     });
   });
@@ -317,8 +357,32 @@ describe('odds endpoints (end to end)', () => {
       const game = GAMES[0]!;
       ingestion.ingest({
         source: 'test',
-        quotes: [{ book: 'fanduel', league: 'nba', homeTeam: game.home, awayTeam: game.away, startTime: game.start, marketType: 'moneyline', selection: game.home, selectionType: 'home', price: { american: -999 } }],
-        removals: [{ book: 'betmgm', league: 'nba', homeTeam: game.home, awayTeam: game.away, startTime: game.start, marketType: 'total_points', selection: 'Over', selectionType: 'over', line: 220.5 }],
+        quotes: [
+          {
+            book: 'fanduel',
+            league: 'nba',
+            homeTeam: game.home,
+            awayTeam: game.away,
+            startTime: game.start,
+            marketType: 'moneyline',
+            selection: game.home,
+            selectionType: 'home',
+            price: { american: -999 },
+          },
+        ],
+        removals: [
+          {
+            book: 'betmgm',
+            league: 'nba',
+            homeTeam: game.home,
+            awayTeam: game.away,
+            startTime: game.start,
+            marketType: 'total_points',
+            selection: 'Over',
+            selectionType: 'over',
+            line: 220.5,
+          },
+        ],
       });
       const d = await get(`/odds/delta?since=${base.json.meta.server_time}`);
       expect(d.json.data.map((o: Row) => [o.sportsbook, o.odds_american])).toEqual([['fanduel', -999]]);
@@ -336,7 +400,22 @@ describe('odds endpoints (end to end)', () => {
       const free = await t.newKey('free');
       const game = GAMES[0]!;
       clock.advance(1_000);
-      ingestion.ingest({ source: 'test', quotes: [{ book: 'draftkings', league: 'nba', homeTeam: game.home, awayTeam: game.away, startTime: game.start, marketType: 'moneyline', selection: game.away, selectionType: 'away', price: { american: 777 } }] });
+      ingestion.ingest({
+        source: 'test',
+        quotes: [
+          {
+            book: 'draftkings',
+            league: 'nba',
+            homeTeam: game.home,
+            awayTeam: game.away,
+            startTime: game.start,
+            marketType: 'moneyline',
+            selection: game.away,
+            selectionType: 'away',
+            price: { american: 777 },
+          },
+        ],
+      });
       const price = async (key: string) => {
         const r = await get(`/odds?sportsbook=draftkings&market=moneyline&team=lakers&limit=10`, key);
         return r.json.data.find((o: Row) => o.selection_type === 'away').odds_american;
@@ -366,7 +445,13 @@ describe('odds endpoints (end to end)', () => {
       const res = await fetch(`${t.url}/metrics`);
       expect(res.status).toBe(200);
       const text = await res.text();
-      const value = (name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1]);
+      const value = (name: string) =>
+        Number(
+          text
+            .split('\n')
+            .find((l) => l.startsWith(`${name} `))
+            ?.split(' ')[1],
+        );
       const total = (await get('/odds?limit=1')).json.meta.total;
       expect(value('board_rows')).toBe(total);
       expect(value('board_events')).toBe(GAMES.length);

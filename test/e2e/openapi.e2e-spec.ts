@@ -17,31 +17,66 @@ import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T18:00:00Z');
 const q = (book: string, t: readonly [string, string], side: 'home' | 'away', american: number, over: Partial<Quote> = {}): Quote => ({
-  book, league: 'nfl', homeTeam: t[0], awayTeam: t[1], startTime: KICK, marketType: 'moneyline', selection: side === 'home' ? t[0] : t[1], selectionType: side, line: null, price: { american }, ...over,
+  book,
+  league: 'nfl',
+  homeTeam: t[0],
+  awayTeam: t[1],
+  startTime: KICK,
+  marketType: 'moneyline',
+  selection: side === 'home' ? t[0] : t[1],
+  selectionType: side,
+  line: null,
+  price: { american },
+  ...over,
 });
 const C = ['Kansas City Chiefs', 'Buffalo Bills'] as const;
 const G = ['Green Bay Packers', 'Chicago Bears'] as const;
 const ml = (book: string, t: readonly [string, string], h: number, a: number) => [q(book, t, 'home', h), q(book, t, 'away', a)];
-const spread = (book: string, line: number) => [q(book, C, 'home', -110, { marketType: 'point_spread', line }), q(book, C, 'away', -110, { marketType: 'point_spread', line: -line })];
+const spread = (book: string, line: number) => [
+  q(book, C, 'home', -110, { marketType: 'point_spread', line }),
+  q(book, C, 'away', -110, { marketType: 'point_spread', line: -line }),
+];
 /** An arbitrage, +EV against Pinnacle and a middle on Chiefs v Bills; a low-hold market on Packers v Bears. */
-const market = [...ml('draftkings', C, 110, -130), ...ml('fanduel', C, -125, 104), ...ml('pinnacle', C, -105, -105), ...spread('draftkings', -2.5), ...spread('fanduel', -7.5), ...ml('draftkings', G, -110, -110), ...ml('fanduel', G, -110, -110)];
+const market = [
+  ...ml('draftkings', C, 110, -130),
+  ...ml('fanduel', C, -125, 104),
+  ...ml('pinnacle', C, -105, -105),
+  ...spread('draftkings', -2.5),
+  ...spread('fanduel', -7.5),
+  ...ml('draftkings', G, -110, -110),
+  ...ml('fanduel', G, -110, -110),
+];
 const splits = (book: string): SplitsInput => ({
-  book, league: 'nfl', homeTeam: C[0], awayTeam: C[1], startTime: KICK, fetchedAt: NOW,
+  book,
+  league: 'nfl',
+  homeTeam: C[0],
+  awayTeam: C[1],
+  startTime: KICK,
+  fetchedAt: NOW,
   spread: { away_line: 2.5, home_line: -2.5, handle_pct: { away: 0.4, home: 0.6 }, bets_pct: { away: 0.45, home: 0.55 } },
   total: { line: 47.5, handle_pct: { over: 0.52, under: 0.48 }, bets_pct: { over: 0.6, under: 0.4 } },
   moneyline: { away_odds: 105, home_odds: -125, handle_pct: { away: 0.3, home: 0.7 }, bets_pct: { away: 0.35, home: 0.65 } },
 });
 
 type Schema = Record<string, any>;
-interface Operation { security?: Array<Record<string, string[]>>; parameters?: Schema[]; requestBody?: Schema; responses: Record<string, { content?: Record<string, { schema?: Schema }> }> }
-interface Doc { paths: Record<string, Record<string, Operation>>; components: { schemas: Schema; securitySchemes: Schema } }
+interface Operation {
+  security?: Array<Record<string, string[]>>;
+  parameters?: Schema[];
+  requestBody?: Schema;
+  responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+}
+interface Doc {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Schema; securitySchemes: Schema };
+}
 
 /** OpenAPI 3.0 schemas as JSON Schema: `nullable` becomes a null alternative. */
 function jsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(jsonSchema);
   if (!node || typeof node !== 'object') return node;
   const out: Schema = {};
-  for (const [k, v] of Object.entries(node as Schema)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, jsonSchema(s)])) : jsonSchema(v);
+  for (const [k, v] of Object.entries(node as Schema))
+    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, jsonSchema(s)])) : jsonSchema(v);
   if (out.nullable !== true) return out;
   delete out.nullable;
   if (out.allOf || out.$ref) return { anyOf: [{ type: 'null' }, out] };
@@ -88,17 +123,25 @@ describe('the API document', () => {
     await t.close();
   });
 
-  const operations = () => Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m]! })));
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m]! })));
 
   /** A validator of an operation's 2xx JSON schema (references resolve into the document's components). */
   const validatorOf = (op: Operation, status: string): ValidateFunction => {
     const schema = op.responses[status]!.content!['application/json']!.schema!;
-    const rewrite = (n: unknown): unknown => (Array.isArray(n) ? n.map(rewrite) : n && typeof n === 'object' ? Object.fromEntries(Object.entries(n).map(([k, v]) => [k, k === '$ref' ? `doc${v as string}` : rewrite(v)])) : n);
+    const rewrite = (n: unknown): unknown =>
+      Array.isArray(n)
+        ? n.map(rewrite)
+        : n && typeof n === 'object'
+          ? Object.fromEntries(Object.entries(n).map(([k, v]) => [k, k === '$ref' ? `doc${v as string}` : rewrite(v)]))
+          : n;
     return ajv.compile(rewrite(jsonSchema(schema)) as Schema);
   };
 
   it('every operation declares a 2xx answer with a schema', () => {
-    const missing = operations().filter(({ op }) => !isRedirect(op) && !twoXX(op).some(([, r]) => Object.values(r.content ?? {}).some((c) => c.schema))).map(({ method, path }) => `${method} ${path}`);
+    const missing = operations()
+      .filter(({ op }) => !isRedirect(op) && !twoXX(op).some(([, r]) => Object.values(r.content ?? {}).some((c) => c.schema)))
+      .map(({ method, path }) => `${method} ${path}`);
     expect(operations().length).toBeGreaterThanOrEqual(40);
     expect(missing).toEqual([]);
   });
@@ -110,14 +153,20 @@ describe('the API document', () => {
       expect(entries.length).toBeLessThanOrEqual(4);
       if (path.includes('/admin/')) expect(entries).toEqual([JSON.stringify({ AdminToken: [] })]);
     }
-    expect(doc.components.securitySchemes.AdminToken).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Admin-Token' }));
+    expect(doc.components.securitySchemes.AdminToken).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Admin-Token' }),
+    );
     expect(raw.length).toBeLessThan(400_000);
   });
 
   it('pre-fills no parameter in "Try it out": examples are in the descriptions, the key is an Authorize scheme', () => {
     for (const { method, path, op } of operations()) {
       for (const p of op.parameters ?? []) {
-        expect({ at: `${method} ${path} ${p.name}`, example: p.example ?? p.schema?.example, examples: p.examples }).toEqual({ at: `${method} ${path} ${p.name}`, example: undefined, examples: undefined });
+        expect({ at: `${method} ${path} ${p.name}`, example: p.example ?? p.schema?.example, examples: p.examples }).toEqual({
+          at: `${method} ${path} ${p.name}`,
+          example: undefined,
+          examples: undefined,
+        });
         expect(p.name).not.toBe('api_key');
       }
     }
@@ -142,15 +191,23 @@ describe('the API document', () => {
   /** A sample request for an operation: path parameters and required query parameters filled with real ids. */
   function sample(path: string, method: string, op: Operation): { url: string; body?: unknown; admin: boolean } {
     const values: Record<string, string> = {
-      eventId: ids.eventId!, sportId: 'football', leagueId: 'nfl', bookId: 'draftkings', keyId: ids.keyId!,
-      event: ids.eventId!, event_id: ids.eventId!, since: new Date(NOW - 60_000).toISOString(),
+      eventId: ids.eventId!,
+      sportId: 'football',
+      leagueId: 'nfl',
+      bookId: 'draftkings',
+      keyId: ids.keyId!,
+      event: ids.eventId!,
+      event_id: ids.eventId!,
+      since: new Date(NOW - 60_000).toISOString(),
     };
     const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => {
       if (name === 'id') return path.includes('/admin/keys/') ? ids.keyId! : ids.middleId!;
       if (!(name in values)) throw new Error(`${method} ${path}: no sample value for path parameter ${name}; add one to this test`);
       return values[name]!;
     });
-    const query = (op.parameters ?? []).filter((p) => p.in === 'query' && p.name in values && (p.required || ['event', 'since', 'event_id'].includes(p.name)));
+    const query = (op.parameters ?? []).filter(
+      (p) => p.in === 'query' && p.name in values && (p.required || ['event', 'since', 'event_id'].includes(p.name)),
+    );
     // One of event / event_id (aliases) is enough.
     const names = [...new Set(query.map((p) => (p.name === 'event_id' && query.some((x) => x.name === 'event') ? 'event' : p.name)))];
     const qs = names.map((n) => `${n}=${encodeURIComponent(values[n]!)}`).join('&');
@@ -199,7 +256,28 @@ describe('the API document', () => {
     }
     expect(failures).toEqual([]);
     // Every list endpoint is among them (the generic walk did not skip one).
-    for (const p of ['/odds', '/odds/best', '/odds/comparison', '/odds/batch', '/odds/delta', '/events', '/events/{eventId}/odds', '/sports', '/leagues', '/sportsbooks', '/markets', '/teams', '/splits', '/splits/history', '/opportunities/ev', '/opportunities/arbitrage', '/opportunities/middles', '/opportunities/low_hold', '/account', '/health']) {
+    for (const p of [
+      '/odds',
+      '/odds/best',
+      '/odds/comparison',
+      '/odds/batch',
+      '/odds/delta',
+      '/events',
+      '/events/{eventId}/odds',
+      '/sports',
+      '/leagues',
+      '/sportsbooks',
+      '/markets',
+      '/teams',
+      '/splits',
+      '/splits/history',
+      '/opportunities/ev',
+      '/opportunities/arbitrage',
+      '/opportunities/middles',
+      '/opportunities/low_hold',
+      '/account',
+      '/health',
+    ]) {
       expect(checked.filter((c) => c.endsWith(` /api/v1${p}`))).toHaveLength(1);
     }
   });

@@ -8,7 +8,17 @@ const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T18:00:00Z');
 
 const q = (book: string, home: string, away: string, over: Partial<Quote>): Quote => ({
-  book, league: 'nfl', homeTeam: home, awayTeam: away, startTime: KICK, marketType: 'moneyline', selection: home, selectionType: 'home', line: null, price: { american: -110 }, ...over,
+  book,
+  league: 'nfl',
+  homeTeam: home,
+  awayTeam: away,
+  startTime: KICK,
+  marketType: 'moneyline',
+  selection: home,
+  selectionType: 'home',
+  line: null,
+  price: { american: -110 },
+  ...over,
 });
 
 /**
@@ -102,11 +112,14 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
   });
 
   describe('arbitrage', () => {
-    it('lists exactly the known arbitrages per tier scope, with the spec\'s arithmetic', async () => {
+    it("lists exactly the known arbitrages per tier scope, with the spec's arithmetic", async () => {
       const sharp = (await get('/opportunities/arbitrage?min_profit=0')).json;
       expect(sharp.data.map((a: J) => a.event_id).sort()).toEqual(['nfl_bills_chiefs_2026-11-23_b2', 'nfl_cowboys_eagles_2026-11-24_b2']);
       const chiefs = sharp.data.find((a: J) => a.event_id.startsWith('nfl_bills'));
-      expect(chiefs.legs.map((l: J) => [l.sportsbook, l.selection, l.odds_american])).toEqual([['draftkings', 'Kansas City Chiefs', 110], ['fanduel', 'Buffalo Bills', 104]]);
+      expect(chiefs.legs.map((l: J) => [l.sportsbook, l.selection, l.odds_american])).toEqual([
+        ['draftkings', 'Kansas City Chiefs', 110],
+        ['fanduel', 'Buffalo Bills', 104],
+      ]);
       expect(chiefs.implied_total).toBeCloseTo(96.6386, 3);
       expect(chiefs.profit_percent).toBeCloseTo(3.4783, 3);
       expect(chiefs.profit_percent).toBeCloseTo(10_000 / chiefs.implied_total - 100, 3);
@@ -114,7 +127,17 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
       const eagles = sharp.data.find((a: J) => a.event_id.startsWith('nfl_cowboys'));
       expect(eagles.profit_percent).toBeCloseTo(4.5331, 3);
       expect(eagles.legs.map((l: J) => l.sportsbook)).toEqual(['draftkings', 'pinnacle']);
-      expect(chiefs).toMatchObject({ market_type: 'moneyline', line: null, is_live: false, sport: 'football', league: 'nfl', event_name: 'Buffalo Bills @ Kansas City Chiefs', ev_available: true, is_alternate_line: false, possibly_stale: false });
+      expect(chiefs).toMatchObject({
+        market_type: 'moneyline',
+        line: null,
+        is_live: false,
+        sport: 'football',
+        league: 'nfl',
+        event_name: 'Buffalo Bills @ Kansas City Chiefs',
+        ev_available: true,
+        is_alternate_line: false,
+        possibly_stale: false,
+      });
       expect(chiefs.legs[0].home).toMatchObject({ id: 'kansas_city_chiefs', numerical_id: 11 });
       expect(chiefs.legs[0].sportsbook_ref).toMatchObject({ id: 'draftkings', numerical_id: 12 });
       expect(sharp.meta).toMatchObject({ source: 'cache', summary: { count: 2, by_sport: { football: 2 } }, books_analyzed: 42 });
@@ -126,7 +149,9 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
     });
 
     it('filters by min_profit, sport, market, team and live', async () => {
-      expect((await get('/opportunities/arbitrage?min_profit=4')).json.data.map((a: J) => a.profit_percent)).toEqual([expect.closeTo(4.5331, 3)]);
+      expect((await get('/opportunities/arbitrage?min_profit=4')).json.data.map((a: J) => a.profit_percent)).toEqual([
+        expect.closeTo(4.5331, 3),
+      ]);
       expect((await get('/opportunities/arbitrage?min_profit=5')).json.data).toEqual([]);
       expect((await get('/opportunities/arbitrage?min_profit=0&sport=basketball')).json.data).toEqual([]);
       expect((await get('/opportunities/arbitrage?min_profit=0&market=spread')).json.data).toEqual([]);
@@ -149,19 +174,34 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
       expect(p.pagination).toEqual({ limit: 1, offset: 1, has_more: false, next_offset: null });
     });
 
-    it.each(['limit=201', 'offset=5001', 'min_profit=abc', 'format=xml', 'group=worst', 'sort=value', 'date_range=yesterday', 'max_odds_age=-1'])('refuses %s', async (qs) => {
+    it.each([
+      'limit=201',
+      'offset=5001',
+      'min_profit=abc',
+      'format=xml',
+      'group=worst',
+      'sort=value',
+      'date_range=yesterday',
+      'max_odds_age=-1',
+    ])('refuses %s', async (qs) => {
       expect((await get(`/opportunities/arbitrage?${qs}`)).status).toBe(400);
     });
 
-    it('exports the spec\'s CSV', async () => {
+    it("exports the spec's CSV", async () => {
       const res = await fetch(`${t.url}/api/v1/opportunities/arbitrage?format=csv&min_profit=0`, { headers: { 'X-API-Key': KEYS.sharp } });
       expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
       expect(res.headers.get('content-disposition')).toBe('attachment; filename="arbitrage_2026-11-22.csv"');
       const lines = (await res.text()).trim().split('\r\n');
-      expect(lines[0]).toBe('event,sport,market,line,profit%,implied_total,book1,selection1,odds1,stake1%,book2,selection2,odds2,stake2%,is_live,is_alternate_line,possibly_stale,warnings,detected_at');
+      expect(lines[0]).toBe(
+        'event,sport,market,line,profit%,implied_total,book1,selection1,odds1,stake1%,book2,selection2,odds2,stake2%,is_live,is_alternate_line,possibly_stale,warnings,detected_at',
+      );
       expect(lines).toHaveLength(3);
-      expect(lines[1]).toBe('Dallas Cowboys @ Philadelphia Eagles,football,moneyline,,4.5331,95.6635,draftkings,Philadelphia Eagles,-105,53.5408,pinnacle,Dallas Cowboys,125,46.4592,false,false,false,,2026-11-22T12:00:00.000Z');
-      expect(lines[2]).toMatch(/^Buffalo Bills @ Kansas City Chiefs,football,moneyline,,3\.478\d*,96\.638\d*,draftkings,Kansas City Chiefs,110,49\.275\d*,fanduel,Buffalo Bills,104,50\.724\d*,false,false,false,,2026-11-22T12:00:00\.000Z$/);
+      expect(lines[1]).toBe(
+        'Dallas Cowboys @ Philadelphia Eagles,football,moneyline,,4.5331,95.6635,draftkings,Philadelphia Eagles,-105,53.5408,pinnacle,Dallas Cowboys,125,46.4592,false,false,false,,2026-11-22T12:00:00.000Z',
+      );
+      expect(lines[2]).toMatch(
+        /^Buffalo Bills @ Kansas City Chiefs,football,moneyline,,3\.478\d*,96\.638\d*,draftkings,Kansas City Chiefs,110,49\.275\d*,fanduel,Buffalo Bills,104,50\.724\d*,false,false,false,,2026-11-22T12:00:00\.000Z$/,
+      );
     });
 
     it('keeps id and detected_at while the arbitrage lives, and expires it when the price moves away', async () => {
@@ -187,13 +227,25 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
   describe('+EV', () => {
     it('prices the soft books against the devigged Pinnacle line, one item per book, highest EV first', async () => {
       const r = (await get('/opportunities/ev?team=chiefs&market=moneyline', KEYS.pro)).json;
-      expect(r.data.map((e: J) => [e.sportsbook, e.selection_type])).toEqual([['draftkings', 'home'], ['fanduel', 'away']]);
+      expect(r.data.map((e: J) => [e.sportsbook, e.selection_type])).toEqual([
+        ['draftkings', 'home'],
+        ['fanduel', 'away'],
+      ]);
       const [dk, fd] = r.data;
       // Pinnacle -105/-105 devigs to 0.5 / 0.5 by every method
       expect(dk.fair_probability).toBeCloseTo(0.5, 6);
       expect(dk.ev_percentage).toBeCloseTo(5, 3);
       expect(fd.ev_percentage).toBeCloseTo(2.0, 3);
-      expect(dk).toMatchObject({ sharp_book: 'pinnacle', devig_method: 'power', no_vig_odds: 100, market_width: 10, book_count: 3, arb_available: true, game: 'Buffalo Bills @ Kansas City Chiefs', game_id: 'nfl_bills_chiefs_2026-11-23_b2' });
+      expect(dk).toMatchObject({
+        sharp_book: 'pinnacle',
+        devig_method: 'power',
+        no_vig_odds: 100,
+        market_width: 10,
+        book_count: 3,
+        arb_available: true,
+        game: 'Buffalo Bills @ Kansas City Chiefs',
+        game_id: 'nfl_bills_chiefs_2026-11-23_b2',
+      });
       // full Kelly: (0.5 x 2.1 - 1) / (2.1 - 1) = 0.045455
       expect(dk.kelly_percent).toBeCloseTo(0.045455, 5);
       expect(r.meta.summary).toMatchObject({ count: 2, by_sportsbook: { draftkings: 1, fanduel: 1 } });
@@ -205,7 +257,8 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
       expect((await get('/opportunities/ev?devig_method=magic')).status).toBe(400);
     });
     it('sorts by each allowed key', async () => {
-      for (const s of ['ev', 'odds', 'confidence', 'start_time', 'kelly', '-ev']) expect((await get(`/opportunities/ev?sort=${s}`)).status).toBe(200);
+      for (const s of ['ev', 'odds', 'confidence', 'start_time', 'kelly', '-ev'])
+        expect((await get(`/opportunities/ev?sort=${s}`)).status).toBe(200);
       const ev = (await get('/opportunities/ev?sort=-ev')).json.data.map((e: J) => e.ev_percentage);
       expect(ev).toEqual([...ev].sort((a: number, b: number) => a - b));
     });
@@ -218,7 +271,14 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
       const m = r.data[0];
       expect(m.id).toMatch(/^[0-9a-f]{16}$/);
       expect([m.side1.book, m.side1.line, m.side2.book, m.side2.line]).toEqual(['draftkings', -2.5, 'fanduel', 7.5]);
-      expect(m).toMatchObject({ middle_size: 5, middle_numbers: [3, 4, 5, 6, 7], key_numbers: [3, 7], is_guaranteed_profit: false, guaranteed_roi: null, market_type: 'point_spread' });
+      expect(m).toMatchObject({
+        middle_size: 5,
+        middle_numbers: [3, 4, 5, 6, 7],
+        key_numbers: [3, 7],
+        is_guaranteed_profit: false,
+        guaranteed_roi: null,
+        market_type: 'point_spread',
+      });
       expect(m.warnings).toEqual(expect.arrayContaining(['HIGH_PROBABILITY', 'LARGE_GAP']));
       expect(m.side1.odds).toMatchObject({ american: -110, decimal: 1.9091 });
       expect(m.side1.stake_percent + m.side2.stake_percent).toBeCloseTo(100, 6);
@@ -234,7 +294,16 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
     });
     it('summarises', async () => {
       const s = (await get('/opportunities/middles/summary', KEYS.pro)).json.data;
-      expect(s).toMatchObject({ total: 1, guaranteed_profit_count: 0, player_prop_count: 0, by_sport: { football: 1 }, by_market: { point_spread: 1 }, by_sportsbook: { draftkings: 1, fanduel: 1 }, avg_middle_size: 5, has_key_numbers_count: 1 });
+      expect(s).toMatchObject({
+        total: 1,
+        guaranteed_profit_count: 0,
+        player_prop_count: 0,
+        by_sport: { football: 1 },
+        by_market: { point_spread: 1 },
+        by_sportsbook: { draftkings: 1, fanduel: 1 },
+        avg_middle_size: 5,
+        has_key_numbers_count: 1,
+      });
       expect(s.best_ev).toMatchObject({ sport: 'football', market: 'point_spread' });
     });
   });

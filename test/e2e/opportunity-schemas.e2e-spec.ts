@@ -13,14 +13,35 @@ import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T18:00:00Z');
 const q = (book: string, t: readonly [string, string], side: 'home' | 'away', american: number, over: Partial<Quote> = {}): Quote => ({
-  book, league: 'nfl', homeTeam: t[0], awayTeam: t[1], startTime: KICK, marketType: 'moneyline', selection: side === 'home' ? t[0] : t[1], selectionType: side, line: null, price: { american }, ...over,
+  book,
+  league: 'nfl',
+  homeTeam: t[0],
+  awayTeam: t[1],
+  startTime: KICK,
+  marketType: 'moneyline',
+  selection: side === 'home' ? t[0] : t[1],
+  selectionType: side,
+  line: null,
+  price: { american },
+  ...over,
 });
 const C = ['Kansas City Chiefs', 'Buffalo Bills'] as const;
 const G = ['Green Bay Packers', 'Chicago Bears'] as const;
 const ml = (book: string, t: readonly [string, string], h: number, a: number) => [q(book, t, 'home', h), q(book, t, 'away', a)];
-const spread = (book: string, line: number) => [q(book, C, 'home', -110, { marketType: 'point_spread', line }), q(book, C, 'away', -110, { marketType: 'point_spread', line: -line })];
+const spread = (book: string, line: number) => [
+  q(book, C, 'home', -110, { marketType: 'point_spread', line }),
+  q(book, C, 'away', -110, { marketType: 'point_spread', line: -line }),
+];
 /** An arbitrage, +EV against Pinnacle and a middle on Chiefs v Bills; a low-hold (4.76%) market on Packers v Bears. */
-const market = [...ml('draftkings', C, 110, -130), ...ml('fanduel', C, -125, 104), ...ml('pinnacle', C, -105, -105), ...spread('draftkings', -2.5), ...spread('fanduel', -7.5), ...ml('draftkings', G, -110, -110), ...ml('fanduel', G, -110, -110)];
+const market = [
+  ...ml('draftkings', C, 110, -130),
+  ...ml('fanduel', C, -125, 104),
+  ...ml('pinnacle', C, -105, -105),
+  ...spread('draftkings', -2.5),
+  ...spread('fanduel', -7.5),
+  ...ml('draftkings', G, -110, -110),
+  ...ml('fanduel', G, -110, -110),
+];
 
 type Schema = Record<string, unknown>;
 
@@ -29,7 +50,8 @@ function jsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(jsonSchema);
   if (!node || typeof node !== 'object') return node;
   const out: Schema = {};
-  for (const [k, v] of Object.entries(node as Schema)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, jsonSchema(s)])) : jsonSchema(v);
+  for (const [k, v] of Object.entries(node as Schema))
+    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, jsonSchema(s)])) : jsonSchema(v);
   if (out.nullable !== true) return out;
   delete out.nullable;
   if (out.allOf || out.$ref) return { anyOf: [{ type: 'null' }, out] };
@@ -38,7 +60,11 @@ function jsonSchema(node: unknown): unknown {
 
 describe('opportunity endpoints in the API document', () => {
   let t: TestApp;
-  let doc: { info: { description: string }; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>; components: { schemas: Schema } };
+  let doc: {
+    info: { description: string };
+    paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+    components: { schemas: Schema };
+  };
 
   beforeAll(async () => {
     t = await startTestApp({ clock: new ManualClock(NOW) });
@@ -49,17 +75,34 @@ describe('opportunity endpoints in the API document', () => {
     await t.close();
   });
 
-  const schemaOf = (path: string) => doc.paths[`/api/v1${path.replace(':id', '{id}')}`]?.get?.responses['200']?.content?.['application/json']?.schema;
+  const schemaOf = (path: string) =>
+    doc.paths[`/api/v1${path.replace(':id', '{id}')}`]?.get?.responses['200']?.content?.['application/json']?.schema;
 
   it('every opportunity operation declares a 200 JSON schema', () => {
     const ops = Object.keys(doc.paths).filter((p) => p.startsWith('/api/v1/opportunities'));
-    expect(ops.sort()).toEqual(['/api/v1/opportunities/arbitrage', '/api/v1/opportunities/ev', '/api/v1/opportunities/low_hold', '/api/v1/opportunities/middles', '/api/v1/opportunities/middles/summary', '/api/v1/opportunities/middles/{id}']);
-    for (const p of ops) expect(schemaOf(p.slice('/api/v1'.length))).toMatchObject({ type: 'object', required: expect.arrayContaining(['success', 'data']) });
+    expect(ops.sort()).toEqual([
+      '/api/v1/opportunities/arbitrage',
+      '/api/v1/opportunities/ev',
+      '/api/v1/opportunities/low_hold',
+      '/api/v1/opportunities/middles',
+      '/api/v1/opportunities/middles/summary',
+      '/api/v1/opportunities/middles/{id}',
+    ]);
+    for (const p of ops)
+      expect(schemaOf(p.slice('/api/v1'.length))).toMatchObject({ type: 'object', required: expect.arrayContaining(['success', 'data']) });
   });
 
-  it.each(['/opportunities/ev', '/opportunities/arbitrage', '/opportunities/middles', '/opportunities/middles/summary', '/opportunities/low_hold', '/opportunities/middles/:id'])('a real answer of %s validates against its schema', async (path) => {
+  it.each([
+    '/opportunities/ev',
+    '/opportunities/arbitrage',
+    '/opportunities/middles',
+    '/opportunities/middles/summary',
+    '/opportunities/low_hold',
+    '/opportunities/middles/:id',
+  ])('a real answer of %s validates against its schema', async (path) => {
     let url = path;
-    if (path.endsWith(':id')) url = `/opportunities/middles/${(await t.call('/opportunities/middles', { key: KEYS.sharp })).json.data[0].id}`;
+    if (path.endsWith(':id'))
+      url = `/opportunities/middles/${(await t.call('/opportunities/middles', { key: KEYS.sharp })).json.data[0].id}`;
     const r = await t.call(url, { key: KEYS.sharp });
     expect(r.status).toBe(200);
     // Not vacuous: every list holds items (so their schema is exercised).
@@ -82,7 +125,12 @@ describe('opportunity endpoints in the API document', () => {
       const s = doc.components.schemas[name] as { properties?: Schema; allOf?: Array<{ $ref: string }> };
       return [...Object.keys(s.properties ?? {}), ...(s.allOf ?? []).flatMap((a) => props(a.$ref.split('/').pop()!))];
     };
-    const cases: Array<[string, string]> = [['/opportunities/ev', 'EvItemDto'], ['/opportunities/arbitrage', 'ArbitrageItemDto'], ['/opportunities/middles', 'MiddleItemDto'], ['/opportunities/low_hold', 'LowHoldItemDto']];
+    const cases: Array<[string, string]> = [
+      ['/opportunities/ev', 'EvItemDto'],
+      ['/opportunities/arbitrage', 'ArbitrageItemDto'],
+      ['/opportunities/middles', 'MiddleItemDto'],
+      ['/opportunities/low_hold', 'LowHoldItemDto'],
+    ];
     for (const [path, dto] of cases) {
       const item = (await t.call(path, { key: KEYS.sharp })).json.data[0] as Schema;
       expect(Object.keys(item).filter((k) => !props(dto).includes(k))).toEqual([]);

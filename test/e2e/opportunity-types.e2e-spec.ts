@@ -38,7 +38,17 @@ function detectLongshots(ctx: DetectContext, groupKey: string, inScope: BookFilt
   if (!g || !best) return [];
   return best.legs
     .filter((row) => row.decimal >= 3)
-    .map((row) => ({ kind: 'longshots', id: shortHash(['longshot', groupKey, row.selectionType]), source: groupKey, eventId: row.eventId, marketType: row.marketType, detectedAt: ctx.now, updatedAt: ctx.now, guards: guardsOf(g, [row]), row }));
+    .map((row) => ({
+      kind: 'longshots',
+      id: shortHash(['longshot', groupKey, row.selectionType]),
+      source: groupKey,
+      eventId: row.eventId,
+      marketType: row.marketType,
+      detectedAt: ctx.now,
+      updatedAt: ctx.now,
+      guards: guardsOf(g, [row]),
+      row,
+    }));
 }
 
 @Injectable()
@@ -47,7 +57,13 @@ class LongshotDetector implements Detector<LongshotRecord> {
   readonly reads: Reads = 'two_way';
   readonly perScope = false;
   readonly feature: FeatureDef = { name: 'longshots', label: 'Long shots', title: 'Long shots', fromTier: 'pro' };
-  readonly stream: StreamNames = { channel: 'longshots', type: 'longshot', detected: 'longshot:detected', expired: 'longshot:expired', expiredAt: false };
+  readonly stream: StreamNames = {
+    channel: 'longshots',
+    type: 'longshot',
+    detected: 'longshot:detected',
+    expired: 'longshot:expired',
+    expiredAt: false,
+  };
   readonly gauge = { name: 'opportunities_longshots', help: 'Live long shots' };
 
   detect(ctx: DetectContext, source: string, inScope: BookFilter): LongshotRecord[] {
@@ -82,12 +98,28 @@ class LongshotsModule implements OnModuleInit {
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T18:00:00Z');
 const nfl = (book: string, side: 'home' | 'away', american: number): Quote => ({
-  book, league: 'nfl', homeTeam: 'Kansas City Chiefs', awayTeam: 'Buffalo Bills', startTime: KICK, marketType: 'moneyline',
-  selection: side === 'home' ? 'Kansas City Chiefs' : 'Buffalo Bills', selectionType: side, line: null, price: { american },
+  book,
+  league: 'nfl',
+  homeTeam: 'Kansas City Chiefs',
+  awayTeam: 'Buffalo Bills',
+  startTime: KICK,
+  marketType: 'moneyline',
+  selection: side === 'home' ? 'Kansas City Chiefs' : 'Buffalo Bills',
+  selectionType: side,
+  line: null,
+  price: { american },
 });
 const epl = (book: string, side: 'home' | 'draw' | 'away', decimal: number): Quote => ({
-  book, league: 'epl', homeTeam: 'Arsenal', awayTeam: 'Chelsea', startTime: KICK, marketType: 'moneyline',
-  selection: side === 'home' ? 'Arsenal' : side === 'away' ? 'Chelsea' : 'Draw', selectionType: side, line: null, price: { decimal },
+  book,
+  league: 'epl',
+  homeTeam: 'Arsenal',
+  awayTeam: 'Chelsea',
+  startTime: KICK,
+  marketType: 'moneyline',
+  selection: side === 'home' ? 'Arsenal' : side === 'away' ? 'Chelsea' : 'Draw',
+  selectionType: side,
+  line: null,
+  price: { decimal },
 });
 
 describe('a toy opportunity type registered by one line', () => {
@@ -106,7 +138,7 @@ describe('a toy opportunity type registered by one line', () => {
     await t.close();
   });
 
-  it('is listed by the engine after the service\'s own types, and detected on two-way markets only', () => {
+  it("is listed by the engine after the service's own types, and detected on two-way markets only", () => {
     const engine = t.app.get(DetectionEngine);
     expect(engine.types().map((d) => d.kind)).toEqual(['ev', 'arbitrage', 'middles', 'low_hold', 'longshots']);
     const live = [...engine.live('longshots')!.values()] as LongshotRecord[];
@@ -117,19 +149,38 @@ describe('a toy opportunity type registered by one line', () => {
   it('is gated by the tier it declares (config/tiers.json does not name it)', () => {
     const policy = t.app.get(AccessPolicy);
     expect(policy.requiredTierFor('longshots')).toBe('pro');
-    expect(['free', 'hobby', 'pro', 'sharp', 'enterprise'].map((tier) => policy.tierHas(tier as 'pro', 'longshots'))).toEqual([false, false, true, true, true]);
+    expect(['free', 'hobby', 'pro', 'sharp', 'enterprise'].map((tier) => policy.tierHas(tier as 'pro', 'longshots'))).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it('is streamed under its own names: snapshot, then longshot:detected and longshot:expired', async () => {
-    const sse = new SseRecorder(`${t.url}/api/v1/stream?channel=opportunities&api_key=${KEYS.pro}`, { events: ['longshot:detected', 'longshot:expired'] });
-    const hobby = new SseRecorder(`${t.url}/api/v1/stream?channel=opportunities&api_key=${KEYS.hobby}`, { events: ['longshot:detected', 'longshot:expired'] });
+    const sse = new SseRecorder(`${t.url}/api/v1/stream?channel=opportunities&api_key=${KEYS.pro}`, {
+      events: ['longshot:detected', 'longshot:expired'],
+    });
+    const hobby = new SseRecorder(`${t.url}/api/v1/stream?channel=opportunities&api_key=${KEYS.hobby}`, {
+      events: ['longshot:detected', 'longshot:expired'],
+    });
     try {
       await sse.seen('snapshot:complete');
       await hobby.seen('snapshot:complete');
-      const snap = sse.of('snapshot').map((e) => e.data).find((d) => d.kind === 'longshots');
-      const id = shortHash(['longshot', (t.app.get(DetectionEngine).live('longshots')!.values().next().value as LongshotRecord).source, 'away']);
+      const snap = sse
+        .of('snapshot')
+        .map((e) => e.data)
+        .find((d) => d.kind === 'longshots');
+      const id = shortHash([
+        'longshot',
+        (t.app.get(DetectionEngine).live('longshots')!.values().next().value as LongshotRecord).source,
+        'away',
+      ]);
       expect(snap).toMatchObject({ type: 'longshot', kind: 'longshots', count: 1, total: 1 });
-      expect(snap.opportunities).toEqual([{ id, event_id: expect.any(String), sportsbook: 'draftkings', selection: 'Buffalo Bills', odds_decimal: 3.5 }]);
+      expect(snap.opportunities).toEqual([
+        { id, event_id: expect.any(String), sportsbook: 'draftkings', selection: 'Buffalo Bills', odds_decimal: 3.5 },
+      ]);
       // A hobby key's tier lacks the feature: no frame of that type at all.
       expect(hobby.of('snapshot').some((e) => e.data.kind === 'longshots')).toBe(false);
 
@@ -138,7 +189,9 @@ describe('a toy opportunity type registered by one line', () => {
       clock.advance(1000);
       ingest([nfl('fanduel', 'home', -400), nfl('fanduel', 'away', 300)]);
       const moved = await sse.next('longshot:detected');
-      expect(moved.data).toEqual([{ id, event_id: expect.any(String), sportsbook: 'fanduel', selection: 'Buffalo Bills', odds_decimal: 4 }]);
+      expect(moved.data).toEqual([
+        { id, event_id: expect.any(String), sportsbook: 'fanduel', selection: 'Buffalo Bills', odds_decimal: 4 },
+      ]);
       // Both books shorten the Bills below 3.0: it expires (this type's expired frames carry the ids only).
       clock.advance(1000);
       ingest([nfl('fanduel', 'home', -200), nfl('fanduel', 'away', 150), nfl('draftkings', 'away', 150)]);
@@ -151,10 +204,20 @@ describe('a toy opportunity type registered by one line', () => {
     }
   });
 
-  it('is listed in the account\'s features', async () => {
+  it("is listed in the account's features", async () => {
     const res = await fetch(`${t.url}/api/v1/account`, { headers: { 'x-api-key': KEYS.pro } });
     const features = ((await res.json()) as { data: { features: Record<string, boolean> } }).data.features;
-    expect(Object.keys(features)).toEqual(['odds', 'splits', 'ev', 'arbitrage', 'middles', 'low_hold', 'longshots', 'game_state', 'streaming']);
+    expect(Object.keys(features)).toEqual([
+      'odds',
+      'splits',
+      'ev',
+      'arbitrage',
+      'middles',
+      'low_hold',
+      'longshots',
+      'game_state',
+      'streaming',
+    ]);
     expect(features.longshots).toBe(true);
     const hobby = await fetch(`${t.url}/api/v1/account`, { headers: { 'x-api-key': KEYS.hobby } });
     expect(((await hobby.json()) as { data: { features: Record<string, boolean> } }).data.features.longshots).toBe(false);
@@ -175,15 +238,19 @@ describe('a toy opportunity type registered by one line', () => {
     }
   });
 
-  it('is counted in /metrics and shown in the API document\'s tables', async () => {
+  it("is counted in /metrics and shown in the API document's tables", async () => {
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     expect(metrics).toMatch(new RegExp(`^opportunities_longshots ${t.app.get(DetectionEngine).live('longshots')!.size}$`, 'm'));
     expect(metrics).toMatch(/^opportunities_low_hold \d+$/m);
     const doc = (await (await fetch(`${t.url}/docs-json`)).json()) as { info: { description: string } };
     const text = doc.info.description;
-    expect(text).toContain('| Tier | Requests/min | Data delay | Max books per request | +EV | Arbitrage | Middles | Low-hold | Long shots | Game state | Streams |');
+    expect(text).toContain(
+      '| Tier | Requests/min | Data delay | Max books per request | +EV | Arbitrage | Middles | Low-hold | Long shots | Game state | Streams |',
+    );
     expect(text).toContain('| hobby | 120 | 0 | 5 | - | yes | - | yes | - | - | 1 |');
     expect(text).toContain('| pro | 300 | 0 | 15 | yes | yes | yes | yes | yes | - | 2 |');
-    expect(text).toContain('| longshots | `longshots` (pro and up) | `longshots` | `longshot:detected` / `longshot:expired` | `longshot` | - |');
+    expect(text).toContain(
+      '| longshots | `longshots` (pro and up) | `longshots` | `longshot:detected` / `longshot:expired` | `longshot` | - |',
+    );
   });
 });

@@ -36,7 +36,7 @@ describe('real feeds through the pipeline', () => {
     await t?.close();
   });
 
-  it('the sample\'s real rows: every one is a price and every one is kept', () => {
+  it("the sample's real rows: every one is a price and every one is kept", () => {
     expect(real).toMatchObject({ records: 31, imported: 31, rejected: 0, exitCode: 0, registered: { leagues: [], books: [] } });
     // Period totals and an inning "moneyline" with Tie/Odd/Even are market types the catalog lacks: kept, shown, not detected.
     expect(real.displayOnly).toEqual({ '1st_5_innings_total_runs': 8, '1st_inning_moneyline': 6 });
@@ -47,7 +47,11 @@ describe('real feeds through the pipeline', () => {
     expect(awards).toHaveLength(8);
     expect(awards.flatMap((m) => futures.pricesOf(m.id)).map((p) => p.selectionType)).toEqual(Array(8).fill('other'));
     // A prediction market's game moneyline is a plain two-way market.
-    expect(rowsOf((r) => r.league === 'mlb' && r.sportsbook === 'polymarket' && r.marketType === 'moneyline').map((r) => r.selectionType).sort()).toEqual(['away', 'home']);
+    expect(
+      rowsOf((r) => r.league === 'mlb' && r.sportsbook === 'polymarket' && r.marketType === 'moneyline')
+        .map((r) => r.selectionType)
+        .sort(),
+    ).toEqual(['away', 'home']);
   });
 
   it('the traps: every price kept, the three rows that are not refused with their line and reason', () => {
@@ -55,16 +59,36 @@ describe('real feeds through the pipeline', () => {
     expect(traps.errors.map((e) => e.line)).toEqual([34, 35, 36]);
     expect(traps.errors[0]!.reason).toMatch(/no price/);
     expect(traps.errors[1]!.reason).toBe('unknown sport "quidditch": league "hogwarts_-_house_cup" cannot be registered under it');
-    expect(traps.errors[2]!.reason).toMatch(/"Reg Time: Tie" \(draw\) does not fit a two-way moneyline market \(basketball moneyline has no draw\)/);
+    expect(traps.errors[2]!.reason).toMatch(
+      /"Reg Time: Tie" \(draw\) does not fit a two-way moneyline market \(basketball moneyline has no draw\)/,
+    );
     expect(traps.reasons).toEqual({ invalid_row: 1, unknown_sport: 1, selection_not_in_market: 1 });
     // What was new is listed once: the league outside the catalog and the book no catalog lists.
-    expect(traps.registered).toEqual({ leagues: [{ id: 'brazil_serie_a', sport: 'soccer', from: 'brazil_-_serie_a' }], books: [{ id: 'underdog', from: 'underdog' }] });
+    expect(traps.registered).toEqual({
+      leagues: [{ id: 'brazil_serie_a', sport: 'soccer', from: 'brazil_-_serie_a' }],
+      books: [{ id: 'underdog', from: 'underdog' }],
+    });
     expect(traps.displayOnly).toEqual({ to_qualify: 1 });
-    expect(traps.byBook).toEqual({ pinnacle: 5, draftkings: 8, kalshi: 3, polymarket: 2, sx_bet: 6, sportzino: 3, underdog: 3, fanduel: 2 });
+    expect(traps.byBook).toEqual({
+      pinnacle: 5,
+      draftkings: 8,
+      kalshi: 3,
+      polymarket: 2,
+      sx_bet: 6,
+      sportzino: 3,
+      underdog: 3,
+      fanduel: 2,
+    });
   });
 
   it('slug and short forms resolve on the endpoints; canonical ids are emitted', async () => {
-    for (const [input, id] of [['fifa_-_world_cup', 'fifa_world_cup'], ['world_cup', 'fifa_world_cup'], ['brazil_-_serie_a', 'brazil_serie_a'], ['Brazil Série A', 'brazil_serie_a'], ['usa_-_mlb', 'mlb']] as Array<[string, string]>) {
+    for (const [input, id] of [
+      ['fifa_-_world_cup', 'fifa_world_cup'],
+      ['world_cup', 'fifa_world_cup'],
+      ['brazil_-_serie_a', 'brazil_serie_a'],
+      ['Brazil Série A', 'brazil_serie_a'],
+      ['usa_-_mlb', 'mlb'],
+    ] as Array<[string, string]>) {
       const r = await t.call(`/events?league=${encodeURIComponent(input)}&limit=200`, { key: KEYS.sharp });
       expect(r.status).toBe(200);
       expect(r.json.data.length).toBeGreaterThan(0);
@@ -76,11 +100,27 @@ describe('real feeds through the pipeline', () => {
   });
 
   it('/leagues lists the registered league (not in the catalog); /sportsbooks flags the registered book', async () => {
-    const leagues = (await t.call('/leagues?sport=soccer', { key: KEYS.pro })).json.data as Array<{ id: string; in_catalog: boolean; event_count: number; numerical_id: number | null }>;
+    const leagues = (await t.call('/leagues?sport=soccer', { key: KEYS.pro })).json.data as Array<{
+      id: string;
+      in_catalog: boolean;
+      event_count: number;
+      numerical_id: number | null;
+    }>;
     expect(leagues.find((l) => l.id === 'brazil_serie_a')).toMatchObject({ in_catalog: false, event_count: 1, numerical_id: null });
     expect(leagues.find((l) => l.id === 'fifa_world_cup')).toMatchObject({ in_catalog: true, event_count: 1 });
-    const books = (await t.call('/sportsbooks?include_unlisted=true&include_inactive=true', { key: KEYS.sharp })).json.data as Array<{ id: string; in_catalog: boolean; unlisted: boolean; requires_tier: string | null; is_sharp: boolean }>;
-    expect(books.find((b) => b.id === 'underdog')).toMatchObject({ in_catalog: false, unlisted: true, requires_tier: 'sharp', is_sharp: false });
+    const books = (await t.call('/sportsbooks?include_unlisted=true&include_inactive=true', { key: KEYS.sharp })).json.data as Array<{
+      id: string;
+      in_catalog: boolean;
+      unlisted: boolean;
+      requires_tier: string | null;
+      is_sharp: boolean;
+    }>;
+    expect(books.find((b) => b.id === 'underdog')).toMatchObject({
+      in_catalog: false,
+      unlisted: true,
+      requires_tier: 'sharp',
+      is_sharp: false,
+    });
     expect(books.find((b) => b.id === 'sx_bet')).toMatchObject({ in_catalog: true, requires_tier: null });
     // A pro key may not name a book only the sharp tier sees.
     expect((await t.call('/odds?sportsbook=underdog', { key: KEYS.pro })).status).toBe(403);
@@ -88,7 +128,11 @@ describe('real feeds through the pipeline', () => {
 
   it('tie contracts in every spelling are the draw; a "Yes" is the side it settles on; a "No" stays a Yes/No market', () => {
     const ml = rowsOf((r) => wc(r) && r.marketType === 'moneyline');
-    const types = (book: string) => ml.filter((r) => r.sportsbook === book).map((r) => `${r.selection}=${r.selectionType}`).sort();
+    const types = (book: string) =>
+      ml
+        .filter((r) => r.sportsbook === book)
+        .map((r) => `${r.selection}=${r.selectionType}`)
+        .sort();
     expect(types('kalshi')).toEqual(['Mexico=home', 'Reg Time: Tie=draw', 'South Africa=away']);
     expect(types('sx_bet')).toEqual(['Mexico=home', 'South Africa=away', 'Tie=draw']);
     expect(types('sportzino')).toEqual(['Mexico=home', 'South Africa=away', 'X=draw']);
@@ -99,21 +143,33 @@ describe('real feeds through the pipeline', () => {
     expect(new Set(ml.map((r) => r.groupKey)).size).toBe(1);
   });
 
-  it('accents in a player\'s name do not split the market; the mislabelled alternate total is kept as its own line', () => {
+  it("accents in a player's name do not split the market; the mislabelled alternate total is kept as its own line", () => {
     const props = rowsOf((r) => wc(r) && r.marketType === 'player_goals');
     expect(props).toHaveLength(3);
     expect(new Set(props.map((r) => r.groupKey)).size).toBe(1);
     const totals = rowsOf((r) => wc(r) && r.marketType === 'total_goals');
-    expect(totals.map((r) => `${r.sportsbook}:${r.selectionType}:${r.line}`).sort()).toEqual(['draftkings:over:2.5', 'draftkings:under:2.5', 'fanduel:over:4.5', 'pinnacle:under:4.5']);
+    expect(totals.map((r) => `${r.sportsbook}:${r.selectionType}:${r.line}`).sort()).toEqual([
+      'draftkings:over:2.5',
+      'draftkings:under:2.5',
+      'fanduel:over:4.5',
+      'pinnacle:under:4.5',
+    ]);
   });
 
-  it('the prediction market\'s three contracts summing to 99.5% are an arbitrage, like any three-way market', async () => {
+  it("the prediction market's three contracts summing to 99.5% are an arbitrage, like any three-way market", async () => {
     // By hand: Kalshi's contracts cost 0.45 + 0.265 + 0.28 = 0.995 of the payout; every other book pays less on
     // each outcome, so the best legs are Kalshi's three and the profit is 1 / 0.995 - 1.
     const profit = (1 / (0.45 + 0.265 + 0.28) - 1) * 100;
     const r = await t.call('/opportunities/arbitrage?min_profit=0&limit=100', { key: KEYS.sharp });
     expect(r.status).toBe(200);
-    const onGame = (r.json.data as Array<{ league: string; market_type: string; profit_percent: number; legs: Array<{ sportsbook: string; selection_type: string; implied_probability: number }> }>).filter((a) => a.league === 'fifa_world_cup');
+    const onGame = (
+      r.json.data as Array<{
+        league: string;
+        market_type: string;
+        profit_percent: number;
+        legs: Array<{ sportsbook: string; selection_type: string; implied_probability: number }>;
+      }>
+    ).filter((a) => a.league === 'fifa_world_cup');
     expect(onGame).toHaveLength(1);
     const arb = onGame[0]!;
     expect(arb.market_type).toBe('moneyline');
@@ -132,7 +188,16 @@ describe('real feeds through the pipeline', () => {
     const ev = (i: number, p: number) => (fair[i]! / p - 1) * 100;
     const r = await t.call('/opportunities/ev?devig_method=multiplicative&min_ev=0&limit=200', { key: KEYS.sharp });
     expect(r.status).toBe(200);
-    const kalshi = (r.json.data as Array<{ league: string; sportsbook: string; selection_type: string; ev_percentage: number; sharp_book: string; fair_probability: number }>)
+    const kalshi = (
+      r.json.data as Array<{
+        league: string;
+        sportsbook: string;
+        selection_type: string;
+        ev_percentage: number;
+        sharp_book: string;
+        fair_probability: number;
+      }>
+    )
       .filter((x) => x.league === 'fifa_world_cup' && x.sportsbook === 'kalshi')
       .sort((a, b) => a.selection_type.localeCompare(b.selection_type));
     expect(kalshi.map((x) => x.selection_type)).toEqual(['draw', 'home']);

@@ -103,7 +103,14 @@ describe('BoardRepository', () => {
   const empty = { rows: [], removed: [], history: [], events: [], eventsRemoved: [] };
 
   it('loads back every field of the events and prices it wrote (nulls included)', async () => {
-    const pending: BoardEvent = { ...event, id: 'nfl_a_b_2026-11-23_b1', status: 'upcoming', externalIds: {}, gameState: null, endedAt: null };
+    const pending: BoardEvent = {
+      ...event,
+      id: 'nfl_a_b_2026-11-23_b1',
+      status: 'upcoming',
+      externalIds: {},
+      gameState: null,
+      endedAt: null,
+    };
     await repo().write({ ...empty, events: [event, pending], rows: [full, bare], history: [{ row: full, at: T + 10 }] });
     const loaded = await repo().load();
     expect(loaded.events.sort((a, b) => a.id.localeCompare(b.id))).toEqual([event, pending].sort((a, b) => a.id.localeCompare(b.id)));
@@ -111,7 +118,15 @@ describe('BoardRepository', () => {
   });
 
   it('an upsert replaces the price; touch moves last_seen_at forward only', async () => {
-    const moved: OddsRow = { ...full, american: -120, decimal: 1.833333, probability: 0.545455, changedAt: T + 40, oddsChangedAt: T + 40, lastSeenAt: T + 40 };
+    const moved: OddsRow = {
+      ...full,
+      american: -120,
+      decimal: 1.833333,
+      probability: 0.545455,
+      changedAt: T + 40,
+      oddsChangedAt: T + 40,
+      lastSeenAt: T + 40,
+    };
     await repo().write({ ...empty, rows: [moved] });
     await repo().touch([moved.id, bare.id], T + 35);
     const rows = new Map((await repo().load()).rows.map((r) => [r.id, r]));
@@ -120,7 +135,11 @@ describe('BoardRepository', () => {
   });
 
   it('removals and history set the watermark; purge deletes what is older than the retention', async () => {
-    await repo().write({ ...empty, removed: [{ id: bare.id, sportsbook: bare.sportsbook, eventId: bare.eventId, removedAt: T + 5_000 }], history: [{ row: full, at: T + 4_000 }] });
+    await repo().write({
+      ...empty,
+      removed: [{ id: bare.id, sportsbook: bare.sportsbook, eventId: bare.eventId, removedAt: T + 5_000 }],
+      history: [{ row: full, at: T + 4_000 }],
+    });
     expect((await repo().load()).rows.map((r) => r.id)).toEqual([full.id]);
     expect(await repo().persistedThrough()).toBe(T + 5_000);
     expect(await repo().purge(T + 4_500)).toEqual({ history: 2, removals: 0 });
@@ -145,7 +164,12 @@ describe('SplitsRepository', () => {
     awayTeam: 'Los Angeles Lakers',
     startTime: T + 3_600_000,
     fetchedAt: T - 30_000,
-    spread: { away_line: 3.5, home_line: -3.5, handle_pct: { away: 100 - capturedHandle, home: capturedHandle }, bets_pct: { away: 45, home: 55 } },
+    spread: {
+      away_line: 3.5,
+      home_line: -3.5,
+      handle_pct: { away: 100 - capturedHandle, home: capturedHandle },
+      bets_pct: { away: 45, home: 55 },
+    },
     total: { line: 221.5, handle_pct: { over: 61, under: 39 }, bets_pct: { over: 58, under: 42 } },
     moneyline: { away_odds: 140, home_odds: -160, handle_pct: { away: 30, home: 70 }, bets_pct: { away: 35, home: 65 } },
   });
@@ -167,7 +191,11 @@ describe('SplitsRepository', () => {
     expect(all).toEqual({
       total: 3,
       books: ['circa', 'draftkings'],
-      rows: [{ ...circaStored, capturedAt: T }, { ...dk1, capturedAt: T }, { ...dk2, capturedAt: T + 300_000 }],
+      rows: [
+        { ...circaStored, capturedAt: T },
+        { ...dk1, capturedAt: T },
+        { ...dk2, capturedAt: T + 300_000 },
+      ],
     });
     const recent = await repo.history({ eventId: event.id, books: ['draftkings'], from: T, to: T + 300_000, limit: 1 });
     expect(recent).toEqual({ total: 2, books: ['draftkings'], rows: [{ ...dk2, capturedAt: T + 300_000 }] });

@@ -14,7 +14,9 @@ const NOW = Date.parse('2026-11-22T12:00:00Z');
 /** A restart on the same store: the board and its opportunities come back, and keep following changes. */
 describe('restarting on the same store', () => {
   // One store for both runs: a schema on PostgreSQL, or an embedded database on disk.
-  const shared = process.env.TEST_DATABASE_URL ? isolationEnv() : { DATA_DIR: mkdtempSync(join(tmpdir(), 'odds-restart-')), EMBEDDED_IN_MEMORY: 'false' };
+  const shared = process.env.TEST_DATABASE_URL
+    ? isolationEnv()
+    : { DATA_DIR: mkdtempSync(join(tmpdir(), 'odds-restart-')), EMBEDDED_IN_MEMORY: 'false' };
   const config = testConfig(shared);
   let t: TestApp | undefined;
   afterAll(async () => {
@@ -22,15 +24,32 @@ describe('restarting on the same store', () => {
   });
 
   const game = { league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: NOW + 6 * H };
-  const leg: Quote = { book: 'draftkings', league: 'nba', homeTeam: game.home, awayTeam: game.away, startTime: game.start, marketType: 'moneyline', selection: game.home, selectionType: 'home', line: null, price: { american: 115 } };
+  const leg: Quote = {
+    book: 'draftkings',
+    league: 'nba',
+    homeTeam: game.home,
+    awayTeam: game.away,
+    startTime: game.start,
+    marketType: 'moneyline',
+    selection: game.home,
+    selectionType: 'home',
+    line: null,
+    price: { american: 115 },
+  };
   // DraftKings' own Lakers price moves too (+100 -> -116): a book whose own two prices cross (+115 / +100) is a data
   // error left out of detection.
   const otherSide: Quote = { ...leg, selection: game.away, selectionType: 'away', price: { american: -116 } };
-  const arbs = async () => (await t!.call('/opportunities/arbitrage?min_profit=0', { key: KEYS.sharp })).json.data as Array<{ id: string; legs: Array<{ sportsbook: string }> }>;
+  const arbs = async () =>
+    (await t!.call('/opportunities/arbitrage?min_profit=0', { key: KEYS.sharp })).json.data as Array<{
+      id: string;
+      legs: Array<{ sportsbook: string }>;
+    }>;
 
   it('an arbitrage stored before the restart is found again after it, and goes when its leg is withdrawn', async () => {
     t = await startTestApp({ clock: new ManualClock(NOW), config });
-    t.app.get(IngestionService).ingest({ source: 'test', quotes: [...buildMarket([game], ['draftkings', 'fanduel', 'pinnacle'], NOW), leg, otherSide] }, NOW);
+    t.app
+      .get(IngestionService)
+      .ingest({ source: 'test', quotes: [...buildMarket([game], ['draftkings', 'fanduel', 'pinnacle'], NOW), leg, otherSide] }, NOW);
     const before = await arbs();
     expect(before.some((a) => a.legs.some((l) => l.sportsbook === 'draftkings'))).toBe(true);
     await t.app.get(BoardService).writer.flush();

@@ -17,14 +17,33 @@ type J = Record<string, any>;
 
 function quotes(): Quote[] {
   const q = (book: string, over: Partial<Quote>): Quote => ({
-    book, league: 'nfl', homeTeam: 'Kansas City Chiefs', awayTeam: 'Buffalo Bills', startTime: KICK, marketType: 'moneyline', selection: 'Kansas City Chiefs', selectionType: 'home', line: null, price: { american: -110 }, ...over,
+    book,
+    league: 'nfl',
+    homeTeam: 'Kansas City Chiefs',
+    awayTeam: 'Buffalo Bills',
+    startTime: KICK,
+    marketType: 'moneyline',
+    selection: 'Kansas City Chiefs',
+    selectionType: 'home',
+    line: null,
+    price: { american: -110 },
+    ...over,
   });
-  const ml = (book: string, h: number, a: number) => [q(book, { price: { american: h } }), q(book, { selection: 'Buffalo Bills', selectionType: 'away', price: { american: a } })];
+  const ml = (book: string, h: number, a: number) => [
+    q(book, { price: { american: h } }),
+    q(book, { selection: 'Buffalo Bills', selectionType: 'away', price: { american: a } }),
+  ];
   const spread = (book: string, line: number) => [
     q(book, { marketType: 'point_spread', line }),
     q(book, { marketType: 'point_spread', selection: 'Buffalo Bills', selectionType: 'away', line: -line }),
   ];
-  return [...ml('draftkings', 110, -130), ...ml('fanduel', -125, 104), ...ml('pinnacle', -105, -105), ...spread('draftkings', -2.5), ...spread('fanduel', -7.5)];
+  return [
+    ...ml('draftkings', 110, -130),
+    ...ml('fanduel', -125, 104),
+    ...ml('pinnacle', -105, -105),
+    ...spread('draftkings', -2.5),
+    ...spread('fanduel', -7.5),
+  ];
 }
 
 /** What the clients read, as predicates: each names what is missing or wrong. */
@@ -35,15 +54,61 @@ function need(o: J, fields: Record<string, (v: unknown) => boolean>, where: stri
   for (const [f, ok] of Object.entries(fields)) expect([where, f, ok(o?.[f])]).toEqual([where, f, true]);
 }
 
-const ODDS_ROW = { id: str, sportsbook: str, event_id: str, event_uuid: str, sport: str, league: str, home_team: str, away_team: str, market_type: str, selection: str, selection_type: str, odds_american: num, odds_decimal: num, probability: num, event_start_time: str, is_live: bool, timestamp: str };
+const ODDS_ROW = {
+  id: str,
+  sportsbook: str,
+  event_id: str,
+  event_uuid: str,
+  sport: str,
+  league: str,
+  home_team: str,
+  away_team: str,
+  market_type: str,
+  selection: str,
+  selection_type: str,
+  odds_american: num,
+  odds_decimal: num,
+  probability: num,
+  event_start_time: str,
+  is_live: bool,
+  timestamp: str,
+};
 const SPORT = { id: str, name: str, slug: str, active: bool };
 const LEAGUE = { id: str, name: str, sport: str, slug: str, active: bool };
 const BOOK = { id: str, name: str, slug: str, active: bool };
 const EVENT = { id: str, sport: str, league: str, home_team: str, away_team: str, start_time: str };
-const EV = { id: str, sport: str, league: str, selection: str, sportsbook: str, odds_american: num, odds_decimal: num, ev_percentage: num, player_id: (v: unknown) => v === null || str(v) };
-const ARB = { id: str, event_name: str, sport: str, market_type: str, profit_percent: num, estimated_net_profit_percent: num, legs: Array.isArray };
+const EV = {
+  id: str,
+  sport: str,
+  league: str,
+  selection: str,
+  sportsbook: str,
+  odds_american: num,
+  odds_decimal: num,
+  ev_percentage: num,
+  player_id: (v: unknown) => v === null || str(v),
+};
+const ARB = {
+  id: str,
+  event_name: str,
+  sport: str,
+  market_type: str,
+  profit_percent: num,
+  estimated_net_profit_percent: num,
+  legs: Array.isArray,
+};
 const LEG = { sportsbook: str, selection: str, odds_american: num, odds_decimal: num, stake_percent: num };
-const MIDDLE = { id: str, event_name: str, sport: str, market_type: str, middle_numbers: Array.isArray, key_numbers: Array.isArray, is_team_total: bool, alt_side1: (v: unknown) => v === null || Array.isArray(v), alt_side2: (v: unknown) => v === null || Array.isArray(v) };
+const MIDDLE = {
+  id: str,
+  event_name: str,
+  sport: str,
+  market_type: str,
+  middle_numbers: Array.isArray,
+  key_numbers: Array.isArray,
+  is_team_total: bool,
+  alt_side1: (v: unknown) => v === null || Array.isArray(v),
+  alt_side2: (v: unknown) => v === null || Array.isArray(v),
+};
 const SIDE = { book: str, selection: str, line: num };
 const SIDE_ODDS = { american: num, decimal: num, probability: num };
 const KEY = { id: str, id_masked: str, tier: str, is_active: bool, created_at: str, updated_at: str };
@@ -53,15 +118,26 @@ describe('SDK contract: every REST call of the public TypeScript client (CONTRAC
   let eventId = '';
 
   /** A request as the TypeScript client sends it. */
-  async function sdk(method: string, path: string, opts: { query?: Record<string, string | number | boolean>; body?: unknown; key?: string } = {}) {
-    const qs = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
+  async function sdk(
+    method: string,
+    path: string,
+    opts: { query?: Record<string, string | number | boolean>; body?: unknown; key?: string } = {},
+  ) {
+    const qs = opts.query
+      ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
+      : '';
     const res = await fetch(`${t.url}/api/v1${path}${qs}`, {
       method,
       headers: { 'X-API-Key': opts.key ?? KEYS.sharp, 'Content-Type': 'application/json', Accept: 'application/json' },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
     const json = (await res.json()) as J;
-    expect([method, path, res.status, json?.error?.message]).toEqual([method, path, method === 'POST' && path === '/account/keys' ? 201 : 200, undefined]);
+    expect([method, path, res.status, json?.error?.message]).toEqual([
+      method,
+      path,
+      method === 'POST' && path === '/account/keys' ? 201 : 200,
+      undefined,
+    ]);
     // Envelope rules both clients rely on: success, updated_at, and meta.pagination complete when present.
     expect(json.success).toBe(true);
     expect(typeof json.updated_at).toBe('string');
@@ -107,7 +183,9 @@ describe('SDK contract: every REST call of the public TypeScript client (CONTRAC
   });
 
   it('odds.get (sportsbook and add_sportsbook) / odds.best / odds.comparison / odds.batch / odds.delta', async () => {
-    const odds = await sdk('GET', '/odds', { query: { league: 'nfl', sportsbook: 'draftkings,fanduel', add_sportsbook: 'pinnacle', limit: 100 } });
+    const odds = await sdk('GET', '/odds', {
+      query: { league: 'nfl', sportsbook: 'draftkings,fanduel', add_sportsbook: 'pinnacle', limit: 100 },
+    });
     each(odds.data, ODDS_ROW, 'odds row');
     expect(new Set((odds.data as J[]).map((r) => r.sportsbook))).toEqual(new Set(['draftkings', 'fanduel', 'pinnacle']));
     each((await sdk('GET', '/odds/best', { query: { league: 'nfl', market: 'moneyline' } })).data, ODDS_ROW, 'best row');
@@ -126,12 +204,17 @@ describe('SDK contract: every REST call of the public TypeScript client (CONTRAC
     for (const a of arbs) each(a.legs, LEG, 'arbitrage leg');
     const mids = (await sdk('GET', '/opportunities/middles', { query: { sport: 'football' } })).data as J[];
     each(mids, MIDDLE, 'middle');
-    for (const m of mids) for (const s of [m.side1, m.side2]) {
-      need(s, SIDE, 'middle side');
-      need(s.odds, SIDE_ODDS, 'middle side odds');
-    }
+    for (const m of mids)
+      for (const s of [m.side1, m.side2]) {
+        need(s, SIDE, 'middle side');
+        need(s.odds, SIDE_ODDS, 'middle side odds');
+      }
     need((await sdk('GET', `/opportunities/middles/${mids[0]!.id}`)).data, MIDDLE, 'middle by id');
-    need((await sdk('GET', '/opportunities/middles/summary')).data, { total: num, positive_ev_count: num, by_sport: (v) => typeof v === 'object' }, 'middles summary');
+    need(
+      (await sdk('GET', '/opportunities/middles/summary')).data,
+      { total: num, positive_ev_count: num, by_sport: (v) => typeof v === 'object' },
+      'middles summary',
+    );
     const lh = await sdk('GET', '/opportunities/low_hold', { query: { max_hold: 5 } });
     expect(Array.isArray(lh.data)).toBe(true);
     for (const x of lh.data as J[]) for (const s of [x.side1, x.side2]) need(s.odds, SIDE_ODDS, 'low-hold side odds');
@@ -143,7 +226,19 @@ describe('SDK contract: every REST call of the public TypeScript client (CONTRAC
 
   it('account.me / account.usage', async () => {
     const me = (await sdk('GET', '/account')).data;
-    need(me, { key_id: str, tier: str, rate_limit: (v) => typeof v === 'object', streaming: (v) => typeof v === 'object', key: (v) => typeof v === 'object', limits: (v) => typeof v === 'object', add_ons: Array.isArray }, 'account');
+    need(
+      me,
+      {
+        key_id: str,
+        tier: str,
+        rate_limit: (v) => typeof v === 'object',
+        streaming: (v) => typeof v === 'object',
+        key: (v) => typeof v === 'object',
+        limits: (v) => typeof v === 'object',
+        add_ons: Array.isArray,
+      },
+      'account',
+    );
     // The Python client validates features as booleans (CONTRACT 17.8).
     need(me.features, { ev: bool, arbitrage: bool, middles: bool, streaming: bool }, 'account.features');
     need(me.limits, { requests_per_minute: num, max_streams: num, odds_delay_seconds: num, max_books: num }, 'account.limits');
@@ -156,7 +251,8 @@ describe('SDK contract: every REST call of the public TypeScript client (CONTRAC
 
   it('keys.list / keys.create / keys.rotate (no body) / keys.revoke', async () => {
     // A sharp account of its own (two keys allowed), so the fixed test keys stay untouched.
-    const own = (await t.call('/admin/keys', { method: 'POST', body: { tier: 'sharp' }, headers: { 'X-Admin-Token': t.adminToken } })).json.data as J;
+    const own = (await t.call('/admin/keys', { method: 'POST', body: { tier: 'sharp' }, headers: { 'X-Admin-Token': t.adminToken } })).json
+      .data as J;
     const list = await sdk('GET', '/account/keys', { key: own.key });
     each(list.data, KEY, 'key');
     const created = (await sdk('POST', '/account/keys', { key: own.key, body: { name: 'sdk' } })).data;
@@ -174,7 +270,9 @@ describe('SDK contract: every REST call of the public TypeScript client (CONTRAC
   });
 
   it('errors carry error.code and error.message (and required_tier at the top level on 403)', async () => {
-    const res = await fetch(`${t.url}/api/v1/opportunities/ev`, { headers: { 'X-API-Key': KEYS.free, 'Content-Type': 'application/json' } });
+    const res = await fetch(`${t.url}/api/v1/opportunities/ev`, {
+      headers: { 'X-API-Key': KEYS.free, 'Content-Type': 'application/json' },
+    });
     const body = (await res.json()) as J;
     expect(res.status).toBe(403);
     expect(body).toMatchObject({ error: { code: 'tier_restricted', message: expect.any(String) }, required_tier: 'pro' });

@@ -27,13 +27,23 @@ function splitsOf(g: GameSpec, book: string, fetchedAt: number, k = 0, markets: 
   const rest = (base: number) => Math.round((1 - share(base)) * 100) / 100;
   const s: SplitsInput = { book, league: g.league, homeTeam: g.home, awayTeam: g.away, startTime: g.start, fetchedAt };
   if (markets.includes('spread')) {
-    s.spread = { away_line: 4.5, home_line: -4.5, handle_pct: { away: rest(0.6), home: share(0.6) }, bets_pct: { away: rest(0.55), home: share(0.55) } };
+    s.spread = {
+      away_line: 4.5,
+      home_line: -4.5,
+      handle_pct: { away: rest(0.6), home: share(0.6) },
+      bets_pct: { away: rest(0.55), home: share(0.55) },
+    };
   }
   if (markets.includes('total')) {
     s.total = { line: 221.5, handle_pct: { over: share(0.7), under: rest(0.7) }, bets_pct: { over: share(0.65), under: rest(0.65) } };
   }
   if (markets.includes('moneyline')) {
-    s.moneyline = { away_odds: 150, home_odds: -175, handle_pct: { away: rest(0.62), home: share(0.62) }, bets_pct: { away: rest(0.58), home: share(0.58) } };
+    s.moneyline = {
+      away_odds: 150,
+      home_odds: -175,
+      handle_pct: { away: rest(0.62), home: share(0.62) },
+      bets_pct: { away: rest(0.58), home: share(0.58) },
+    };
   }
   return s;
 }
@@ -79,7 +89,11 @@ describe('betting splits (end to end)', () => {
     t = await startTestApp({ clock });
     ingestion = t.app.get(IngestionService);
     splits = t.app.get(SplitsService);
-    const report = ingestion.ingest({ source: 'test', quotes: buildMarket([CELTICS, LEAFS, NUGGETS], ['draftkings', 'fanduel'], NOW), splits: allSplits(NOW) });
+    const report = ingestion.ingest({
+      source: 'test',
+      quotes: buildMarket([CELTICS, LEAFS, NUGGETS], ['draftkings', 'fanduel'], NOW),
+      splits: allSplits(NOW),
+    });
     expect(report.rejected).toEqual({});
     const ids = await eventIds(t);
     celtics = ids['Boston Celtics']!;
@@ -92,7 +106,12 @@ describe('betting splits (end to end)', () => {
   });
 
   it('registers no intervals when schedulers are off (tests drive time)', () => {
-    expect(t.app.get(SchedulerRegistry).getIntervals().filter((n) => n.startsWith('splits:'))).toEqual([]);
+    expect(
+      t.app
+        .get(SchedulerRegistry)
+        .getIntervals()
+        .filter((n) => n.startsWith('splits:')),
+    ).toEqual([]);
   });
 
   describe('GET /splits', () => {
@@ -103,7 +122,14 @@ describe('betting splits (end to end)', () => {
     it('one entry per (event, book), by start time, event id, book, with the contract fields', async () => {
       const r = await t.call('/splits', { key: sharp });
       expect(r.status).toBe(200);
-      expect(keysOf(r)).toEqual([`${celtics}/circa`, `${celtics}/draftkings`, `${leafs}/circa`, `${leafs}/draftkings`, `${nuggets}/circa`, `${nuggets}/draftkings`]);
+      expect(keysOf(r)).toEqual([
+        `${celtics}/circa`,
+        `${celtics}/draftkings`,
+        `${leafs}/circa`,
+        `${leafs}/draftkings`,
+        `${nuggets}/circa`,
+        `${nuggets}/draftkings`,
+      ]);
       expect(r.json.data[1]).toEqual({
         event_id: celtics,
         sport: 'basketball',
@@ -111,12 +137,26 @@ describe('betting splits (end to end)', () => {
         sportsbook: 'draftkings',
         away_team: 'Los Angeles Lakers',
         home_team: 'Boston Celtics',
-        spread: { away_line: 4.5, home_line: -4.5, away_odds: 4.5, home_odds: -4.5, handle_pct: { away: 0.4, home: 0.6 }, bets_pct: { away: 0.45, home: 0.55 } },
+        spread: {
+          away_line: 4.5,
+          home_line: -4.5,
+          away_odds: 4.5,
+          home_odds: -4.5,
+          handle_pct: { away: 0.4, home: 0.6 },
+          bets_pct: { away: 0.45, home: 0.55 },
+        },
         total: { line: 221.5, handle_pct: { over: 0.7, under: 0.3 }, bets_pct: { over: 0.65, under: 0.35 } },
         moneyline: { away_odds: 150, home_odds: -175, handle_pct: { away: 0.38, home: 0.62 }, bets_pct: { away: 0.42, home: 0.58 } },
         fetched_at: iso(NOW),
       });
-      expect(r.json.data[2]).toMatchObject({ event_id: leafs, sportsbook: 'circa', sport: 'hockey', spread: null, moneyline: null, total: { line: 221.5 } });
+      expect(r.json.data[2]).toMatchObject({
+        event_id: leafs,
+        sportsbook: 'circa',
+        sport: 'hockey',
+        spread: null,
+        moneyline: null,
+        total: { line: 221.5 },
+      });
       const pg = { limit: 100, offset: 0, count: 6, total: 6, has_more: false, next_offset: null };
       expect(r.json).toMatchObject({ success: true, pagination: pg, meta: { count: 6, total: 6, pagination: pg }, updated_at: iso(NOW) });
       expect(r.headers.get('x-data-delay')).toBe('0');
@@ -138,14 +178,34 @@ describe('betting splits (end to end)', () => {
     it('filters by event, with event_id as an alias', async () => {
       expect(keysOf(await t.call(`/splits?event=${celtics}`, { key: sharp }))).toEqual([`${celtics}/circa`, `${celtics}/draftkings`]);
       expect(keysOf(await t.call(`/splits?event_id=${nuggets}`, { key: sharp }))).toEqual([`${nuggets}/circa`, `${nuggets}/draftkings`]);
-      expect(keysOf(await t.call(`/splits?event=${celtics},${leafs}&sportsbook=draftkings`, { key: sharp }))).toEqual([`${celtics}/draftkings`, `${leafs}/draftkings`]);
+      expect(keysOf(await t.call(`/splits?event=${celtics},${leafs}&sportsbook=draftkings`, { key: sharp }))).toEqual([
+        `${celtics}/draftkings`,
+        `${leafs}/draftkings`,
+      ]);
       expect(keysOf(await t.call('/splits?event=nba_nobody_nowhere_2026-11-22_b3', { key: sharp }))).toEqual([]);
     });
 
     it('filters by market: entries with splits for at least one of the named markets', async () => {
-      expect(keysOf(await t.call('/splits?market=spread', { key: sharp }))).toEqual([`${celtics}/circa`, `${celtics}/draftkings`, `${nuggets}/circa`, `${nuggets}/draftkings`]);
-      expect(keysOf(await t.call('/splits?market=total', { key: sharp }))).toEqual([`${celtics}/circa`, `${celtics}/draftkings`, `${leafs}/circa`, `${nuggets}/circa`, `${nuggets}/draftkings`]);
-      expect(keysOf(await t.call('/splits?market=moneyline', { key: sharp }))).toEqual([`${celtics}/circa`, `${celtics}/draftkings`, `${leafs}/draftkings`, `${nuggets}/circa`, `${nuggets}/draftkings`]);
+      expect(keysOf(await t.call('/splits?market=spread', { key: sharp }))).toEqual([
+        `${celtics}/circa`,
+        `${celtics}/draftkings`,
+        `${nuggets}/circa`,
+        `${nuggets}/draftkings`,
+      ]);
+      expect(keysOf(await t.call('/splits?market=total', { key: sharp }))).toEqual([
+        `${celtics}/circa`,
+        `${celtics}/draftkings`,
+        `${leafs}/circa`,
+        `${nuggets}/circa`,
+        `${nuggets}/draftkings`,
+      ]);
+      expect(keysOf(await t.call('/splits?market=moneyline', { key: sharp }))).toEqual([
+        `${celtics}/circa`,
+        `${celtics}/draftkings`,
+        `${leafs}/draftkings`,
+        `${nuggets}/circa`,
+        `${nuggets}/draftkings`,
+      ]);
       expect(keysOf(await t.call('/splits?market=spread,MONEYLINE', { key: sharp }))).toHaveLength(5);
       expect(keysOf(await t.call('/splits?market=spread&market=total', { key: sharp }))).toHaveLength(5);
     });
@@ -178,7 +238,11 @@ describe('betting splits (end to end)', () => {
     });
 
     it('the sink keeps only the splits books and never replaces fresher numbers with older ones', async () => {
-      ingestion.ingest({ source: 'test', quotes: [], splits: [splitsOf(CELTICS, 'fanduel', NOW, 5), { ...splitsOf(CELTICS, 'draftkings', NOW - MIN, 9) }] });
+      ingestion.ingest({
+        source: 'test',
+        quotes: [],
+        splits: [splitsOf(CELTICS, 'fanduel', NOW, 5), { ...splitsOf(CELTICS, 'draftkings', NOW - MIN, 9) }],
+      });
       const r = await t.call(`/splits?event=${celtics}`, { key: sharp });
       expect(r.json.data.map((s: { sportsbook: string }) => s.sportsbook)).toEqual(['circa', 'draftkings']);
       expect(r.json.data[1].fetched_at).toBe(iso(NOW));
@@ -211,10 +275,12 @@ describe('betting splits (end to end)', () => {
       expect((await t.call(dk, { key: free })).json.data[0].spread.handle_pct.home).toBe(0.7);
     });
 
-    it('a provider\'s initial snapshot (a market that existed before we watched it) reaches free keys at once', async () => {
+    it("a provider's initial snapshot (a market that existed before we watched it) reaches free keys at once", async () => {
       const free = await t.newKey('free');
       clock.advance(MIN); // nothing else waiting in the delayed view
-      ingestion.ingest({ source: 'test', quotes: [], splits: [splitsOf(NUGGETS, 'draftkings', clock.now(), 20)] }, clock.now(), { backfill: true });
+      ingestion.ingest({ source: 'test', quotes: [], splits: [splitsOf(NUGGETS, 'draftkings', clock.now(), 20)] }, clock.now(), {
+        backfill: true,
+      });
       const path = `/splits?event=${nuggets}&sportsbook=draftkings`;
       expect((await t.call(path, { key: sharp })).json.data[0].spread.handle_pct.home).toBe(0.8);
       expect((await t.call(path, { key: free })).json.data[0].spread.handle_pct.home).toBe(0.8);
@@ -282,7 +348,15 @@ describe('betting splits (end to end)', () => {
         `${iso(firstCapture + 5 * 5 * MIN)} circa`,
         `${iso(firstCapture + 5 * 5 * MIN)} draftkings`,
       ]);
-      expect(r.json.meta).toMatchObject({ total: CAPTURES * 2, count: 3, limit: 3, truncated: true, books: ['circa', 'draftkings'], oldest: iso(firstCapture + 20 * MIN), newest: iso(firstCapture + 25 * MIN) });
+      expect(r.json.meta).toMatchObject({
+        total: CAPTURES * 2,
+        count: 3,
+        limit: 3,
+        truncated: true,
+        books: ['circa', 'draftkings'],
+        oldest: iso(firstCapture + 20 * MIN),
+        newest: iso(firstCapture + 25 * MIN),
+      });
     });
 
     it('with sportsbook: only that book, and limit is ignored (every match returned)', async () => {
@@ -304,9 +378,14 @@ describe('betting splits (end to end)', () => {
       expect(byIso.json.meta).toMatchObject({ total: 6, oldest: iso(from), newest: iso(to) });
       const byUnix = await t.call(`/splits/history?event_id=${celtics}&start_time=${from / 1000}&end_time=${to / 1000}`, { key: sharp });
       expect(byUnix.json.data).toEqual(byIso.json.data);
-      const offset = await t.call(`/splits/history?event_id=${celtics}&start_time=${encodeURIComponent(iso(from).replace('Z', '+00:00'))}`, { key: sharp });
+      const offset = await t.call(
+        `/splits/history?event_id=${celtics}&start_time=${encodeURIComponent(iso(from).replace('Z', '+00:00'))}`,
+        { key: sharp },
+      );
       expect(offset.json.meta.total).toBe(5 * 2);
-      const onlyEnd = await t.call(`/splits/history?event_id=${celtics}&end_time=${(firstCapture + 1000) / 1000}&sportsbook=draftkings`, { key: sharp });
+      const onlyEnd = await t.call(`/splits/history?event_id=${celtics}&end_time=${(firstCapture + 1000) / 1000}&sportsbook=draftkings`, {
+        key: sharp,
+      });
       expect(onlyEnd.json.data.map((e: { ts: string }) => e.ts)).toEqual([iso(firstCapture)]);
       const same = await t.call(`/splits/history?event_id=${celtics}&start_time=${to / 1000}&end_time=${to / 1000}`, { key: sharp });
       expect(same.json.meta.total).toBe(2);
@@ -325,7 +404,22 @@ describe('betting splits (end to end)', () => {
     it('an event with no snapshots is 200 with empty data', async () => {
       const r = await t.call('/splits/history?event_id=nba_nobody_nowhere_2026-11-22_b3', { key: sharp });
       expect(r.status).toBe(200);
-      expect(r.json).toEqual({ success: true, data: [], meta: { event_id: 'nba_nobody_nowhere_2026-11-22_b3', total: 0, count: 0, limit: 100, truncated: false, books: [], oldest: null, newest: null, updated_at: iso(clock.now()) }, updated_at: iso(clock.now()) });
+      expect(r.json).toEqual({
+        success: true,
+        data: [],
+        meta: {
+          event_id: 'nba_nobody_nowhere_2026-11-22_b3',
+          total: 0,
+          count: 0,
+          limit: 100,
+          truncated: false,
+          books: [],
+          oldest: null,
+          newest: null,
+          updated_at: iso(clock.now()),
+        },
+        updated_at: iso(clock.now()),
+      });
       const future = await t.call(`/splits/history?event_id=${celtics}&start_time=${iso(clock.now() + H)}`, { key: sharp });
       expect(future.json.data).toEqual([]);
     });
@@ -373,7 +467,11 @@ describe('betting splits (end to end)', () => {
 
     it('splits of an event that left the board leave /splits; its history stays', async () => {
       const free = await t.newKey('free');
-      ingestion.ingest({ source: 'test', quotes: [], eventRemovals: [{ league: LEAFS.league, homeTeam: LEAFS.home, awayTeam: LEAFS.away, startTime: LEAFS.start }] });
+      ingestion.ingest({
+        source: 'test',
+        quotes: [],
+        eventRemovals: [{ league: LEAFS.league, homeTeam: LEAFS.home, awayTeam: LEAFS.away, startTime: LEAFS.start }],
+      });
       expect(keysOf(await t.call('/splits', { key: sharp })).filter((k: string) => k.startsWith(leafs))).toEqual([]);
       expect(keysOf(await t.call('/splits', { key: free })).filter((k: string) => k.startsWith(leafs))).toHaveLength(2);
       clock.advance(MIN);
@@ -395,7 +493,11 @@ describe('splits retention and schedules', () => {
   beforeAll(async () => {
     t = await startTestApp({ clock, env: { SCHEDULERS: 'true' } });
     splits = t.app.get(SplitsService);
-    t.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket([CELTICS], ['draftkings'], NOW), splits: [splitsOf(CELTICS, 'draftkings', NOW), splitsOf(CELTICS, 'circa', NOW)] });
+    t.app.get(IngestionService).ingest({
+      source: 'test',
+      quotes: buildMarket([CELTICS], ['draftkings'], NOW),
+      splits: [splitsOf(CELTICS, 'draftkings', NOW), splitsOf(CELTICS, 'circa', NOW)],
+    });
     eventId = (await eventIds(t))['Boston Celtics']!;
   });
   afterAll(async () => {
@@ -448,13 +550,21 @@ describe('splits across a restart', () => {
     const clock = new ManualClock(NOW);
     const first = await startTestApp({ config, clock });
     const ingestion = first.app.get(IngestionService);
-    ingestion.ingest({ source: 'test', quotes: buildMarket([CELTICS, NUGGETS], ['draftkings'], NOW), splits: [splitsOf(CELTICS, 'draftkings', NOW, 0), splitsOf(CELTICS, 'circa', NOW, 0)] });
+    ingestion.ingest({
+      source: 'test',
+      quotes: buildMarket([CELTICS, NUGGETS], ['draftkings'], NOW),
+      splits: [splitsOf(CELTICS, 'draftkings', NOW, 0), splitsOf(CELTICS, 'circa', NOW, 0)],
+    });
     const ids = await eventIds(first);
     const celtics = ids['Boston Celtics']!;
     const splits = first.app.get(SplitsService);
     await splits.captureSnapshot(clock.now());
     clock.advance(5 * MIN);
-    ingestion.ingest({ source: 'test', quotes: [], splits: [splitsOf(CELTICS, 'draftkings', clock.now(), 3), splitsOf(CELTICS, 'circa', clock.now(), 4)] });
+    ingestion.ingest({
+      source: 'test',
+      quotes: [],
+      splits: [splitsOf(CELTICS, 'draftkings', clock.now(), 3), splitsOf(CELTICS, 'circa', clock.now(), 4)],
+    });
     await splits.captureSnapshot(clock.now());
     const before = await first.call('/splits', { key: KEYS.sharp });
     expect(keysOf(before)).toEqual([`${celtics}/circa`, `${celtics}/draftkings`]);

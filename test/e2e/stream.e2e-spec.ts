@@ -23,8 +23,16 @@ const GAMES = [
 const BOOKS = ['draftkings', 'fanduel', 'betmgm', 'pinnacle'];
 
 const celtics = (book: string, price: number, type: 'home' | 'away' = 'home'): Quote => ({
-  book, league: 'nba', homeTeam: 'Boston Celtics', awayTeam: 'Los Angeles Lakers', startTime: NOW + 6 * H, marketType: 'moneyline',
-  selection: type === 'home' ? 'Boston Celtics' : 'Los Angeles Lakers', selectionType: type, line: null, price: { american: price },
+  book,
+  league: 'nba',
+  homeTeam: 'Boston Celtics',
+  awayTeam: 'Los Angeles Lakers',
+  startTime: NOW + 6 * H,
+  marketType: 'moneyline',
+  selection: type === 'home' ? 'Boston Celtics' : 'Los Angeles Lakers',
+  selectionType: type,
+  line: null,
+  price: { american: price },
 });
 
 describe('live stream (SSE and WebSocket, end to end)', () => {
@@ -94,7 +102,7 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
     expect(ids.every(Boolean)).toBe(true);
   });
 
-  it('applies filters and the tier\'s books', async () => {
+  it("applies filters and the tier's books", async () => {
     const dk = sse('/stream?channel=odds&sportsbook=draftkings&league=nba', KEYS.pro);
     await dk.seen('snapshot:complete');
     const snap = dk.of('snapshot').flatMap((e) => e.data.odds);
@@ -163,7 +171,10 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
     res.socket.on('close', () => (closed = true));
     // Flood: many price changes, each a frame the paused client will not read.
     for (let i = 0; i < 400 && hub.openStreams === streamsBefore; i++) {
-      const quotes = buildMarket(GAMES, BOOKS, NOW).map((q) => ({ ...q, price: { decimal: 1.5 + ((i + (q.selection.length % 7)) % 50) / 20 } }));
+      const quotes = buildMarket(GAMES, BOOKS, NOW).map((q) => ({
+        ...q,
+        price: { decimal: 1.5 + ((i + (q.selection.length % 7)) % 50) / 20 },
+      }));
       ingest(quotes);
       maxQueued = Math.max(maxQueued, hub.maxQueuedBytes());
       await new Promise((r) => setImmediate(r));
@@ -224,7 +235,9 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
     // A board of about 10 MB: NBA games over 40 days at four books.
     const teams = new Catalog().teamsOf('nba').map((x) => x.name);
     const big: GameSpec[] = [];
-    for (let d = 0; d < 40; d++) for (let i = 0; i + 1 < teams.length; i += 2) big.push({ league: 'nba', home: teams[i]!, away: teams[i + 1]!, start: NOW + (30 + d * 24) * H });
+    for (let d = 0; d < 40; d++)
+      for (let i = 0; i + 1 < teams.length; i += 2)
+        big.push({ league: 'nba', home: teams[i]!, away: teams[i + 1]!, start: NOW + (30 + d * 24) * H });
     const market = buildMarket(big, BOOKS, NOW);
     ingest(market);
     const res = await new Promise<import('node:http').IncomingMessage>((resolve) => {
@@ -237,7 +250,11 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
     // Meanwhile every price of the big market moves three times: far more than a client may have queued.
     const marker = market[0]!;
     for (let round = 1; round <= 3; round++) {
-      ingest(market.map((q) => (q === marker ? { ...q, price: { decimal: 7.5 + round / 100 } } : { ...q, price: { decimal: 1.8 + round / 100 } })));
+      ingest(
+        market.map((q) =>
+          q === marker ? { ...q, price: { decimal: 7.5 + round / 100 } } : { ...q, price: { decimal: 1.8 + round / 100 } },
+        ),
+      );
       expect(hub.maxQueuedBytes()).toBe(0);
       await new Promise((r) => setImmediate(r));
     }
@@ -273,7 +290,10 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
     expect(complete).toBeGreaterThan(0);
     expect([...new Set(names.slice(0, complete))]).toEqual(['connected', 'snapshot']);
     // The marker row's three moves arrive after the snapshot, in order.
-    const moves = events.slice(complete).filter((e) => e.event === 'odds:update').flatMap((e) => (JSON.parse(e.data).odds as Array<{ id: string; odds_decimal: number }>));
+    const moves = events
+      .slice(complete)
+      .filter((e) => e.event === 'odds:update')
+      .flatMap((e) => JSON.parse(e.data).odds as Array<{ id: string; odds_decimal: number }>);
     const markerId = moves.find((o) => o.odds_decimal === 7.51)!.id;
     expect(moves.filter((o) => o.id === markerId).map((o) => o.odds_decimal)).toEqual([7.51, 7.52, 7.53]);
   });
@@ -321,7 +341,10 @@ describe('an instance nobody streams from', () => {
     const back = sse('/stream?channel=all', { lastEventId: seenElsewhere });
     expect((await back.seen('connected')).data).toMatchObject({ reconnected: true, resumed: false });
     await back.seen('snapshot:complete');
-    const arbs = back.of('snapshot').filter((e) => e.data.kind === 'arbitrage').flatMap((e) => e.data.opportunities);
+    const arbs = back
+      .of('snapshot')
+      .filter((e) => e.data.kind === 'arbitrage')
+      .flatMap((e) => e.data.opportunities);
     expect(arbs.some((a: any) => a.legs.some((l: any) => l.sportsbook === 'draftkings'))).toBe(true);
     // While a client is connected, frames are kept again: a resume from now replays.
     ingest([celtics('draftkings', -200), celtics('draftkings', 100, 'away')]);
@@ -405,7 +428,9 @@ describe('stalled SSE readers past the stream cap', () => {
     // A board of about 10 MB (as above): no client reading nothing can take a snapshot of it into socket buffers.
     const teams = new Catalog().teamsOf('nba').map((x) => x.name);
     const big: GameSpec[] = [];
-    for (let d = 0; d < 40; d++) for (let i = 0; i + 1 < teams.length; i += 2) big.push({ league: 'nba', home: teams[i]!, away: teams[i + 1]!, start: NOW + (30 + d * 24) * H });
+    for (let d = 0; d < 40; d++)
+      for (let i = 0; i + 1 < teams.length; i += 2)
+        big.push({ league: 'nba', home: teams[i]!, away: teams[i + 1]!, start: NOW + (30 + d * 24) * H });
     t.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket(big, BOOKS, NOW) }, NOW, { backfill: true });
   });
   afterAll(async () => {
@@ -440,7 +465,7 @@ describe('stalled SSE readers past the stream cap', () => {
     for (let i = 1; i < frames.length; i++) expect(frames[i]!.turn).toBeGreaterThan(frames[i - 1]!.turn);
   });
 
-  it('more stalled sockets than the cap: each dropped stream\'s socket is closed on the server and its queue freed', async () => {
+  it("more stalled sockets than the cap: each dropped stream's socket is closed on the server and its queue freed", async () => {
     const hub = t.app.get(StreamHub);
     // The server's side of each of our connections, found by the client's port.
     const server = t.app.getHttpServer();
@@ -452,7 +477,9 @@ describe('stalled SSE readers past the stream cap', () => {
     const openOnServer = () => responses.filter((res) => serverSide.get(res.socket.localPort!)?.destroyed === false).length;
     try {
       for (let i = 0; i < 6; i++) {
-        const res = await new Promise<import('node:http').IncomingMessage>((resolve) => request(`${t.url}/api/v1/stream?channel=odds&api_key=${key}`, resolve).end());
+        const res = await new Promise<import('node:http').IncomingMessage>((resolve) =>
+          request(`${t.url}/api/v1/stream?channel=odds&api_key=${key}`, resolve).end(),
+        );
         expect(res.statusCode).toBe(200);
         res.pause(); // never reads
         responses.push(res);

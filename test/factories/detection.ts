@@ -38,7 +38,8 @@ export const nfl = (book: string, over: Partial<Quote>): Quote => ({
   ...over,
 });
 export const home = (book: string, price: Quote['price'], over: Partial<Quote> = {}) => nfl(book, { price, ...over });
-export const away = (book: string, price: Quote['price'], over: Partial<Quote> = {}) => nfl(book, { selection: 'Buffalo Bills', selectionType: 'away', price, ...over });
+export const away = (book: string, price: Quote['price'], over: Partial<Quote> = {}) =>
+  nfl(book, { selection: 'Buffalo Bills', selectionType: 'away', price, ...over });
 
 export const groupOf = (board: OddsBoard, market = 'moneyline', line: number | null = null) =>
   [...board.rows.values()].find((r) => r.marketType === market && r.groupLine === line)!.groupKey;

@@ -23,8 +23,24 @@ describe('faults: the service rides out Redis and PostgreSQL outages (connection
     redisProxy = await new TcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379)).start();
     const env = isolationEnv();
     schema = env.DATABASE_SCHEMA!;
-    t = await startTestApp({ clock: new SystemClock(), config: testConfig({ ...env, DATABASE_URL: viaProxy(DB, pgProxy), REDIS_URL: viaProxy(REDIS, redisProxy), PERSIST_INTERVAL_MS: '200', SCHEDULERS: 'true' }) });
-    t.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket([{ league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: now + 6 * H }], ['draftkings', 'fanduel'], now) });
+    t = await startTestApp({
+      clock: new SystemClock(),
+      config: testConfig({
+        ...env,
+        DATABASE_URL: viaProxy(DB, pgProxy),
+        REDIS_URL: viaProxy(REDIS, redisProxy),
+        PERSIST_INTERVAL_MS: '200',
+        SCHEDULERS: 'true',
+      }),
+    });
+    t.app.get(IngestionService).ingest({
+      source: 'test',
+      quotes: buildMarket(
+        [{ league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: now + 6 * H }],
+        ['draftkings', 'fanduel'],
+        now,
+      ),
+    });
   });
   afterAll(async () => {
     redisProxy.restore();
@@ -62,7 +78,11 @@ describe('faults: the service rides out Redis and PostgreSQL outages (connection
     expect(r.json.data.length).toBeGreaterThan(0);
     // Prices arriving during the outage.
     const later = Date.now();
-    const quotes = buildMarket([{ league: 'nhl', home: 'Toronto Maple Leafs', away: 'Montreal Canadiens', start: later + 8 * H }], ['betmgm', 'caesars'], later);
+    const quotes = buildMarket(
+      [{ league: 'nhl', home: 'Toronto Maple Leafs', away: 'Montreal Canadiens', start: later + 8 * H }],
+      ['betmgm', 'caesars'],
+      later,
+    );
     t.app.get(IngestionService).ingest({ source: 'test', quotes });
     await new Promise((res) => setTimeout(res, 1000));
     pgProxy.restore();
@@ -82,7 +102,11 @@ describe('faults: the service rides out Redis and PostgreSQL outages (connection
 
   it('an acknowledged import is already in the database', async () => {
     const q = buildMarket([{ league: 'nfl', home: 'Buffalo Bills', away: 'Miami Dolphins', start: now + 30 * H }], ['draftkings'], now);
-    const r = await t.call('/admin/ingest', { method: 'POST', body: { source: 'import', quotes: q }, headers: { 'X-Admin-Token': t.adminToken } });
+    const r = await t.call('/admin/ingest', {
+      method: 'POST',
+      body: { source: 'import', quotes: q },
+      headers: { 'X-Admin-Token': t.adminToken },
+    });
     expect(r.json.data).toMatchObject({ accepted: q.length, durable: true });
     const direct = new pg.Client({ connectionString: DB });
     await direct.connect();
@@ -112,17 +136,21 @@ describe('leader election: one active worker, a standby takes over', () => {
 });
 
 describe('a replica cut off from Redis', () => {
-  it('keeps serving during the outage and holds exactly the worker\'s board once Redis is back', async () => {
+  it("keeps serving during the outage and holds exactly the worker's board once Redis is back", async () => {
     const env = isolationEnv();
     const proxy = await new TcpProxy(new URL(REDIS).hostname, Number(new URL(REDIS).port || 6379)).start();
     const common = { ...env, SCHEDULERS: 'true', PERSIST_INTERVAL_MS: '200' };
     const worker = await startTestApp({ clock: new SystemClock(), config: testConfig({ ...common, ROLE: 'worker' }) });
-    const replica = await startTestApp({ clock: new SystemClock(), config: testConfig({ ...common, ROLE: 'api', REDIS_URL: viaProxy(REDIS, proxy) }) });
+    const replica = await startTestApp({
+      clock: new SystemClock(),
+      config: testConfig({ ...common, ROLE: 'api', REDIS_URL: viaProxy(REDIS, proxy) }),
+    });
     const replicaUp = Date.now();
     const { BoardService, FIRST_RESYNC_MS } = await import('../../src/modules/board/board.service.js');
     const W = worker.app.get(BoardService);
     const R = replica.app.get(BoardService);
-    const same = () => W.board.size === R.board.size && [...W.board.rows.values()].every((r) => R.board.rows.get(r.id)?.american === r.american);
+    const same = () =>
+      W.board.size === R.board.size && [...W.board.rows.values()].every((r) => R.board.rows.get(r.id)?.american === r.american);
     try {
       const t0 = Date.now();
       const nba = { league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: t0 + 6 * H };
@@ -137,7 +165,11 @@ describe('a replica cut off from Redis', () => {
       await until(async () => (await replica.call('/health')).json.checks.redis.status === 'degraded', 10_000);
       // Missed while cut off: a new game, a moved price and a withdrawn one.
       const t1 = Date.now();
-      const nhl = buildMarket([{ league: 'nhl', home: 'Toronto Maple Leafs', away: 'Montreal Canadiens', start: t1 + 8 * H }], ['caesars'], t1);
+      const nhl = buildMarket(
+        [{ league: 'nhl', home: 'Toronto Maple Leafs', away: 'Montreal Canadiens', start: t1 + 8 * H }],
+        ['caesars'],
+        t1,
+      );
       const moved = { ...first[0]!, price: { american: 333 } };
       worker.app.get(IngestionService).ingest({ source: 'test', quotes: [...nhl, moved], removals: [first[1]!] }, t1);
       const during = await replica.call('/odds?limit=5', { key: KEYS.sharp });

@@ -50,7 +50,7 @@ describe('two instances share events through Redis', () => {
     await until(async () => (await b.call('/account', { key })).status === 401, 2000);
   });
 
-  it('a price ingested on A reaches B\'s board, its detection and its stream', async () => {
+  it("a price ingested on A reaches B's board, its detection and its stream", async () => {
     const s = new SseRecorder(`${b.url}/api/v1/stream?channel=all&api_key=${KEYS.sharp}`);
     recorders.push(s);
     await s.seen('snapshot:complete');
@@ -58,7 +58,18 @@ describe('two instances share events through Redis', () => {
     a.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket(games, ['draftkings', 'fanduel', 'pinnacle'], NOW) }, NOW);
     const up = await s.next('odds:update');
     expect(up.data.odds[0].league).toBe('nba');
-    const arb: Quote = { book: 'draftkings', league: 'nba', homeTeam: 'Boston Celtics', awayTeam: 'Los Angeles Lakers', startTime: NOW + 6 * H, marketType: 'moneyline', selection: 'Boston Celtics', selectionType: 'home', line: null, price: { american: 115 } };
+    const arb: Quote = {
+      book: 'draftkings',
+      league: 'nba',
+      homeTeam: 'Boston Celtics',
+      awayTeam: 'Los Angeles Lakers',
+      startTime: NOW + 6 * H,
+      marketType: 'moneyline',
+      selection: 'Boston Celtics',
+      selectionType: 'home',
+      line: null,
+      price: { american: 115 },
+    };
     // DraftKings moves its Lakers price too, so its own market stays sound (+115 against its own Lakers price near
     // +100 would sum below 100%: a book crossing itself is left out of detection).
     const lakers: Quote = { ...arb, selection: 'Los Angeles Lakers', selectionType: 'away', price: { american: -116 } };
@@ -84,7 +95,15 @@ describe('two instances share events through Redis', () => {
     // received (in the store, not on B), and it holds a price the writer has not stored yet (after the watermark).
     const removedElsewhere: OddsRow = { ...template, id: 'ffffffffffff0001', changedAt: through - 1000 };
     const notYetStored: OddsRow = { ...template, id: 'ffffffffffff0002', changedAt: through + 1 };
-    B.board.applyChangeSet({ version: B.board.version + 1, at: through, upserted: [removedElsewhere, notYetStored], removed: [{ id: lost!.id, sportsbook: lost!.sportsbook, eventId: lost!.eventId, removedAt: through }], events: [], eventsRemoved: [], seen: [] });
+    B.board.applyChangeSet({
+      version: B.board.version + 1,
+      at: through,
+      upserted: [removedElsewhere, notYetStored],
+      removed: [{ id: lost!.id, sportsbook: lost!.sportsbook, eventId: lost!.eventId, removedAt: through }],
+      events: [],
+      eventsRemoved: [],
+      seen: [],
+    });
     expect(B.board.rows.has(lost!.id)).toBe(false);
 
     // A minute later the writer is still behind (it can be, after a database outage): still not a removal.
@@ -103,7 +122,15 @@ describe('two instances share events through Redis', () => {
     const x = [...A.board.rows.values()].find((r) => B.board.rows.has(r.id))!;
     const gone = { id: x.id, sportsbook: x.sportsbook, eventId: x.eventId, removedAt: x.changedAt + 5000 };
     // B missed the price itself; then the removal reaches it over the bus before A has written it.
-    B.board.applyChangeSet({ version: B.board.version + 1, at: x.changedAt, upserted: [], removed: [gone], events: [], eventsRemoved: [], seen: [] });
+    B.board.applyChangeSet({
+      version: B.board.version + 1,
+      at: x.changedAt,
+      upserted: [],
+      removed: [gone],
+      events: [],
+      eventsRemoved: [],
+      seen: [],
+    });
     const heard = new Promise<void>((resolve) => {
       const off = b.app.get(EventBus).subscribe<ChangeSet>(ODDS_TOPIC, (cs, remote) => {
         if (!remote || !cs.removed.some((rm) => rm.id === x.id)) return;
@@ -112,7 +139,15 @@ describe('two instances share events through Redis', () => {
         queueMicrotask(resolve);
       });
     });
-    A.apply({ version: A.board.version + 1, at: x.changedAt + 5000, upserted: [], removed: [gone], events: [], eventsRemoved: [], seen: [] });
+    A.apply({
+      version: A.board.version + 1,
+      at: x.changedAt + 5000,
+      upserted: [],
+      removed: [gone],
+      events: [],
+      eventsRemoved: [],
+      seen: [],
+    });
     await heard;
     expect(B.tombstoneCount).toBeGreaterThan(0);
     expect((await b.app.get(BoardRepository, { strict: false }).load()).rows.some((r: OddsRow) => r.id === x.id)).toBe(true);

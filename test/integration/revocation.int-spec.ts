@@ -26,7 +26,10 @@ describe('revocation ends streams on every instance', () => {
     a = await startTestApp({ clock: new ManualClock(NOW), config: testConfig(shared) });
     b = await startTestApp({ clock: new ManualClock(NOW), config: testConfig(shared) });
     const games = [{ league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: NOW + 6 * H }];
-    for (const x of [a, b]) x.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket(games, ['draftkings', 'fanduel', 'pinnacle'], NOW) }, NOW, { backfill: true });
+    for (const x of [a, b])
+      x.app
+        .get(IngestionService)
+        .ingest({ source: 'test', quotes: buildMarket(games, ['draftkings', 'fanduel', 'pinnacle'], NOW) }, NOW, { backfill: true });
   });
   afterAll(async () => {
     for (const c of open) c.close();
@@ -49,7 +52,7 @@ describe('revocation ends streams on every instance', () => {
     return { sse, ws };
   }
 
-  it('revoked through A\'s admin route: B\'s SSE and WebSocket streams close within 5 s', async () => {
+  it("revoked through A's admin route: B's SSE and WebSocket streams close within 5 s", async () => {
     const { key, id } = await newKey();
     const { sse, ws } = await streamsOnB(key);
     const keep = await newKey();
@@ -65,7 +68,7 @@ describe('revocation ends streams on every instance', () => {
     expect(bystander.sse.of('error')).toEqual([]);
   });
 
-  it('when the bus message is lost, B\'s periodic check of the store closes the streams within 5 s', async () => {
+  it("when the bus message is lost, B's periodic check of the store closes the streams within 5 s", async () => {
     const { key, id } = await newKey();
     const { sse, ws } = await streamsOnB(key);
     // Nothing reaches B's bus handlers for key changes from now on (a lost message), and the revocation is

@@ -22,12 +22,19 @@ function isEsmFile(filename) {
     const pj = path.join(dir, 'package.json');
     if (fs.existsSync(pj)) {
       let type = 'commonjs';
-      try { type = JSON.parse(fs.readFileSync(pj, 'utf8')).type || 'commonjs'; } catch { /* keep commonjs */ }
+      try {
+        type = JSON.parse(fs.readFileSync(pj, 'utf8')).type || 'commonjs';
+      } catch {
+        /* keep commonjs */
+      }
       typeCache.set(dir, type === 'module');
       break;
     }
     const up = path.dirname(dir);
-    if (up === dir) { typeCache.set(dir, false); break; }
+    if (up === dir) {
+      typeCache.set(dir, false);
+      break;
+    }
     dir = up;
   }
   const result = typeCache.get(dir);

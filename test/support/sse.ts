@@ -13,18 +13,48 @@ export interface SseEvent {
 export class SseRecorder {
   readonly events: SseEvent[] = [];
   private readonly es: EventSource;
-  private waiters: Array<{ types: string[]; from: number; resolve: (e: SseEvent) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }> = [];
+  private waiters: Array<{
+    types: string[];
+    from: number;
+    resolve: (e: SseEvent) => void;
+    reject: (e: Error) => void;
+    timer: NodeJS.Timeout;
+  }> = [];
   error: unknown = null;
 
   /** `events`: more event names to record (an opportunity type a test registers). */
   constructor(url: string, opts: { lastEventId?: string; headers?: Record<string, string>; events?: string[] } = {}) {
     this.es = new EventSource(url, {
       fetch: (input, init) =>
-        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...(opts.headers ?? {}), ...(opts.lastEventId ? { 'Last-Event-ID': opts.lastEventId } : {}) } }),
+        fetch(input, {
+          ...init,
+          headers: {
+            ...(init?.headers as Record<string, string>),
+            ...(opts.headers ?? {}),
+            ...(opts.lastEventId ? { 'Last-Event-ID': opts.lastEventId } : {}),
+          },
+        }),
     });
     const names = [
-      'connected', 'snapshot', 'snapshot:complete', 'odds:update', 'odds:locked', 'odds:removed', 'ev:detected', 'ev:expired', 'arb:detected', 'arb:expired',
-      'middles:detected', 'middles:expired', 'low_hold:detected', 'low_hold:expired', 'gamestate:snapshot', 'gamestate:update', 'gamestate:removed', 'heartbeat', 'error',
+      'connected',
+      'snapshot',
+      'snapshot:complete',
+      'odds:update',
+      'odds:locked',
+      'odds:removed',
+      'ev:detected',
+      'ev:expired',
+      'arb:detected',
+      'arb:expired',
+      'middles:detected',
+      'middles:expired',
+      'low_hold:detected',
+      'low_hold:expired',
+      'gamestate:snapshot',
+      'gamestate:update',
+      'gamestate:removed',
+      'heartbeat',
+      'error',
       ...(opts.events ?? []),
     ];
     for (const n of names) {
@@ -54,7 +84,10 @@ export class SseRecorder {
   next(types: string | string[], timeoutMs = 10_000): Promise<SseEvent> {
     const list = Array.isArray(types) ? types : [types];
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${list.join('/')} within ${timeoutMs} ms; saw ${this.events.map((e) => e.type).join(', ')}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no ${list.join('/')} within ${timeoutMs} ms; saw ${this.events.map((e) => e.type).join(', ')}`)),
+        timeoutMs,
+      );
       this.waiters.push({ types: list, from: this.events.length, resolve, reject, timer });
     });
   }

@@ -73,7 +73,9 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
       SCHEDULERS: 'false',
       LOG_LEVEL: 'silent',
       DATA_DIR: `/tmp/odds-test-${process.pid}`,
-      API_KEYS: Object.entries(KEYS).map(([t, k]) => `${t}:${k}`).join(','),
+      API_KEYS: Object.entries(KEYS)
+        .map(([t, k]) => `${t}:${k}`)
+        .join(','),
       ...isolationEnv(),
       ...env,
     },
@@ -107,7 +109,9 @@ export async function call<T = any>(base: string, path: string, opts: CallOption
  * Starts the whole application on a random port (real HTTP), with a manual clock unless told otherwise.
  * `opportunityTypes`: the opportunity type modules to run instead of the service's own list.
  */
-export async function startTestApp(opts: { env?: Record<string, string>; clock?: Clock; config?: AppConfig; opportunityTypes?: readonly Type[] } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: { env?: Record<string, string>; clock?: Clock; config?: AppConfig; opportunityTypes?: readonly Type[] } = {},
+): Promise<TestApp> {
   const clock = opts.clock ?? new ManualClock(Date.now());
   const config = opts.config ?? testConfig(opts.env);
   const app = await createApp(config, { clock, opportunityTypes: opts.opportunityTypes });
@@ -128,7 +132,10 @@ export async function startTestApp(opts: { env?: Record<string, string>; clock?:
     },
     close: async (opts = {}) => {
       if (!opts.keepStore && config.databaseUrl && config.databaseSchema !== 'public') {
-        await app.get(DataSource).query(`DROP SCHEMA IF EXISTS "${config.databaseSchema}" CASCADE`).catch(() => undefined);
+        await app
+          .get(DataSource)
+          .query(`DROP SCHEMA IF EXISTS "${config.databaseSchema}" CASCADE`)
+          .catch(() => undefined);
       }
       await app.close();
     },

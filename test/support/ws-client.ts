@@ -62,7 +62,15 @@ export class WsClient {
   next(type: string | ((f: WsFrame) => boolean), timeoutMs = 10_000): Promise<WsFrame> {
     const pred = typeof type === 'string' ? (f: WsFrame) => f.type === type : type;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${typeof type === 'string' ? type : 'matching frame'} within ${timeoutMs} ms; saw ${this.frames.map((f) => f.type).join(', ')}; close ${JSON.stringify(this.closeInfo)}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no ${typeof type === 'string' ? type : 'matching frame'} within ${timeoutMs} ms; saw ${this.frames.map((f) => f.type).join(', ')}; close ${JSON.stringify(this.closeInfo)}`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.waiters.push({
         pred,
         resolve: (f) => {

@@ -2,9 +2,24 @@ import { describe, expect, it } from '@jest/globals';
 import { applyFrame, buildBoard, emptyState, fmtAmerican, fmtLine, stake } from './live.js';
 
 const row = (id: string, book: string, selection: string, decimal: number, over: Record<string, unknown> = {}) => ({
-  id, sportsbook: book, event_id: 'e1', event_name: 'A @ B', league: 'nba', event_start_time: '2026-11-23T01:00:00.000Z', is_live: false,
-  market_type: 'moneyline', period: 'game', selection, selection_type: selection === 'B' ? 'home' : 'away', player_name: null, line: null,
-  is_main_line: true, is_active: true, odds_decimal: decimal, odds_american: 0, ...over,
+  id,
+  sportsbook: book,
+  event_id: 'e1',
+  event_name: 'A @ B',
+  league: 'nba',
+  event_start_time: '2026-11-23T01:00:00.000Z',
+  is_live: false,
+  market_type: 'moneyline',
+  period: 'game',
+  selection,
+  selection_type: selection === 'B' ? 'home' : 'away',
+  player_name: null,
+  line: null,
+  is_main_line: true,
+  is_active: true,
+  odds_decimal: decimal,
+  odds_american: 0,
+  ...over,
 });
 
 describe('dashboard live state', () => {

@@ -8,8 +8,18 @@ export type Kind = 'ev' | 'arbitrage' | 'middles' | 'low_hold';
 export const KINDS: readonly Kind[] = ['ev', 'arbitrage', 'middles', 'low_hold'];
 
 /** The stream's event names for each kind (the detectors' `stream` names). */
-const DETECTED: Record<string, Kind> = { 'ev:detected': 'ev', 'arb:detected': 'arbitrage', 'middles:detected': 'middles', 'low_hold:detected': 'low_hold' };
-const EXPIRED: Record<string, Kind> = { 'ev:expired': 'ev', 'arb:expired': 'arbitrage', 'middles:expired': 'middles', 'low_hold:expired': 'low_hold' };
+const DETECTED: Record<string, Kind> = {
+  'ev:detected': 'ev',
+  'arb:detected': 'arbitrage',
+  'middles:detected': 'middles',
+  'low_hold:detected': 'low_hold',
+};
+const EXPIRED: Record<string, Kind> = {
+  'ev:expired': 'ev',
+  'arb:expired': 'arbitrage',
+  'middles:expired': 'middles',
+  'low_hold:expired': 'low_hold',
+};
 
 export interface LiveState {
   odds: Map<string, Json>;
@@ -23,7 +33,13 @@ export interface LiveState {
 }
 
 export function emptyState(): LiveState {
-  return { odds: new Map(), opps: { ev: new Map(), arbitrage: new Map(), middles: new Map(), low_hold: new Map() }, phase: 'connecting', error: null, fresh: new Set() };
+  return {
+    odds: new Map(),
+    opps: { ev: new Map(), arbitrage: new Map(), middles: new Map(), low_hold: new Map() },
+    phase: 'connecting',
+    error: null,
+    fresh: new Set(),
+  };
 }
 
 /** Applies one SSE frame; answers whether anything visible changed. */
@@ -41,7 +57,8 @@ export function applyFrame(s: LiveState, event: string, data: any): boolean {
       return true;
     case 'snapshot':
       if (Array.isArray(data?.odds)) for (const r of data.odds) s.odds.set(r.id, r);
-      else if (data?.kind && data.kind in s.opps && Array.isArray(data.opportunities)) for (const o of data.opportunities) s.opps[data.kind as Kind].set(o.id, o);
+      else if (data?.kind && data.kind in s.opps && Array.isArray(data.opportunities))
+        for (const o of data.opportunities) s.opps[data.kind as Kind].set(o.id, o);
       return true;
     case 'snapshot:complete':
       s.phase = 'live';
@@ -110,7 +127,11 @@ export function buildBoard(odds: Iterable<Json>, eventFilter: string | null): { 
     if (r.line !== null && r.is_main_line === false) continue;
     books.add(r.sportsbook);
     let ev = events.get(r.event_id);
-    if (!ev) events.set(r.event_id, (ev = { eventId: r.event_id, name: r.event_name, league: r.league, start: r.event_start_time, live: Boolean(r.is_live), rows: [] }));
+    if (!ev)
+      events.set(
+        r.event_id,
+        (ev = { eventId: r.event_id, name: r.event_name, league: r.league, start: r.event_start_time, live: Boolean(r.is_live), rows: [] }),
+      );
     const key = `${r.event_id}|${r.market_type}|${r.period}|${r.selection_type}|${r.player_name ?? ''}|${r.selection}`;
     let row = rowsByKey.get(key);
     if (!row) {

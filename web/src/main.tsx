@@ -1,13 +1,41 @@
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import './style.css';
-import { KINDS, applyFrame, buildBoard, emptyState, fmtAmerican, fmtLine, oppScore, stake, type Json, type Kind, type LiveState } from './live.js';
+import {
+  KINDS,
+  applyFrame,
+  buildBoard,
+  emptyState,
+  fmtAmerican,
+  fmtLine,
+  oppScore,
+  stake,
+  type Json,
+  type Kind,
+  type LiveState,
+} from './live.js';
 
 /** Relative to the page (/dashboard/), so the page works behind a proxy that mounts the service elsewhere. */
 const API = '../api/v1';
 const KEYS_STORE = 'odds-dashboard.keys';
 const CURRENT_STORE = 'odds-dashboard.key';
-const STREAM_EVENTS = ['connected', 'snapshot', 'snapshot:complete', 'odds:update', 'odds:locked', 'odds:removed', 'error', 'ev:detected', 'ev:expired', 'arb:detected', 'arb:expired', 'middles:detected', 'middles:expired', 'low_hold:detected', 'low_hold:expired'];
+const STREAM_EVENTS = [
+  'connected',
+  'snapshot',
+  'snapshot:complete',
+  'odds:update',
+  'odds:locked',
+  'odds:removed',
+  'error',
+  'ev:detected',
+  'ev:expired',
+  'arb:detected',
+  'arb:expired',
+  'middles:detected',
+  'middles:expired',
+  'low_hold:detected',
+  'low_hold:expired',
+];
 const KIND_TITLES: Record<Kind, string> = { ev: '+EV', arbitrage: 'Arbitrage', middles: 'Middles', low_hold: 'Low hold' };
 const LIST_MAX = 50;
 
@@ -171,7 +199,10 @@ function App() {
         .then(async (res) => {
           const body = res.ok ? null : await res.json().catch(() => null);
           abort.abort();
-          live.current.error = { code: body?.error?.code ?? `http_${res.status}`, message: body?.error?.message ?? 'The stream closed; change a filter or reload to reconnect' };
+          live.current.error = {
+            code: body?.error?.code ?? `http_${res.status}`,
+            message: body?.error?.message ?? 'The stream closed; change a filter or reload to reconnect',
+          };
           setVersion((v) => v + 1);
         })
         .catch(() => undefined);
@@ -199,7 +230,15 @@ function App() {
       <header>
         <h1>Odds Service</h1>
         <span class={`status ${s.phase}`} data-testid="status">
-          {!key ? 'no key' : authError ? 'key refused' : account && !account.features?.streaming ? 'no streaming on this tier' : s.phase === 'live' ? 'live' : 'connecting…'}
+          {!key
+            ? 'no key'
+            : authError
+              ? 'key refused'
+              : account && !account.features?.streaming
+                ? 'no streaming on this tier'
+                : s.phase === 'live'
+                  ? 'live'
+                  : 'connecting…'}
         </span>
         <nav>
           <a href="../docs">API docs</a>
@@ -213,7 +252,15 @@ function App() {
             useKey(draft);
           }}
         >
-          <input type="password" placeholder="Paste an API key (sk_...)" value={draft} onInput={(e) => setDraft((e.target as HTMLInputElement).value)} aria-label="API key" name="api-key" autocomplete="off" />
+          <input
+            type="password"
+            placeholder="Paste an API key (sk_...)"
+            value={draft}
+            onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
+            aria-label="API key"
+            name="api-key"
+            autocomplete="off"
+          />
           <button type="submit">Use key</button>
         </form>
         {keys.length > 0 && (
@@ -230,7 +277,12 @@ function App() {
             ))}
           </div>
         )}
-        {!key && <p class="hint">The demo keys are printed when the service first starts and kept in <code>data/demo-keys.txt</code>; the sharp or enterprise key shows everything. Keys stay in this browser (localStorage).</p>}
+        {!key && (
+          <p class="hint">
+            The demo keys are printed when the service first starts and kept in <code>data/demo-keys.txt</code>; the sharp or enterprise key
+            shows everything. Keys stay in this browser (localStorage).
+          </p>
+        )}
         {authError && <p class="err">{authError}</p>}
         {account && (
           <div class="account" data-testid="account">
@@ -238,7 +290,13 @@ function App() {
             <span>{account.limits?.requests_per_minute} requests/min</span>
             <span>{account.limits?.max_streams} streams</span>
             <span>data delay {account.limits?.data_delay_seconds ?? 0} s</span>
-            <span>features: {Object.entries(account.features ?? {}).filter(([, on]) => on).map(([f]) => f).join(', ')}</span>
+            <span>
+              features:{' '}
+              {Object.entries(account.features ?? {})
+                .filter(([, on]) => on)
+                .map(([f]) => f)
+                .join(', ')}
+            </span>
             {usage && (
               <span data-testid="usage">
                 usage:{' '}
@@ -250,7 +308,9 @@ function App() {
             )}
           </div>
         )}
-        {account && !account.features?.streaming && <p class="err">The {account.tier} tier has no streaming, so no live board: use a hobby key or above.</p>}
+        {account && !account.features?.streaming && (
+          <p class="err">The {account.tier} tier has no streaming, so no live board: use a hobby key or above.</p>
+        )}
         {s.error && (
           <p class="err">
             Stream: {s.error.code}: {s.error.message}
@@ -263,7 +323,13 @@ function App() {
           <section class="filters">
             <label>
               Sport
-              <select value={sport} onChange={(e) => { setSport((e.target as HTMLSelectElement).value); setLeague(''); }}>
+              <select
+                value={sport}
+                onChange={(e) => {
+                  setSport((e.target as HTMLSelectElement).value);
+                  setLeague('');
+                }}
+              >
                 <option value="">All sports</option>
                 {sports.map((x) => (
                   <option value={x.id}>{x.name}</option>
@@ -293,11 +359,21 @@ function App() {
             </label>
             <label>
               Min arb profit %
-              <input type="number" step="0.1" value={minProfit} onChange={(e) => setMinProfit(Number((e.target as HTMLInputElement).value) || 0)} />
+              <input
+                type="number"
+                step="0.1"
+                value={minProfit}
+                onChange={(e) => setMinProfit(Number((e.target as HTMLInputElement).value) || 0)}
+              />
             </label>
             <label>
               Bankroll
-              <input type="number" step="10" value={bankroll} onChange={(e) => setBankroll(Number((e.target as HTMLInputElement).value) || 0)} />
+              <input
+                type="number"
+                step="10"
+                value={bankroll}
+                onChange={(e) => setBankroll(Number((e.target as HTMLInputElement).value) || 0)}
+              />
             </label>
             {eventId && (
               <a class="chip on" href="#" onClick={() => setEventId(null)}>
@@ -330,7 +406,10 @@ function App() {
 
             <section class="board">
               <h2>
-                Board <small data-testid="board-count">{board.events.length} events · {s.odds.size} prices</small>
+                Board{' '}
+                <small data-testid="board-count">
+                  {board.events.length} events · {s.odds.size} prices
+                </small>
               </h2>
               {board.events.length === 0 ? (
                 <p class="muted">{s.phase === 'live' ? 'No prices for these filters.' : 'Loading…'}</p>
@@ -414,7 +493,11 @@ function Opp({ kind, o, bankroll, fresh }: { kind: Kind; o: Json; bankroll: numb
     case 'ev':
       body = (
         <div>
-          <b>{o.ev_percentage.toFixed(2)}%</b> {o.selection} {fmtAmerican(o.odds_american)} at <DeepLink href={o.deep_link} label={o.sportsbook} /> <span class="muted">fair {fmtAmerican(o.no_vig_odds)} ({o.sharp_book})</span>
+          <b>{o.ev_percentage.toFixed(2)}%</b> {o.selection} {fmtAmerican(o.odds_american)} at{' '}
+          <DeepLink href={o.deep_link} label={o.sportsbook} />{' '}
+          <span class="muted">
+            fair {fmtAmerican(o.no_vig_odds)} ({o.sharp_book})
+          </span>
         </div>
       );
       break;
@@ -438,14 +521,19 @@ function Opp({ kind, o, bankroll, fresh }: { kind: Kind; o: Json; bankroll: numb
               ))}
             </tbody>
           </table>
-          <div class="muted">returns {(bankroll * (1 + o.profit_percent / 100)).toFixed(2)} on {bankroll}</div>
+          <div class="muted">
+            returns {(bankroll * (1 + o.profit_percent / 100)).toFixed(2)} on {bankroll}
+          </div>
         </div>
       );
       break;
     case 'middles':
       body = (
         <div>
-          <b>EV {Number(o.expected_value).toFixed(2)}%</b> <span class="muted">middle {(o.middle_probability * 100).toFixed(1)}%{o.is_guaranteed_profit ? ' · guaranteed' : ''}</span>
+          <b>EV {Number(o.expected_value).toFixed(2)}%</b>{' '}
+          <span class="muted">
+            middle {(o.middle_probability * 100).toFixed(1)}%{o.is_guaranteed_profit ? ' · guaranteed' : ''}
+          </span>
           {[o.side1, o.side2].map((side: Json) => (
             <div>
               <DeepLink href={side.deep_link} label={side.book} /> {side.selection} {fmtLine(side.line)} {fmtAmerican(side.odds?.american)}

@@ -8,7 +8,13 @@ import { AccessPolicy } from './access-policy.js';
 
 /** Book resolution: which books a request covers, per tier, and every refusal. */
 const policy = new AccessPolicy(loadTiers(), new Catalog());
-const account = (tier: TierName): Account => ({ keyId: `key_${tier}`, accountId: `acct_${tier}`, name: null, tier, arbitrageEnabled: true });
+const account = (tier: TierName): Account => ({
+  keyId: `key_${tier}`,
+  accountId: `acct_${tier}`,
+  name: null,
+  tier,
+  arbitrageEnabled: true,
+});
 
 interface RawBook {
   id: string;
@@ -30,7 +36,7 @@ function refusal(fn: () => unknown): ApiError {
 }
 
 describe('the books a request covers', () => {
-  it('no sportsbook named: the tier\'s default set (free: DraftKings and FanDuel; hobby and pro: the most popular open books)', () => {
+  it("no sportsbook named: the tier's default set (free: DraftKings and FanDuel; hobby and pro: the most popular open books)", () => {
     const free = policy.resolveBooks(account('free'));
     expect([free.books, free.all, free.isDefault]).toEqual([['draftkings', 'fanduel'], false, true]);
     expect(policy.resolveBooks(account('hobby')).books).toEqual(openListed.slice(0, 5));
@@ -56,7 +62,11 @@ describe('the books a request covers', () => {
 
   it('an unknown book is 400 naming the parameter', () => {
     const e = refusal(() => policy.resolveBooks(account('pro'), ['nosuchbook']));
-    expect([e.code, e.message, e.extras.parameter]).toEqual(['invalid_request', 'Invalid parameter "sportsbook": unknown sportsbook "nosuchbook"', 'sportsbook']);
+    expect([e.code, e.message, e.extras.parameter]).toEqual([
+      'invalid_request',
+      'Invalid parameter "sportsbook": unknown sportsbook "nosuchbook"',
+      'sportsbook',
+    ]);
     expect(refusal(() => policy.resolveBooks(account('pro'), [], ['nosuchbook'])).message).toMatch(/^Invalid parameter "add_sportsbook"/);
   });
 
@@ -83,6 +93,8 @@ describe('the books a request covers', () => {
   });
 
   it('the data delay: 60 s on free, none above it', () => {
-    expect((['free', 'hobby', 'pro', 'sharp', 'enterprise'] as const).map((t) => policy.delaySeconds(account(t)))).toEqual([60, 0, 0, 0, 0]);
+    expect((['free', 'hobby', 'pro', 'sharp', 'enterprise'] as const).map((t) => policy.delaySeconds(account(t)))).toEqual([
+      60, 0, 0, 0, 0,
+    ]);
   });
 });

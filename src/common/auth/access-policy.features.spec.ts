@@ -7,7 +7,13 @@ import { AccessPolicy, type FeatureDef } from './access-policy.js';
 
 /** The features the opportunity types declare: tiers from config/tiers.json, else from their declared tier. */
 
-const account = (tier: Account['tier'], arbitrageEnabled = true): Account => ({ keyId: 'key_x', accountId: 'acct_x', name: null, tier, arbitrageEnabled });
+const account = (tier: Account['tier'], arbitrageEnabled = true): Account => ({
+  keyId: 'key_x',
+  accountId: 'acct_x',
+  name: null,
+  tier,
+  arbitrageEnabled,
+});
 const policy = () => new AccessPolicy(loadTiers(), new Catalog());
 const refusal = (fn: () => void): ApiError => {
   try {
@@ -26,7 +32,11 @@ describe('declared features', () => {
     expect(TIERS.map((t) => p.tierHas(t, 'steam'))).toEqual([false, false, false, true, true]);
     expect(p.requiredTierFor('steam')).toBe('sharp');
     const e = refusal(() => p.assertFeature(account('pro'), 'steam'));
-    expect([e.code, e.message, e.extras.required_tier]).toEqual(['tier_restricted', 'Steam moves require the sharp tier or higher; this key is on the pro tier', 'sharp']);
+    expect([e.code, e.message, e.extras.required_tier]).toEqual([
+      'tier_restricted',
+      'Steam moves require the sharp tier or higher; this key is on the pro tier',
+      'sharp',
+    ]);
   });
 
   it('config/tiers.json wins over the declared tier (+EV: pro and up there, whatever the type declares)', () => {
@@ -37,7 +47,12 @@ describe('declared features', () => {
 
   it('an account switch refuses on top of the tier, with its own message', () => {
     const p = policy();
-    const def: FeatureDef = { name: 'arbitrage', label: 'Arbitrage opportunities', fromTier: 'hobby', account: { allows: (a) => a.arbitrageEnabled, refusal: 'Arbitrage is disabled for this account' } };
+    const def: FeatureDef = {
+      name: 'arbitrage',
+      label: 'Arbitrage opportunities',
+      fromTier: 'hobby',
+      account: { allows: (a) => a.arbitrageEnabled, refusal: 'Arbitrage is disabled for this account' },
+    };
     p.registerFeature(def);
     expect(p.hasFeature(account('pro'), 'arbitrage')).toBe(true);
     expect(p.hasFeature(account('pro', false), 'arbitrage')).toBe(false);
@@ -52,7 +67,7 @@ describe('declared features', () => {
     expect(free.code).toBe('tier_restricted');
   });
 
-  it('a name is declared once, and never a core feature\'s', () => {
+  it("a name is declared once, and never a core feature's", () => {
     const p = policy();
     p.registerFeature({ name: 'steam', label: 'Steam moves', fromTier: 'pro' });
     expect(() => p.registerFeature({ name: 'steam', label: 'Again', fromTier: 'pro' })).toThrow(/declared twice/);

@@ -75,8 +75,22 @@ export class AccessPolicy {
     const t = this.tiers.byName[tier];
     let s: BookScope;
     if (t.defaultBooks) s = scope(t.defaultBooks, false, true);
-    else if (t.maxBooks === null) s = scope(this.catalog.books.filter((b) => this.mayUseBook(tier, b)).map((b) => b.id), true, true);
-    else s = scope(this.catalog.listedBooks().filter((b) => this.mayUseBook(tier, b)).slice(0, t.maxBooks).map((b) => b.id), false, true);
+    else if (t.maxBooks === null)
+      s = scope(
+        this.catalog.books.filter((b) => this.mayUseBook(tier, b)).map((b) => b.id),
+        true,
+        true,
+      );
+    else
+      s = scope(
+        this.catalog
+          .listedBooks()
+          .filter((b) => this.mayUseBook(tier, b))
+          .slice(0, t.maxBooks)
+          .map((b) => b.id),
+        false,
+        true,
+      );
     this.defaults.set(tier, s);
     return s;
   }
@@ -93,9 +107,17 @@ export class AccessPolicy {
     const ids: string[] = [];
     for (const raw of named) {
       const b = this.catalog.book(raw);
-      if (!b) throw badRequest(`Invalid parameter "${(requested ?? []).includes(raw) ? 'sportsbook' : 'add_sportsbook'}": unknown sportsbook "${raw}"`, { parameter: 'sportsbook' });
+      if (!b)
+        throw badRequest(
+          `Invalid parameter "${(requested ?? []).includes(raw) ? 'sportsbook' : 'add_sportsbook'}": unknown sportsbook "${raw}"`,
+          { parameter: 'sportsbook' },
+        );
       if (!this.mayUseBook(tier, b)) {
-        throw tierRestricted(`${b.display_name} (${b.id}) requires the ${b.requires_tier} tier or higher; this key is on the ${tier} tier`, b.requires_tier!, { tier });
+        throw tierRestricted(
+          `${b.display_name} (${b.id}) requires the ${b.requires_tier} tier or higher; this key is on the ${tier} tier`,
+          b.requires_tier!,
+          { tier },
+        );
       }
       if (!ids.includes(b.id)) ids.push(b.id);
     }
@@ -106,8 +128,15 @@ export class AccessPolicy {
       for (const b of d.books) if (!ids.includes(b)) ids.push(b);
     }
     if (t.maxBooks !== null && ids.length > t.maxBooks) {
-      const next = TIERS.find((n) => tierRank(n) > tierRank(tier) && (this.tiers.byName[n].maxBooks === null || this.tiers.byName[n].maxBooks! >= ids.length)) ?? 'enterprise';
-      throw tierRestricted(`The ${tier} tier covers at most ${t.maxBooks} sportsbooks per request; this request names ${ids.length}`, next, { tier, max_books: t.maxBooks, requested_books: ids.length });
+      const next =
+        TIERS.find(
+          (n) => tierRank(n) > tierRank(tier) && (this.tiers.byName[n].maxBooks === null || this.tiers.byName[n].maxBooks! >= ids.length),
+        ) ?? 'enterprise';
+      throw tierRestricted(
+        `The ${tier} tier covers at most ${t.maxBooks} sportsbooks per request; this request names ${ids.length}`,
+        next,
+        { tier, max_books: t.maxBooks, requested_books: ids.length },
+      );
     }
     return scope(ids, false, !requested?.length);
   }
@@ -176,10 +205,15 @@ export class AccessPolicy {
     if (!this.tierHas(account.tier, feature) && !this.hasAddon(account, def)) {
       const plus = tierRank(required) < TIERS.length - 1 ? ' or higher' : '';
       const addon = def?.addon ? ` (or the ${def.addon} add-on)` : '';
-      throw tierRestricted(`${def?.label ?? feature} require the ${required} tier${plus}${addon}; this key is on the ${account.tier} tier`, required, { tier: account.tier, ...(def?.addon ? { addon: def.addon } : {}) });
+      throw tierRestricted(
+        `${def?.label ?? feature} require the ${required} tier${plus}${addon}; this key is on the ${account.tier} tier`,
+        required,
+        { tier: account.tier, ...(def?.addon ? { addon: def.addon } : {}) },
+      );
     }
     // The tier has it but this account's switch is off: not a tier matter (no required_tier), its own code.
-    if (def?.account && !def.account.allows(account)) throw new ApiError('feature_disabled', def.account.refusal, { feature, tier: account.tier });
+    if (def?.account && !def.account.allows(account))
+      throw new ApiError('feature_disabled', def.account.refusal, { feature, tier: account.tier });
   }
 
   /**

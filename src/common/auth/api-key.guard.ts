@@ -36,7 +36,8 @@ export class ApiKeyGuard implements CanActivate {
       await this.auth.authenticateAdmin(req);
       return true;
     }
-    const account = rule.kind === 'optional-key' ? await this.auth.authenticate(req, { optional: true }) : await this.auth.authenticate(req);
+    const account =
+      rule.kind === 'optional-key' ? await this.auth.authenticate(req, { optional: true }) : await this.auth.authenticate(req);
     if (!account) return true;
     req.account = account;
     const reply = ctx.switchToHttp().getResponse<FastifyReply>();

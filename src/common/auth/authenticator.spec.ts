@@ -23,7 +23,13 @@ function setup(limit = 3) {
     },
   } as unknown as ApiKeysService;
   const metrics = new MetricsService();
-  const auth = new Authenticator(keys, new AdminToken(ADMIN), new MemoryWindowStore(clock), loadConfig({ AUTH_FAILURES_PER_MINUTE: String(limit) }), metrics);
+  const auth = new Authenticator(
+    keys,
+    new AdminToken(ADMIN),
+    new MemoryWindowStore(clock),
+    loadConfig({ AUTH_FAILURES_PER_MINUTE: String(limit) }),
+    metrics,
+  );
   return { auth, clock, lookups, metrics };
 }
 

@@ -52,7 +52,12 @@ export function isLoopback(address: string | undefined): boolean {
  * proxy adds (so nothing relayed by a local reverse proxy counts as local).
  */
 export function isDirectLocal(socketPeer: string | undefined, headers: Credentials['headers']): boolean {
-  return isLoopback(socketPeer) && headers['x-forwarded-for'] === undefined && headers.forwarded === undefined && headers['x-real-ip'] === undefined;
+  return (
+    isLoopback(socketPeer) &&
+    headers['x-forwarded-for'] === undefined &&
+    headers.forwarded === undefined &&
+    headers['x-real-ip'] === undefined
+  );
 }
 
 /**
@@ -84,7 +89,10 @@ export class Authenticator {
     const key = extractKey(c);
     if (!key) {
       if (opts.optional) return undefined;
-      throw new ApiError('unauthorized', 'Missing API key: send it in the X-API-Key header, as Authorization: Bearer <key>, or as ?api_key=');
+      throw new ApiError(
+        'unauthorized',
+        'Missing API key: send it in the X-API-Key header, as Authorization: Bearer <key>, or as ?api_key=',
+      );
     }
     // A locked-out address gets no key lookup at all (3,000 guesses must not cost 3,000 database reads).
     const locked = await this.lockedOut(c.ip);
@@ -109,9 +117,13 @@ export class Authenticator {
 
   private refusal(retryAfter: number): ApiError {
     this.metrics.rateLimited.inc({ tier: 'failed_auth' });
-    return new ApiError('rate_limited', `Too many failed authentication attempts from this address (more than ${this.limit} per minute); every request from it is refused for ${retryAfter} s`, {
-      retry_after: retryAfter,
-    });
+    return new ApiError(
+      'rate_limited',
+      `Too many failed authentication attempts from this address (more than ${this.limit} per minute); every request from it is refused for ${retryAfter} s`,
+      {
+        retry_after: retryAfter,
+      },
+    );
   }
 
   private async lockedOut(ip: string): Promise<ApiError | null> {

@@ -5,10 +5,7 @@ import type { Feature } from '../../config/tiers.js';
 export const ACCESS_KEY = 'odds:access';
 
 export type AccessRule =
-  | { kind: 'public' }
-  | { kind: 'optional-key' }
-  | { kind: 'admin'; local?: boolean }
-  | { kind: 'key'; feature?: Feature };
+  { kind: 'public' } | { kind: 'optional-key' } | { kind: 'admin'; local?: boolean } | { kind: 'key'; feature?: Feature };
 
 /** The names of the security schemes declared in openapi.ts (the Authorize dialog of Swagger UI). */
 export const SECURITY_SCHEMES = { keyHeader: 'ApiKeyHeader', bearer: 'BearerAuth', keyQuery: 'ApiKeyQuery', admin: 'AdminToken' } as const;
@@ -18,7 +15,11 @@ export const SECURITY_SCHEMES = { keyHeader: 'ApiKeyHeader', bearer: 'BearerAuth
  * `ApiSecurity` keeps its requirement list in the decorator's closure and appends the method's existing list to
  * it on each use, so one decorator instance shared by many routes would repeat the entries route after route.
  */
-const keySecurity = () => [ApiSecurity(SECURITY_SCHEMES.keyHeader), ApiSecurity(SECURITY_SCHEMES.bearer), ApiSecurity(SECURITY_SCHEMES.keyQuery)];
+const keySecurity = () => [
+  ApiSecurity(SECURITY_SCHEMES.keyHeader),
+  ApiSecurity(SECURITY_SCHEMES.bearer),
+  ApiSecurity(SECURITY_SCHEMES.keyQuery),
+];
 
 const keyResponses = () => [
   ApiUnauthorizedResponse({ description: 'Missing or invalid API key (`unauthorized`)' }),
@@ -54,7 +55,12 @@ export const AdminOrLocal = () =>
 /** Works without a key at the keyless per-IP limit; a key, if sent, must be valid. */
 export const OptionalKey = () =>
   // The empty requirement: no key at all is accepted too.
-  applyDecorators(SetMetadata(ACCESS_KEY, { kind: 'optional-key' } satisfies AccessRule), ...keySecurity(), ApiSecurity({}), ...keyResponses());
+  applyDecorators(
+    SetMetadata(ACCESS_KEY, { kind: 'optional-key' } satisfies AccessRule),
+    ...keySecurity(),
+    ApiSecurity({}),
+    ...keyResponses(),
+  );
 
 /** Any valid key. Every route that is neither Public nor OptionalKey is treated as this (deny by default). */
 export const RequiresKey = () =>
@@ -69,4 +75,5 @@ export const RequiresFeature = (feature: Feature) =>
     ApiForbiddenResponse({ description: `The tier lacks the \`${feature}\` feature (\`tier_restricted\`, with \`required_tier\`)` }),
   );
 
-export const ApiRequestIdHeader = () => ApiHeader({ name: 'X-Request-Id', required: false, description: 'Echoed when well-formed, otherwise generated' });
+export const ApiRequestIdHeader = () =>
+  ApiHeader({ name: 'X-Request-Id', required: false, description: 'Echoed when well-formed, otherwise generated' });

@@ -57,7 +57,13 @@ function http(route: Route, req: Partial<FakeRequest> = {}) {
   return { ctx, request, reply };
 }
 
-const account = (tier: TierName, keyId = `key_${tier}`): Account => ({ keyId, accountId: `acct_${keyId}`, name: null, tier, arbitrageEnabled: true });
+const account = (tier: TierName, keyId = `key_${tier}`): Account => ({
+  keyId,
+  accountId: `acct_${keyId}`,
+  name: null,
+  tier,
+  arbitrageEnabled: true,
+});
 const tiers = loadTiers();
 const policy = new AccessPolicy(tiers, new Catalog());
 
@@ -129,7 +135,9 @@ describe('ApiKeyGuard', () => {
     expect(await guard().canActivate(http('metrics', local).ctx)).toBe(true);
     expect(calls).toEqual([]);
     // Relayed by a proxy on the same machine, or with local access switched off: the token again.
-    expect((await refusal(guard().canActivate(http('metrics', { ...local, headers: { 'x-forwarded-for': '198.51.100.1' } }).ctx))).code).toBe('unauthorized');
+    expect(
+      (await refusal(guard().canActivate(http('metrics', { ...local, headers: { 'x-forwarded-for': '198.51.100.1' } }).ctx))).code,
+    ).toBe('unauthorized');
     expect((await refusal(guard(false).canActivate(http('metrics', local).ctx))).code).toBe('unauthorized');
   });
 });
@@ -137,7 +145,7 @@ describe('ApiKeyGuard', () => {
 describe('FeatureGuard', () => {
   const guard = new FeatureGuard(new Reflector(), policy);
 
-  it('lets a tier with the route\'s feature through, refuses a lower tier with 403 and the tier required', async () => {
+  it("lets a tier with the route's feature through, refuses a lower tier with 403 and the tier required", async () => {
     expect(guard.canActivate(http('gameState', { account: account('enterprise') }).ctx)).toBe(true);
     const e = await refusal(() => guard.canActivate(http('gameState', { account: account('sharp') }).ctx));
     expect([e.code, e.extras.required_tier]).toEqual(['tier_restricted', 'enterprise']);
@@ -165,7 +173,7 @@ describe('TierThrottlerGuard and the rate-limit headers', () => {
     return h.reply.headers;
   };
 
-  it('counts a key\'s requests against its tier\'s budget; the request over it is 429 with retry_after; the window ends on the clock', async () => {
+  it("counts a key's requests against its tier's budget; the request over it is 429 with retry_after; the window ends on the clock", async () => {
     const { clock, metrics, guard } = await setup();
     const free = account('free');
     const reset = String(Math.ceil(clock.now() / 1000) + 60);
@@ -176,7 +184,11 @@ describe('TierThrottlerGuard and the rate-limit headers', () => {
     }
     const over = http('odds', { account: free });
     const e = await refusal(guard.canActivate(over.ctx));
-    expect([e.code, e.extras.retry_after, e.message]).toEqual(['rate_limited', 60, 'Rate limit of 12 requests per minute exceeded; retry in 60 s']);
+    expect([e.code, e.extras.retry_after, e.message]).toEqual([
+      'rate_limited',
+      60,
+      'Rate limit of 12 requests per minute exceeded; retry in 60 s',
+    ]);
     expect(rateLimitOf(over.request)).toEqual({ limit: 12, remaining: 0, reset: Number(reset) });
     expect((await metrics.rateLimited.get()).values).toEqual([expect.objectContaining({ labels: { tier: 'free' }, value: 1 })]);
     // Another key has its own budget; a pro key its tier's.
@@ -204,7 +216,11 @@ describe('TierThrottlerGuard and the rate-limit headers', () => {
     const h = http('odds', { account: account('hobby') });
     await guard.canActivate(h.ctx);
     await lastValueFrom(new RateLimitHeadersInterceptor().intercept(h.ctx, { handle: () => of('body') }));
-    expect(h.reply.headers).toEqual({ 'X-RateLimit-Limit': '120', 'X-RateLimit-Remaining': '119', 'X-RateLimit-Reset': String(Math.ceil(clock.now() / 1000) + 60) });
+    expect(h.reply.headers).toEqual({
+      'X-RateLimit-Limit': '120',
+      'X-RateLimit-Remaining': '119',
+      'X-RateLimit-Reset': String(Math.ceil(clock.now() / 1000) + 60),
+    });
     // Nothing counted (a public route): no headers.
     expect(await headersOf('health', {})).toEqual({});
   });

@@ -25,7 +25,7 @@ function fakeRedis(failing: () => boolean) {
 }
 
 describe('RedisBus', () => {
-  it('delivers other instances\' messages as remote, ignores its own echo, and reports lost messages', async () => {
+  it("delivers other instances' messages as remote, ignores its own echo, and reports lost messages", async () => {
     let failing = false;
     const a = fakeRedis(() => failing);
     const sender = new RedisBus(a.redis, 't:');
@@ -44,7 +44,10 @@ describe('RedisBus', () => {
     sender.publish('odds', 2);
     await Promise.resolve();
     relay();
-    expect(got).toEqual([[1, true], [2, true]]);
+    expect(got).toEqual([
+      [1, true],
+      [2, true],
+    ]);
     expect(gaps).toBe(0);
 
     // The third publish times out: the receiver learns of it when the fourth arrives.

@@ -65,9 +65,9 @@ export class RedisBus extends EventBus {
 
   private sendSubscribe(topics: string[]): void {
     if (!topics.length) return;
-    this.redis.subscriber.subscribe(...topics.map((t) => this.prefix + t)).catch((err: Error) =>
-      this.logger.warn({ msg: 'redis subscribe failed', topics, error: err.message }),
-    );
+    this.redis.subscriber
+      .subscribe(...topics.map((t) => this.prefix + t))
+      .catch((err: Error) => this.logger.warn({ msg: 'redis subscribe failed', topics, error: err.message }));
   }
 
   override onGap(topic: string, fn: () => void): void {

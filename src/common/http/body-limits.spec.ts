@@ -12,7 +12,11 @@ function shape(v: unknown, depth = 0): { depth: number; members: number; widestO
   let out = { depth: depth + 1, members: children.length, widestObject: Array.isArray(v) ? 0 : children.length };
   for (const c of children) {
     const s = shape(c, depth + 1);
-    out = { depth: Math.max(out.depth, s.depth), members: out.members + s.members, widestObject: Math.max(out.widestObject, s.widestObject) };
+    out = {
+      depth: Math.max(out.depth, s.depth),
+      members: out.members + s.members,
+      widestObject: Math.max(out.widestObject, s.widestObject),
+    };
   }
   return out;
 }
@@ -30,14 +34,21 @@ function refused(fn: () => unknown): ApiError {
 describe('checkJsonShape', () => {
   it('measures depth, members in all and keys per object as the parsed value has them', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 8 }), fc.boolean(), (value, maxDepth, maxKeys, maxObjectKeys, pretty) => {
-        const text = JSON.stringify(value, null, pretty ? 1 : undefined);
-        const s = shape(value);
-        const v = checkJsonShape(text, { maxDepth, maxKeys, maxObjectKeys });
-        const over = s.depth > maxDepth || s.members > maxKeys || s.widestObject > maxObjectKeys;
-        expect(v !== null).toBe(over);
-        expect(checkJsonShape(text, LOOSE)).toBeNull();
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 6 }),
+        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.boolean(),
+        (value, maxDepth, maxKeys, maxObjectKeys, pretty) => {
+          const text = JSON.stringify(value, null, pretty ? 1 : undefined);
+          const s = shape(value);
+          const v = checkJsonShape(text, { maxDepth, maxKeys, maxObjectKeys });
+          const over = s.depth > maxDepth || s.members > maxKeys || s.widestObject > maxObjectKeys;
+          expect(v !== null).toBe(over);
+          expect(checkJsonShape(text, LOOSE)).toBeNull();
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -92,7 +103,10 @@ describe('parseJsonBody', () => {
       ['  \n', /empty/],
       ['{"a":' + '['.repeat(33) + ']'.repeat(33) + '}', /nested more than 32 levels/],
       [JSON.stringify(Array.from({ length: 10_001 }, () => 0)), /more than 10000 keys and array items/],
-      [JSON.stringify(Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, 0]))), /more than 1000 keys \(the limit is 1000 keys per object\)/],
+      [
+        JSON.stringify(Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, 0]))),
+        /more than 1000 keys \(the limit is 1000 keys per object\)/,
+      ],
       ['{"event_ids": [', /Malformed JSON/],
       ['{"event_ids":["a"],"event_ids":"b"}', /repeats the key "event_ids" in one object/],
       ["{'a':1}", /Malformed JSON/],
@@ -105,7 +119,12 @@ describe('parseJsonBody', () => {
   });
 
   it('refuses __proto__ and constructor.prototype keys anywhere, however they are escaped', () => {
-    for (const text of ['{"__proto__":{"x":1}}', '{"a":[{"__proto__":null}]}', '{"\\u005f_proto__":1}', '{"constructor":{"prototype":{"x":1}}}']) {
+    for (const text of [
+      '{"__proto__":{"x":1}}',
+      '{"a":[{"__proto__":null}]}',
+      '{"\\u005f_proto__":1}',
+      '{"constructor":{"prototype":{"x":1}}}',
+    ]) {
       const e = refused(() => parseJsonBody(text, limits));
       expect(e.message).toMatch(/"__proto__" key .* not allowed/);
     }

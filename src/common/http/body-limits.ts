@@ -150,14 +150,18 @@ export function shapeMessage(v: ShapeViolation): string {
  */
 export function parseJsonBody(raw: string, limits: JsonLimits): unknown {
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-  if (text.trim() === '') throw new ApiError('invalid_request', 'The body is empty but Content-Type is application/json; send a JSON value or no body');
+  if (text.trim() === '')
+    throw new ApiError('invalid_request', 'The body is empty but Content-Type is application/json; send a JSON value or no body');
   const violation = checkJsonShape(text, limits);
   if (violation) throw new ApiError('invalid_request', shapeMessage(violation));
   try {
     return sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
     if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) {
-      throw new ApiError('invalid_request', 'The JSON body contains a "__proto__" key or a "constructor" object with a "prototype" key; these keys are not allowed');
+      throw new ApiError(
+        'invalid_request',
+        'The JSON body contains a "__proto__" key or a "constructor" object with a "prototype" key; these keys are not allowed',
+      );
     }
     throw new ApiError('invalid_request', 'Malformed JSON body');
   }

@@ -13,7 +13,12 @@ describe('EarlyServer', () => {
       early.phase = 'opening the database';
       const health = await fetch(`${base}/api/v1/health`);
       expect(health.status).toBe(200);
-      const body = (await health.json()) as { status: string; version: string; timestamp: string; checks: Record<string, { status: string; message: string }> };
+      const body = (await health.json()) as {
+        status: string;
+        version: string;
+        timestamp: string;
+        checks: Record<string, { status: string; message: string }>;
+      };
       expect(body).toMatchObject({ status: 'degraded', version: '1.2.3', timestamp: '2026-11-22T20:00:00.000Z' });
       expect(body.checks.startup).toEqual({ status: 'degraded', message: 'starting: opening the database' });
       for (const name of ['redis', 'data', 'schema', 'database']) expect(body.checks[name]!.status).toBe('degraded');
@@ -22,7 +27,10 @@ describe('EarlyServer', () => {
       const other = await fetch(`${base}/api/v1/odds`);
       expect(other.status).toBe(503);
       expect(other.headers.get('retry-after')).toBe('2');
-      expect(((await other.json()) as { error: { code: string; message: string; docs: string } }).error).toMatchObject({ code: 'service_unavailable', docs: '/docs#error-service_unavailable' });
+      expect(((await other.json()) as { error: { code: string; message: string; docs: string } }).error).toMatchObject({
+        code: 'service_unavailable',
+        docs: '/docs#error-service_unavailable',
+      });
 
       // Fastify's serverFactory: it gets this server; its handler answers once it "listens".
       const server = early.factory((_req, res) => res.end('app'), { keepAliveTimeout: 5000 });

@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 
 /** What Fastify's `serverFactory` option receives. */
-export type FastifyServerOptions = { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number };
+export type FastifyServerOptions = {
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
+};
 
 export const STARTING_HEALTH_PATHS = new Set(['/api/v1/health', '/api/v1/health/']);
 
@@ -79,24 +84,52 @@ export class EarlyServer {
     const id = `req_${randomBytes(6).toString('hex')}`;
     if ((req.method === 'GET' || req.method === 'HEAD') && STARTING_HEALTH_PATHS.has(path)) {
       const waiting = { status: 'degraded', message: 'not checked yet: the service is starting' };
-      this.send(res, 200, id, {
-        status: 'degraded',
-        version: this.version,
-        timestamp: new Date(this.now()).toISOString(),
-        checks: { startup: { status: 'degraded', message: `starting: ${this.phase}` }, redis: waiting, data: waiting, schema: waiting, database: waiting },
-      }, req.method === 'HEAD');
+      this.send(
+        res,
+        200,
+        id,
+        {
+          status: 'degraded',
+          version: this.version,
+          timestamp: new Date(this.now()).toISOString(),
+          checks: {
+            startup: { status: 'degraded', message: `starting: ${this.phase}` },
+            redis: waiting,
+            data: waiting,
+            schema: waiting,
+            database: waiting,
+          },
+        },
+        req.method === 'HEAD',
+      );
       return;
     }
     res.setHeader('Retry-After', '2');
-    this.send(res, 503, id, {
-      error: { code: 'service_unavailable', message: `The service is starting (${this.phase}); try again in a few seconds. GET /api/v1/health says when it is ready.`, docs: `${this.docsUrl}#error-service_unavailable` },
-    }, req.method === 'HEAD');
+    this.send(
+      res,
+      503,
+      id,
+      {
+        error: {
+          code: 'service_unavailable',
+          message: `The service is starting (${this.phase}); try again in a few seconds. GET /api/v1/health says when it is ready.`,
+          docs: `${this.docsUrl}#error-service_unavailable`,
+        },
+      },
+      req.method === 'HEAD',
+    );
   }
 
   private send(res: ServerResponse, status: number, id: string, body: unknown, headOnly: boolean): void {
     const text = JSON.stringify(body);
     // Connection: close: the next request comes on a new connection, which the application may already answer.
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'X-Request-Id': id, 'Cache-Control': 'no-store', Connection: 'close' });
+    res.writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(text),
+      'X-Request-Id': id,
+      'Cache-Control': 'no-store',
+      Connection: 'close',
+    });
     res.end(headOnly ? undefined : text);
   }
 }

@@ -6,8 +6,9 @@ import { STATUS_OF, type ErrorCode } from './api-error.js';
  * so a new code does not compile until it is described here.
  */
 export const ERROR_DOCS: Record<ErrorCode, string> = {
-  invalid_request: 'A parameter is missing, of the wrong type, out of range, or unknown (the message names it); also a malformed body or request',
-  offset_too_large: 'offset above the endpoint\'s maximum (`max_offset`); page further with `cursor` where the endpoint has one',
+  invalid_request:
+    'A parameter is missing, of the wrong type, out of range, or unknown (the message names it); also a malformed body or request',
+  offset_too_large: "offset above the endpoint's maximum (`max_offset`); page further with `cursor` where the endpoint has one",
   unauthorized: 'Missing, invalid, revoked or expired key (or admin token)',
   tier_restricted: 'The tier or account lacks the feature or the book (`required_tier`, `max_books`)',
   feature_disabled: 'The tier has the feature but it is switched off for this account (`feature`: the per-account arbitrage flag)',
@@ -37,7 +38,10 @@ const inlineCode = (s: string) => escape(s).replace(/`([^`]+)`/g, '<code>$1</cod
 
 /** The page the `docs` links of error bodies point to: one row per code, each with the anchor `error-<code>`. */
 export function errorPageHtml(): string {
-  const rows = CODES.map((c) => `<tr id="error-${c}"><td>${STATUS_OF[c]}</td><td><a href="#error-${c}"><code>${c}</code></a></td><td>${inlineCode(ERROR_DOCS[c])}</td></tr>`).join('\n');
+  const rows = CODES.map(
+    (c) =>
+      `<tr id="error-${c}"><td>${STATUS_OF[c]}</td><td><a href="#error-${c}"><code>${c}</code></a></td><td>${inlineCode(ERROR_DOCS[c])}</td></tr>`,
+  ).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Odds Service API: errors</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.4rem .6rem;text-align:left;vertical-align:top}tr:target{background:#fff3c4}</style>

@@ -42,13 +42,19 @@ function fastifyClientError(err: unknown): ApiError | null {
   if (typeof e.statusCode !== 'number' || e.statusCode < 400 || e.statusCode >= 500) return null;
   const code = CODE_BY_STATUS[e.statusCode] ?? 'invalid_request';
   const message =
-    e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body is too large'
-    : e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'Unsupported Content-Type; request bodies must be application/json'
-    : e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Body is empty but Content-Type is application/json'
-    : e.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' ? 'Content-Length does not match the body'
-    : e.code?.startsWith('FST_ERR_CTP') || /JSON/i.test(e.message ?? '') ? 'Malformed JSON body'
-    : code === 'not_found' ? 'Not found'
-    : 'Bad request';
+    e.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+      ? 'Request body is too large'
+      : e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? 'Unsupported Content-Type; request bodies must be application/json'
+        : e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'Body is empty but Content-Type is application/json'
+          : e.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH'
+            ? 'Content-Length does not match the body'
+            : e.code?.startsWith('FST_ERR_CTP') || /JSON/i.test(e.message ?? '')
+              ? 'Malformed JSON body'
+              : code === 'not_found'
+                ? 'Not found'
+                : 'Bad request';
   return new ApiError(code, message);
 }
 
@@ -72,10 +78,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (status === 404 && req && this.routes) {
         const allowed = this.routes.allowed(req.url);
         if (allowed && !allowed.includes(req.method as never)) {
-          return new ApiError('method_not_allowed', `Method ${req.method} is not allowed on ${req.url.split('?')[0]}; allowed: ${allowed.join(', ')}`);
+          return new ApiError(
+            'method_not_allowed',
+            `Method ${req.method} is not allowed on ${req.url.split('?')[0]}; allowed: ${allowed.join(', ')}`,
+          );
         }
       }
-      if (status === 404 || status === 403) return new ApiError('not_found', `No such endpoint: ${req?.method ?? ''} ${(req?.url ?? '').split('?')[0]}`.trim());
+      if (status === 404 || status === 403)
+        return new ApiError('not_found', `No such endpoint: ${req?.method ?? ''} ${(req?.url ?? '').split('?')[0]}`.trim());
       const code = CODE_BY_STATUS[status];
       if (code) {
         const resp = exception.getResponse();
@@ -105,6 +115,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const budget = rateLimitOf(req);
     if (budget) writeRateLimitHeaders(reply, budget);
     if (err.extras.retry_after !== undefined) void reply.header('Retry-After', String(err.extras.retry_after));
-    void reply.status(STATUS_OF[err.code]).header('Content-Type', 'application/json; charset=utf-8').send(errorBody(err.code, err.message, this.docsUrl, err.extras));
+    void reply
+      .status(STATUS_OF[err.code])
+      .header('Content-Type', 'application/json; charset=utf-8')
+      .send(errorBody(err.code, err.message, this.docsUrl, err.extras));
   }
 }

@@ -12,11 +12,15 @@ import { BooleanParam, CsvList, IntParam, SearchText } from './query.js';
 /** sport and league: ids or aliases, comma-separated. */
 export class SportLeagueParams {
   @ApiPropertyOptional({ type: [String], description: 'Sport id(s), comma-separated, such as `basketball`' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  @IsOptional()
+  @CsvList({ lowercase: true })
+  @IsString({ each: true })
   sport?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'League id(s) or aliases, comma-separated, such as `nba`' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  @IsOptional()
+  @CsvList({ lowercase: true })
+  @IsString({ each: true })
   league?: string[];
 }
 
@@ -24,53 +28,78 @@ export class SportLeagueParams {
 export class BookParams {
   @ApiPropertyOptional({
     type: [String],
-    description: 'Sportsbook id(s), comma-separated, such as `draftkings,fanduel`; omitted: the tier\'s default books. A book above the tier, or more books than the tier\'s maximum, is 403 tier_restricted.',
+    description:
+      "Sportsbook id(s), comma-separated, such as `draftkings,fanduel`; omitted: the tier's default books. A book above the tier, or more books than the tier's maximum, is 403 tier_restricted.",
   })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  @IsOptional()
+  @CsvList({ lowercase: true })
+  @IsString({ each: true })
   sportsbook?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'Extra book(s) on top of the default set, such as `betmgm`' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  @IsOptional()
+  @CsvList({ lowercase: true })
+  @IsString({ each: true })
   add_sportsbook?: string[];
 }
 
 /** market: market types or category aliases. */
 export class MarketParam {
-  @ApiPropertyOptional({ type: [String], description: 'Market type(s) or category aliases (main, spread, total, props, alts), comma-separated, such as `moneyline`' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Market type(s) or category aliases (main, spread, total, props, alts), comma-separated, such as `moneyline`',
+  })
+  @IsOptional()
+  @CsvList({ lowercase: true })
+  @IsString({ each: true })
   market?: string[];
 }
 
 /** event, and its alias event_id. */
 export class EventParams {
   @ApiPropertyOptional({ type: [String], description: 'Event id(s), comma-separated (alias: event_id)' })
-  @IsOptional() @CsvList() @IsString({ each: true })
+  @IsOptional()
+  @CsvList()
+  @IsString({ each: true })
   event?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'Alias of event' })
-  @IsOptional() @CsvList() @IsString({ each: true })
+  @IsOptional()
+  @CsvList()
+  @IsString({ each: true })
   event_id?: string[];
 }
 
 export class LiveParam {
   @ApiPropertyOptional({ type: Boolean, description: 'true: live only; false: pre-game only; omitted: both' })
-  @IsOptional() @BooleanParam() @IsBoolean({ message: 'live must be true or false' })
+  @IsOptional()
+  @BooleanParam()
+  @IsBoolean({ message: 'live must be true or false' })
   live?: boolean;
 }
 
 export class TeamParam {
   @ApiPropertyOptional({ description: 'Team name or alias (partial; must contain a letter or digit), such as `celtics`' })
-  @IsOptional() @SearchText()
+  @IsOptional()
+  @SearchText()
   team?: string;
 }
 
 /** Bounds on American prices. */
 export class PriceBoundsParams {
   @ApiPropertyOptional({ type: Number, description: 'Lowest American price (on opportunities: of every leg), such as `-200`' })
-  @IsOptional() @IntParam() @IsInt({ message: 'min_odds must be an integer American price' }) @Min(-100000) @Max(100000)
+  @IsOptional()
+  @IntParam()
+  @IsInt({ message: 'min_odds must be an integer American price' })
+  @Min(-100000)
+  @Max(100000)
   min_odds?: number;
 
   @ApiPropertyOptional({ type: Number, description: 'Highest American price (on opportunities: of every leg), such as `200`' })
-  @IsOptional() @IntParam() @IsInt({ message: 'max_odds must be an integer American price' }) @Min(-100000) @Max(100000)
+  @IsOptional()
+  @IntParam()
+  @IsInt({ message: 'max_odds must be an integer American price' })
+  @Min(-100000)
+  @Max(100000)
   max_odds?: number;
 }

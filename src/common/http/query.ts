@@ -16,7 +16,10 @@ const first = (v: unknown): unknown => (Array.isArray(v) ? v[v.length - 1] : v);
 export function splitList(value: unknown): string[] | unknown {
   const parts = Array.isArray(value) ? value : [value];
   if (!parts.every((p) => typeof p === 'string')) return value;
-  return (parts as string[]).flatMap((p) => p.split(',')).map((s) => s.trim()).filter((s) => s.length > 0);
+  return (parts as string[])
+    .flatMap((p) => p.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 export function CsvList(opts: { lowercase?: boolean } = {}) {
@@ -74,7 +77,8 @@ export const SearchText = () =>
       name: 'searchable',
       validator: {
         validate: searchable,
-        defaultMessage: (a) => `${a?.property ?? 'the search'} must contain at least one letter (A-Z, accents ignored) or digit; punctuation alone matches nothing`,
+        defaultMessage: (a) =>
+          `${a?.property ?? 'the search'} must contain at least one letter (A-Z, accents ignored) or digit; punctuation alone matches nothing`,
       },
     }),
   );
@@ -93,7 +97,10 @@ export class BaseQuery {
   @StringParam()
   api_key?: string;
 
-  @ApiPropertyOptional({ description: 'US state for deep links, such as `pa` (accepted for SDK compatibility): the links in responses point at GET /deeplink/{id}, which routes state-specific books (BetMGM, Caesars, BetRivers) by its own `state` parameter' })
+  @ApiPropertyOptional({
+    description:
+      'US state for deep links, such as `pa` (accepted for SDK compatibility): the links in responses point at GET /deeplink/{id}, which routes state-specific books (BetMGM, Caesars, BetRivers) by its own `state` parameter',
+  })
   @IsOptional()
   @IsString()
   @StringParam()
@@ -111,18 +118,33 @@ export const PAGE_DEFAULT: PageBounds = { defaultLimit: 50, maxLimit: 200, maxOf
 /** limit/offset with per-endpoint bounds; over the offset maximum is 400 offset_too_large. */
 export function PageQuery(bounds: PageBounds = PAGE_DEFAULT) {
   class PageQueryBase extends BaseQuery {
-    @ApiPropertyOptional({ description: `Page size (1-${bounds.maxLimit})`, default: bounds.defaultLimit, minimum: 1, maximum: bounds.maxLimit, type: 'integer' })
+    @ApiPropertyOptional({
+      description: `Page size (1-${bounds.maxLimit})`,
+      default: bounds.defaultLimit,
+      minimum: 1,
+      maximum: bounds.maxLimit,
+      type: 'integer',
+    })
     @IntParam()
     @IsInt({ message: 'limit must be an integer' })
     @Min(1, { message: 'limit must be at least 1' })
     @Max(bounds.maxLimit, { message: `limit must not be greater than ${bounds.maxLimit}` })
     limit: number = bounds.defaultLimit;
 
-    @ApiPropertyOptional({ description: `Items to skip (0-${bounds.maxOffset})`, default: 0, minimum: 0, maximum: bounds.maxOffset, type: 'integer' })
+    @ApiPropertyOptional({
+      description: `Items to skip (0-${bounds.maxOffset})`,
+      default: 0,
+      minimum: 0,
+      maximum: bounds.maxOffset,
+      type: 'integer',
+    })
     @IntParam()
     @IsInt({ message: 'offset must be an integer' })
     @Min(0, { message: 'offset must not be negative' })
-    @Max(bounds.maxOffset, { message: `offset must not be greater than ${bounds.maxOffset}`, context: { code: 'offset_too_large', max_offset: bounds.maxOffset } })
+    @Max(bounds.maxOffset, {
+      message: `offset must not be greater than ${bounds.maxOffset}`,
+      context: { code: 'offset_too_large', max_offset: bounds.maxOffset },
+    })
     offset: number = 0;
   }
   return PageQueryBase;

@@ -37,16 +37,19 @@ describe('the validation pipe remembers validated query strings', () => {
 
   it('stays bounded', async () => {
     const pipe = createValidationPipe() as CachingValidationPipe;
-    for (let i = 0; i < CachingValidationPipe.MAX_ENTRIES + 10; i++) await pipe.transform({ limit: String((i % 500) + 1), offset: String(i) }, meta);
+    for (let i = 0; i < CachingValidationPipe.MAX_ENTRIES + 10; i++)
+      await pipe.transform({ limit: String((i % 500) + 1), offset: String(i) }, meta);
     const sizes = [...pipe['memo'].values()].map((m) => m.size);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(CachingValidationPipe.MAX_ENTRIES);
   });
 });
 
-describe('the validation pipe compares keys with the DTO\'s own declared properties', () => {
+describe("the validation pipe compares keys with the DTO's own declared properties", () => {
   const body: ArgumentMetadata = { type: 'body', metatype: BatchOddsBody, data: '' };
   const refusal = async (value: unknown, m: ArgumentMetadata) => {
-    const err = await createValidationPipe().transform(value, m).catch((e: unknown) => e);
+    const err = await createValidationPipe()
+      .transform(value, m)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     return (err as ApiError).message;
   };
@@ -81,7 +84,9 @@ describe('the validation pipe compares keys with the DTO\'s own declared propert
     expect(await refusal({ limit: ['1', '500'] }, meta)).toBe('Invalid parameter "limit": given 2 times; it takes one value');
     expect(await refusal({ team: ['a', 'b', 'c'] }, meta)).toBe('Invalid parameter "team": given 3 times; it takes one value');
     expect(await refusal({ limit: ['1', '2'], limt: '3' }, meta)).toBe('Unknown parameter "limt"');
-    await expect(createValidationPipe().transform({ sportsbook: ['draftkings', 'fanduel,betmgm'] }, meta)).resolves.toMatchObject({ sportsbook: ['draftkings', 'fanduel', 'betmgm'] });
+    await expect(createValidationPipe().transform({ sportsbook: ['draftkings', 'fanduel,betmgm'] }, meta)).resolves.toMatchObject({
+      sportsbook: ['draftkings', 'fanduel', 'betmgm'],
+    });
   });
 
   it('refuses a search with nothing to match once folded (punctuation alone)', async () => {

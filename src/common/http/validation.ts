@@ -51,7 +51,8 @@ export function assertDeclaredKeys(value: unknown, metadata: ArgumentMetadata): 
   if (value === null || typeof value !== 'object') return;
   const keys = Object.keys(value);
   // An unknown key first: it is the likelier mistake (a typo), and the one that matters most.
-  for (const key of keys) if (!declared.has(key)) throw new ApiError('invalid_request', `Unknown parameter "${shown(key)}"`, { parameter: shown(key) });
+  for (const key of keys)
+    if (!declared.has(key)) throw new ApiError('invalid_request', `Unknown parameter "${shown(key)}"`, { parameter: shown(key) });
   if (metadata.type !== 'query') return;
   for (const key of keys) {
     const v = (value as Record<string, unknown>)[key];
@@ -61,7 +62,18 @@ export function assertDeclaredKeys(value: unknown, metadata: ArgumentMetadata): 
   }
 }
 
-const TYPE_CONSTRAINTS = new Set(['whitelistValidation', 'isInt', 'isNumber', 'isBoolean', 'isString', 'isIn', 'isEnum', 'isArray', 'isDateString', 'isISO8601']);
+const TYPE_CONSTRAINTS = new Set([
+  'whitelistValidation',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isString',
+  'isIn',
+  'isEnum',
+  'isArray',
+  'isDateString',
+  'isISO8601',
+]);
 
 function firstFailure(errors: ValidationError[], prefix = ''): { path: string; message: string; context?: Record<string, unknown> } | null {
   for (const e of errors) {

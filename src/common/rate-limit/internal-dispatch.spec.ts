@@ -16,8 +16,12 @@ describe('internal dispatch token', () => {
     expect(isInternalDispatch({ headers: internalDispatchHeaders(), socket: {} })).toBe(false);
     const wrong = token.replace(/^./, (c) => (c === '0' ? '1' : '0'));
     expect(isInternalDispatch({ headers: { [INTERNAL_DISPATCH_HEADER]: wrong }, socket: { remoteAddress: '127.0.0.1' } })).toBe(false);
-    expect(isInternalDispatch({ headers: { [INTERNAL_DISPATCH_HEADER]: token.slice(1) }, socket: { remoteAddress: '127.0.0.1' } })).toBe(false);
+    expect(isInternalDispatch({ headers: { [INTERNAL_DISPATCH_HEADER]: token.slice(1) }, socket: { remoteAddress: '127.0.0.1' } })).toBe(
+      false,
+    );
     expect(isInternalDispatch({ headers: {}, socket: { remoteAddress: '127.0.0.1' } })).toBe(false);
-    expect(isInternalDispatch({ headers: { [INTERNAL_DISPATCH_HEADER]: [token, token] }, socket: { remoteAddress: '127.0.0.1' } })).toBe(false);
+    expect(isInternalDispatch({ headers: { [INTERNAL_DISPATCH_HEADER]: [token, token] }, socket: { remoteAddress: '127.0.0.1' } })).toBe(
+      false,
+    );
   });
 });

@@ -18,7 +18,10 @@ export function internalDispatchHeaders(): Record<string, string> {
 }
 
 /** True for a request this process dispatched to itself: the token matches and the peer is a loopback address. */
-export function isInternalDispatch(req: { headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } }): boolean {
+export function isInternalDispatch(req: {
+  headers: Record<string, string | string[] | undefined>;
+  socket?: { remoteAddress?: string };
+}): boolean {
   const v = req.headers[INTERNAL_DISPATCH_HEADER];
   if (typeof v !== 'string' || v.length !== TOKEN.length) return false;
   if (!isLoopback(req.socket?.remoteAddress)) return false;

@@ -13,7 +13,13 @@ export const RATE_WINDOW_MS = 60_000;
  */
 export function throttlerOptions(storage: ThrottlerStorage, policy: AccessPolicy): ThrottlerModuleOptions {
   return {
-    throttlers: [{ name: 'default', ttl: RATE_WINDOW_MS, limit: (ctx) => policy.requestsPerMinute(ctx.switchToHttp().getRequest<FastifyRequest>().account) }],
+    throttlers: [
+      {
+        name: 'default',
+        ttl: RATE_WINDOW_MS,
+        limit: (ctx) => policy.requestsPerMinute(ctx.switchToHttp().getRequest<FastifyRequest>().account),
+      },
+    ],
     storage,
   };
 }

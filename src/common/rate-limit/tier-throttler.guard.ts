@@ -1,6 +1,14 @@
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { getOptionsToken, getStorageToken, ThrottlerGuard, ThrottlerStorage, type ThrottlerLimitDetail, type ThrottlerModuleOptions, type ThrottlerRequest } from '@nestjs/throttler';
+import {
+  getOptionsToken,
+  getStorageToken,
+  ThrottlerGuard,
+  ThrottlerStorage,
+  type ThrottlerLimitDetail,
+  type ThrottlerModuleOptions,
+  type ThrottlerRequest,
+} from '@nestjs/throttler';
 import type { FastifyRequest } from 'fastify';
 import { accessRule } from '../auth/api-key.guard.js';
 import { ApiError } from '../http/api-error.js';
@@ -51,12 +59,24 @@ export class TierThrottlerGuard extends ThrottlerGuard {
     return tracker;
   }
 
-  protected override async handleRequest({ context, limit, ttl, blockDuration, throttler, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
+  protected override async handleRequest({
+    context,
+    limit,
+    ttl,
+    blockDuration,
+    throttler,
+    getTracker,
+    generateKey,
+  }: ThrottlerRequest): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     const tracker = await getTracker(req, context);
     const key = generateKey(context, tracker, throttler.name ?? 'default');
     const rec = await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default');
-    recordRateLimit(req, { limit, remaining: Math.max(0, limit - rec.totalHits), reset: Math.ceil(this.clock.now() / 1000) + rec.timeToExpire });
+    recordRateLimit(req, {
+      limit,
+      remaining: Math.max(0, limit - rec.totalHits),
+      reset: Math.ceil(this.clock.now() / 1000) + rec.timeToExpire,
+    });
     if (rec.isBlocked) await this.throwThrottlingException(context, { limit, ttl, key, tracker, ...rec });
     return true;
   }
@@ -64,8 +84,12 @@ export class TierThrottlerGuard extends ThrottlerGuard {
   protected override async throwThrottlingException(ctx: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     const req = ctx.switchToHttp().getRequest<FastifyRequest>();
     this.metrics.rateLimited.inc({ tier: req.account?.tier ?? 'keyless' });
-    throw new ApiError('rate_limited', `Rate limit of ${detail.limit} requests per minute exceeded; retry in ${detail.timeToBlockExpire} s`, {
-      retry_after: detail.timeToBlockExpire,
-    });
+    throw new ApiError(
+      'rate_limited',
+      `Rate limit of ${detail.limit} requests per minute exceeded; retry in ${detail.timeToBlockExpire} s`,
+      {
+        retry_after: detail.timeToBlockExpire,
+      },
+    );
   }
 }

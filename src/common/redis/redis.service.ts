@@ -79,8 +79,14 @@ export class RedisService implements OnApplicationShutdown {
     const c = this.client;
     if (c.status === 'ready') return true;
     return new Promise((resolve) => {
-      const t = setTimeout(() => { c.off('ready', ok); resolve(false); }, timeoutMs);
-      const ok = () => { clearTimeout(t); resolve(true); };
+      const t = setTimeout(() => {
+        c.off('ready', ok);
+        resolve(false);
+      }, timeoutMs);
+      const ok = () => {
+        clearTimeout(t);
+        resolve(true);
+      };
       c.once('ready', ok);
     });
   }

@@ -6,13 +6,22 @@ export const MAX_KEY_NAME = 100;
 
 function object(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_request', `The request body must be a JSON object, got ${Array.isArray(body) ? 'an array' : `a ${typeof body}`}`);
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new ApiError(
+      'invalid_request',
+      `The request body must be a JSON object, got ${Array.isArray(body) ? 'an array' : `a ${typeof body}`}`,
+    );
   return body as Record<string, unknown>;
 }
 
 function onlyKnown(b: Record<string, unknown>, known: readonly string[]): void {
   for (const k of Object.keys(b)) {
-    if (!known.includes(k)) throw new ApiError('invalid_request', `Unknown parameter "${k.length > 100 ? `${k.slice(0, 100)}...` : k}" (allowed: ${known.join(', ')})`, { parameter: k.slice(0, 100) });
+    if (!known.includes(k))
+      throw new ApiError(
+        'invalid_request',
+        `Unknown parameter "${k.length > 100 ? `${k.slice(0, 100)}...` : k}" (allowed: ${known.join(', ')})`,
+        { parameter: k.slice(0, 100) },
+      );
   }
 }
 
@@ -23,9 +32,11 @@ export function keyName(v: unknown): string | null | undefined {
   if (typeof v !== 'string') throw new ApiError('invalid_request', 'Invalid parameter "name": must be a string', { parameter: 'name' });
   const name = v.trim();
   if (!name) throw new ApiError('invalid_request', 'Invalid parameter "name": must not be empty', { parameter: 'name' });
-  if ([...name].length > MAX_KEY_NAME) throw new ApiError('invalid_request', `Invalid parameter "name": at most ${MAX_KEY_NAME} characters`, { parameter: 'name' });
+  if ([...name].length > MAX_KEY_NAME)
+    throw new ApiError('invalid_request', `Invalid parameter "name": at most ${MAX_KEY_NAME} characters`, { parameter: 'name' });
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw new ApiError('invalid_request', 'Invalid parameter "name": must not contain control characters', { parameter: 'name' });
+  if (/[\u0000-\u001f\u007f]/.test(name))
+    throw new ApiError('invalid_request', 'Invalid parameter "name": must not contain control characters', { parameter: 'name' });
   return name;
 }
 
@@ -49,7 +60,9 @@ export function parseRotateBody(body: unknown): { graceHours: number; name: stri
   const raw = b.gracePeriodHours !== undefined ? b.gracePeriodHours : b.grace_period_hours !== undefined ? b.grace_period_hours : 0;
   const param = b.grace_period_hours !== undefined ? 'grace_period_hours' : 'gracePeriodHours';
   if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0 || raw > MAX_GRACE_HOURS) {
-    throw new ApiError('invalid_request', `Invalid parameter "${param}": a number of hours from 0 to ${MAX_GRACE_HOURS}`, { parameter: param });
+    throw new ApiError('invalid_request', `Invalid parameter "${param}": a number of hours from 0 to ${MAX_GRACE_HOURS}`, {
+      parameter: param,
+    });
   }
   return { graceHours: raw, name: keyName(b.name) };
 }

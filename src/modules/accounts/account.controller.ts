@@ -53,7 +53,7 @@ export class AccountController {
   @ApiOperation({
     summary: "The account's requests today, this week and this month; the key's current minute and streams",
     description:
-      'Requests are counted per account (all its keys), on every instance, by UTC day; the week starts on Monday (UTC), `period` is the current calendar month. Every authenticated request the service answered past the rate limit counts, this one included. `limit` is the calling key\'s per-minute budget; `streams` its open streams on the instance answering.',
+      "Requests are counted per account (all its keys), on every instance, by UTC day; the week starts on Monday (UTC), `period` is the current calendar month. Every authenticated request the service answered past the rate limit counts, this one included. `limit` is the calling key's per-minute budget; `streams` its open streams on the instance answering.",
   })
   @ApiOkResponse({ type: UsageResponse })
   async usage(@CurrentAccount() account: Account) {
@@ -62,7 +62,11 @@ export class AccountController {
 
   @Get('keys')
   @RequiresKey()
-  @ApiOperation({ summary: "The account's keys that work (the key values are never shown again)", description: 'Keys in a rotation grace period are listed with their `expires_at`. `meta.max_keys`: how many keys the account may hold (free, hobby, pro 1; sharp 2; enterprise configurable).' })
+  @ApiOperation({
+    summary: "The account's keys that work (the key values are never shown again)",
+    description:
+      'Keys in a rotation grace period are listed with their `expires_at`. `meta.max_keys`: how many keys the account may hold (free, hobby, pro 1; sharp 2; enterprise configurable).',
+  })
   @ApiOkResponse({ type: KeyListResponse })
   async list(@CurrentAccount() account: Account) {
     const { keys, maxKeys } = await this.keys.listForAccount(account.accountId);
@@ -73,7 +77,10 @@ export class AccountController {
   @Post('keys')
   @RequiresKey()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a key for the account; the key value is shown once, in this response', description: 'Within the account\'s key limit (403 `tier_restricted` with `max_keys` past it). `name`: at most 100 characters.' })
+  @ApiOperation({
+    summary: 'Create a key for the account; the key value is shown once, in this response',
+    description: "Within the account's key limit (403 `tier_restricted` with `max_keys` past it). `name`: at most 100 characters.",
+  })
   @ApiBody({ type: CreateKeyRequest, required: false })
   @ApiCreatedResponse({ type: CreatedKeyResponse })
   async create(@CurrentAccount() account: Account, @Body() body: unknown) {
@@ -85,12 +92,23 @@ export class AccountController {
   @Delete('keys/:id')
   @RequiresKey()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Revoke a key of the account', description: 'Refused on every instance within 5 s. The key making the request cannot be deleted (400); a key of another account, or one that does not exist, is 404.' })
+  @ApiOperation({
+    summary: 'Revoke a key of the account',
+    description:
+      'Refused on every instance within 5 s. The key making the request cannot be deleted (400); a key of another account, or one that does not exist, is 404.',
+  })
   @ApiOkResponse({ type: DeletedKeyResponse })
   async remove(@CurrentAccount() account: Account, @Param('id') id: string) {
     const v = await this.keys.revokeOwn(account, id);
     const message = 'API key revoked successfully';
-    return { success: true, deleted: true, key_id: v.id, message, data: { id: v.id, key_id: v.id, revoked: true, deleted: true, message }, ...this.updated() };
+    return {
+      success: true,
+      deleted: true,
+      key_id: v.id,
+      message,
+      data: { id: v.id, key_id: v.id, revoked: true, deleted: true, message },
+      ...this.updated(),
+    };
   }
 
   @Post('keys/:id/rotate')
@@ -98,7 +116,8 @@ export class AccountController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Replace a key: a new key value (shown once); the old key is revoked now or after a grace period',
-    description: '`gracePeriodHours` 0-72 (default 0: the old key stops at once). During the grace period both keys work; after it the old key is refused on every instance within 5 s. The new key keeps the old one\'s name unless `name` is given.',
+    description:
+      "`gracePeriodHours` 0-72 (default 0: the old key stops at once). During the grace period both keys work; after it the old key is refused on every instance within 5 s. The new key keeps the old one's name unless `name` is given.",
   })
   @ApiBody({ type: RotateKeyRequest, required: false })
   @ApiOkResponse({ type: RotatedKeyResponse })
@@ -121,7 +140,17 @@ export class AccountController {
 }
 
 /** A key as its account sees it (no operator fields). */
-function publicKey(v: { id: string; id_masked: string; name: string | null; tier: string; is_active: boolean; created_at: string; updated_at: string; last_used_at: string | null; expires_at: string | null }) {
+function publicKey(v: {
+  id: string;
+  id_masked: string;
+  name: string | null;
+  tier: string;
+  is_active: boolean;
+  created_at: string;
+  updated_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+}) {
   return {
     id: v.id,
     id_masked: v.id_masked,

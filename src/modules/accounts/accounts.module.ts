@@ -12,7 +12,15 @@ import { UsageService } from './usage.service.js';
 
 @Module({
   controllers: [AccountController, AdminKeysController, AdminAccountsController],
-  providers: [ApiKeysRepository, ApiKeysService, AccountService, UsageRepository, UsageService, StreamCounts, { provide: APP_INTERCEPTOR, useClass: UsageInterceptor }],
+  providers: [
+    ApiKeysRepository,
+    ApiKeysService,
+    AccountService,
+    UsageRepository,
+    UsageService,
+    StreamCounts,
+    { provide: APP_INTERCEPTOR, useClass: UsageInterceptor },
+  ],
   exports: [ApiKeysService, UsageService, StreamCounts],
 })
 export class AccountsModule {}

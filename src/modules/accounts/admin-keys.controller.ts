@@ -57,8 +57,12 @@ export class AdminKeysController {
   @ApiDataResponse(CreatedApiKeyDto, { description: 'The new key', status: 201 })
   @ApiOperation({ summary: 'Create an API key; the key is returned once' })
   async create(@Body() body: CreateKeyBody) {
-    if ((body.tier === undefined) === (body.account_id === undefined)) throw badRequest('Give tier (a new account) or account_id (an existing account), not both', { parameter: 'tier' });
-    const { key, view } = body.account_id !== undefined ? await this.keys.createForAccount(body.account_id, body.name ?? null, 'admin') : await this.keys.create(body.tier!, body.name ?? null, 'admin');
+    if ((body.tier === undefined) === (body.account_id === undefined))
+      throw badRequest('Give tier (a new account) or account_id (an existing account), not both', { parameter: 'tier' });
+    const { key, view } =
+      body.account_id !== undefined
+        ? await this.keys.createForAccount(body.account_id, body.name ?? null, 'admin')
+        : await this.keys.create(body.tier!, body.name ?? null, 'admin');
     return envelope({ ...view, key });
   }
 
@@ -94,7 +98,7 @@ export class AdminAccountsController {
   @Post(':id/max-keys')
   @AdminOnly()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Set how many keys an account may hold (null: its tier\'s number)' })
+  @ApiOperation({ summary: "Set how many keys an account may hold (null: its tier's number)" })
   async maxKeys(@Param('id') id: string, @Body() body: MaxKeysBody) {
     const v = await this.keys.setMaxKeys(id, body.max_keys ?? null);
     if (!v) throw notFound(`No account with id ${id}`);

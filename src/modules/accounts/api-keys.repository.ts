@@ -29,9 +29,17 @@ export class ApiKeysRepository {
    * so two requests at once cannot both pass the limit. Returns the account, or null when it does not exist;
    * `inserted` false when the limit was reached.
    */
-  async insertWithinLimit(key: ApiKeyEntity, limit: (a: AccountEntity) => number): Promise<{ account: AccountEntity | null; inserted: boolean; max: number }> {
+  async insertWithinLimit(
+    key: ApiKeyEntity,
+    limit: (a: AccountEntity) => number,
+  ): Promise<{ account: AccountEntity | null; inserted: boolean; max: number }> {
     return this.ds.transaction(async (em: EntityManager) => {
-      const account = await em.getRepository(AccountEntity).createQueryBuilder('a').setLock('pessimistic_write').where('a.id = :id', { id: key.accountId }).getOne();
+      const account = await em
+        .getRepository(AccountEntity)
+        .createQueryBuilder('a')
+        .setLock('pessimistic_write')
+        .where('a.id = :id', { id: key.accountId })
+        .getOne();
       if (!account) return { account: null, inserted: false, max: 0 };
       const max = limit(account);
       const held = await em.getRepository(ApiKeyEntity).count({ where: { accountId: account.id, isActive: true, expiresAt: IsNull() } });
@@ -59,7 +67,9 @@ export class ApiKeysRepository {
   }
 
   findByIds(ids: string[]): Promise<KeyWithAccount[]> {
-    return ids.length ? (this.repo.find({ where: { id: In(ids) }, relations: { account: true } }) as Promise<KeyWithAccount[]>) : Promise.resolve([]);
+    return ids.length
+      ? (this.repo.find({ where: { id: In(ids) }, relations: { account: true } }) as Promise<KeyWithAccount[]>)
+      : Promise.resolve([]);
   }
 
   count(): Promise<number> {
@@ -71,7 +81,9 @@ export class ApiKeysRepository {
   }
 
   listForAccount(accountId: string): Promise<KeyWithAccount[]> {
-    return this.repo.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' }, relations: { account: true } }) as Promise<KeyWithAccount[]>;
+    return this.repo.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' }, relations: { account: true } }) as Promise<
+      KeyWithAccount[]
+    >;
   }
 
   findAccount(id: string): Promise<AccountEntity | null> {
@@ -82,7 +94,10 @@ export class ApiKeysRepository {
     await this.accounts.insert(a);
   }
 
-  async updateAccount(id: string, patch: Partial<Pick<AccountEntity, 'tier' | 'arbitrageEnabled' | 'maxKeys' | 'name' | 'updatedAt'>>): Promise<boolean> {
+  async updateAccount(
+    id: string,
+    patch: Partial<Pick<AccountEntity, 'tier' | 'arbitrageEnabled' | 'maxKeys' | 'name' | 'updatedAt'>>,
+  ): Promise<boolean> {
     const r = await this.accounts.update({ id }, patch);
     return (r.affected ?? 0) > 0;
   }
@@ -91,7 +106,10 @@ export class ApiKeysRepository {
     await this.repo.insert(key);
   }
 
-  async update(id: string, patch: Partial<Pick<ApiKeyEntity, 'isActive' | 'revokedAt' | 'updatedAt' | 'name' | 'expiresAt'>>): Promise<boolean> {
+  async update(
+    id: string,
+    patch: Partial<Pick<ApiKeyEntity, 'isActive' | 'revokedAt' | 'updatedAt' | 'name' | 'expiresAt'>>,
+  ): Promise<boolean> {
     const r = await this.repo.update({ id }, patch);
     return (r.affected ?? 0) > 0;
   }

@@ -184,7 +184,11 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     }
     mkdirSync(this.config.dataDir, { recursive: true });
     const file = join(this.config.dataDir, 'demo-keys.txt');
-    writeFileSync(file, `# Demo API keys, one per tier (created because the key store was empty and API_KEYS was not set)\n${lines.join('\n')}\n`, { mode: 0o600 });
+    writeFileSync(
+      file,
+      `# Demo API keys, one per tier (created because the key store was empty and API_KEYS was not set)\n${lines.join('\n')}\n`,
+      { mode: 0o600 },
+    );
     // Printed once by main.ts, once the port answers, on purpose: this is how a new user gets a key. Never logged.
     this.demoKeys = { file, lines };
   }
@@ -199,7 +203,8 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     const now = this.clock.date();
     if (existing) {
       if (existing.account.tier !== tier) await this.repo.updateAccount(existing.accountId, { tier, updatedAt: now });
-      if (!existing.isActive || existing.expiresAt) await this.repo.update(existing.id, { isActive: true, revokedAt: null, expiresAt: null, updatedAt: now });
+      if (!existing.isActive || existing.expiresAt)
+        await this.repo.update(existing.id, { isActive: true, revokedAt: null, expiresAt: null, updatedAt: now });
       return;
     }
     const account = this.accountEntity(tier, name, now);
@@ -303,7 +308,10 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
   async revokeOwn(caller: Account, keyId: string): Promise<KeyView> {
     await this.ownKey(caller, keyId);
     if (keyId === caller.keyId) {
-      throw new ApiError('invalid_request', 'Cannot delete the API key used to authenticate this request; use another key of the account, or rotate this one');
+      throw new ApiError(
+        'invalid_request',
+        'Cannot delete the API key used to authenticate this request; use another key of the account, or rotate this one',
+      );
     }
     const v = await this.revoke(keyId);
     if (!v) throw new ApiError('not_found', `No API key with id ${keyId} on this account`);
@@ -316,7 +324,9 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
    */
   async rotateOwn(caller: Account, keyId: string, graceHours: number, name?: string | null): Promise<Rotation> {
     if (!Number.isFinite(graceHours) || graceHours < 0 || graceHours > MAX_GRACE_HOURS) {
-      throw new ApiError('invalid_request', `gracePeriodHours must be a number from 0 to ${MAX_GRACE_HOURS}`, { parameter: 'gracePeriodHours' });
+      throw new ApiError('invalid_request', `gracePeriodHours must be a number from 0 to ${MAX_GRACE_HOURS}`, {
+        parameter: 'gracePeriodHours',
+      });
     }
     const old = await this.ownKey(caller, keyId);
     const now = this.clock.date();
@@ -389,7 +399,13 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
       const status = keyStatusOf(e);
       const valid = !!e && status.refused === null && timingSafeEqual(Buffer.from(e.keyHash, 'hex'), hash);
       const account: Account | null = valid
-        ? { keyId: e!.id, accountId: e!.accountId, name: e!.name, tier: e!.account.tier as TierName, arbitrageEnabled: e!.account.arbitrageEnabled }
+        ? {
+            keyId: e!.id,
+            accountId: e!.accountId,
+            name: e!.name,
+            tier: e!.account.tier as TierName,
+            arbitrageEnabled: e!.account.arbitrageEnabled,
+          }
         : null;
       entry = { account, expiresAt: status.expiresAt, at: now };
       if (this.cache.size >= MAX_CACHE) this.cache.clear();

@@ -30,7 +30,12 @@ describe('usage periods (UTC days, ISO weeks, calendar months)', () => {
 
   it('totals: today, the week and the month each sum their own days', () => {
     const p = usagePeriods(Date.UTC(2026, 11, 2, 12)); // week from 30 Nov, month from 1 Dec
-    const perDay = new Map([['2026-11-29', 1000], ['2026-11-30', 5], ['2026-12-01', 7], ['2026-12-02', 11]]);
+    const perDay = new Map([
+      ['2026-11-29', 1000],
+      ['2026-11-30', 5],
+      ['2026-12-01', 7],
+      ['2026-12-02', 11],
+    ]);
     expect(usageTotals(p, perDay)).toEqual({ today: 11, this_week: 5 + 7 + 11, this_month: 7 + 11 });
     expect(usageTotals(p, new Map())).toEqual({ today: 0, this_week: 0, this_month: 0 });
   });

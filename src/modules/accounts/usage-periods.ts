@@ -47,7 +47,10 @@ export function usagePeriods(now: number): UsagePeriods {
 }
 
 /** Requests today, this week and this month from counts per day (days absent count 0). */
-export function usageTotals(p: UsagePeriods, perDay: ReadonlyMap<string, number>): { today: number; this_week: number; this_month: number } {
+export function usageTotals(
+  p: UsagePeriods,
+  perDay: ReadonlyMap<string, number>,
+): { today: number; this_week: number; this_month: number } {
   let week = 0;
   let month = 0;
   for (const day of p.days) {

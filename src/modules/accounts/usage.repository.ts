@@ -19,10 +19,10 @@ export class UsageRepository {
 
   /** An account's count per day from a day on. */
   async since(accountId: string, fromDay: string): Promise<Map<string, number>> {
-    const rows = (await this.ds.query(`SELECT to_char(day, 'YYYY-MM-DD') AS day, requests FROM account_usage WHERE account_id = $1 AND day >= $2::date`, [
-      accountId,
-      fromDay,
-    ])) as Array<{ day: string; requests: string | number }>;
+    const rows = (await this.ds.query(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, requests FROM account_usage WHERE account_id = $1 AND day >= $2::date`,
+      [accountId, fromDay],
+    )) as Array<{ day: string; requests: string | number }>;
     return new Map(rows.map((r) => [r.day, Number(r.requests)]));
   }
 }

@@ -68,7 +68,10 @@ describe('usage counting (embedded: in process, written to the database in batch
     u.record('acct_a');
     u.record('acct_a');
     await u.flush({ all: true });
-    expect([...repo.rows]).toEqual([['acct_a|2026-11-18', 1], ['acct_a|2026-11-19', 2]]);
+    expect([...repo.rows]).toEqual([
+      ['acct_a|2026-11-18', 1],
+      ['acct_a|2026-11-19', 2],
+    ]);
     expect(await u.counts('acct_a')).toMatchObject({ today: 2, this_week: 3, this_month: 3 });
   });
 });

@@ -133,7 +133,11 @@ export class UsageService implements OnModuleInit, BeforeApplicationShutdown {
       if (this.sharedFailing) this.logger.log({ msg: 'usage counts reach Redis again' });
       this.sharedFailing = false;
     } catch (err) {
-      if (!this.sharedFailing) this.logger.warn({ msg: 'usage counts cannot reach Redis; kept and retried (the database still counts them)', error: (err as Error).message });
+      if (!this.sharedFailing)
+        this.logger.warn({
+          msg: 'usage counts cannot reach Redis; kept and retried (the database still counts them)',
+          error: (err as Error).message,
+        });
       this.sharedFailing = true;
     } finally {
       this.shared.settle(batch, ok);
@@ -145,15 +149,18 @@ export class UsageService implements OnModuleInit, BeforeApplicationShutdown {
     const batch = this.stored.take();
     let ok = false;
     try {
-      await this.repo.add([...batch].map(([k, n]) => {
-        const [accountId, day] = k.split(SEP) as [string, string];
-        return { accountId, day, requests: n };
-      }));
+      await this.repo.add(
+        [...batch].map(([k, n]) => {
+          const [accountId, day] = k.split(SEP) as [string, string];
+          return { accountId, day, requests: n };
+        }),
+      );
       ok = true;
       if (this.storedFailing) this.logger.log({ msg: 'usage counts reach the database again' });
       this.storedFailing = false;
     } catch (err) {
-      if (!this.storedFailing) this.logger.warn({ msg: 'usage counts cannot be written to the database; kept and retried', error: (err as Error).message });
+      if (!this.storedFailing)
+        this.logger.warn({ msg: 'usage counts cannot be written to the database; kept and retried', error: (err as Error).message });
       this.storedFailing = true;
     } finally {
       this.stored.settle(batch, ok);

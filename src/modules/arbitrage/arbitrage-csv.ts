@@ -1,6 +1,26 @@
 import { stringify } from 'csv-stringify/sync';
 
-export const ARBITRAGE_CSV_HEADER = ['event', 'sport', 'market', 'line', 'profit%', 'implied_total', 'book1', 'selection1', 'odds1', 'stake1%', 'book2', 'selection2', 'odds2', 'stake2%', 'is_live', 'is_alternate_line', 'possibly_stale', 'warnings', 'detected_at'];
+export const ARBITRAGE_CSV_HEADER = [
+  'event',
+  'sport',
+  'market',
+  'line',
+  'profit%',
+  'implied_total',
+  'book1',
+  'selection1',
+  'odds1',
+  'stake1%',
+  'book2',
+  'selection2',
+  'odds2',
+  'stake2%',
+  'is_live',
+  'is_alternate_line',
+  'possibly_stale',
+  'warnings',
+  'detected_at',
+];
 
 /**
  * CSV text (RFC 4180, CRLF) safe to open in a spreadsheet: a text cell beginning with =, +, -, @, tab or CR
@@ -23,7 +43,27 @@ export function arbitrageCsv(items: ReadonlyArray<Record<string, unknown>>): str
     const legs = a.legs as Array<Record<string, unknown>>;
     const rest = legs.slice(1);
     const join = (k: string) => (rest.length === 1 ? rest[0]![k] : rest.map((l) => l[k]).join(' / '));
-    records.push([a.event_name, a.sport, a.market_type, a.line, a.profit_percent, a.implied_total, legs[0]!.sportsbook, legs[0]!.selection, legs[0]!.odds_american, legs[0]!.stake_percent, join('sportsbook'), join('selection'), join('odds_american'), join('stake_percent'), a.is_live, a.is_alternate_line, a.possibly_stale, (a.warnings as string[]).join(';'), a.detected_at]);
+    records.push([
+      a.event_name,
+      a.sport,
+      a.market_type,
+      a.line,
+      a.profit_percent,
+      a.implied_total,
+      legs[0]!.sportsbook,
+      legs[0]!.selection,
+      legs[0]!.odds_american,
+      legs[0]!.stake_percent,
+      join('sportsbook'),
+      join('selection'),
+      join('odds_american'),
+      join('stake_percent'),
+      a.is_live,
+      a.is_alternate_line,
+      a.possibly_stale,
+      (a.warnings as string[]).join(';'),
+      a.detected_at,
+    ]);
   }
   return toCsv(records);
 }

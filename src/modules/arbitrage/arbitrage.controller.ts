@@ -19,9 +19,12 @@ export class ArbitrageController {
   @Get('arbitrage')
   @RequiresFeature('arbitrage')
   @ApiProduces('application/json', 'text/csv')
-  @ApiPagedResponse(ArbitrageItemDto, { description: 'Arbitrages, highest profit first by default (format=csv: a CSV file instead)', meta: ArbitrageListMetaDto })
+  @ApiPagedResponse(ArbitrageItemDto, {
+    description: 'Arbitrages, highest profit first by default (format=csv: a CSV file instead)',
+    meta: ArbitrageListMetaDto,
+  })
   @ApiOperation({
-    summary: 'Arbitrages (hobby and up, with the account\'s arbitrage flag on)',
+    summary: "Arbitrages (hobby and up, with the account's arbitrage flag on)",
     description: `implied_total = sum of the legs' implied probabilities in percent (below 100 is an arbitrage); profit_percent = 100 / implied_total x 100 - 100; stake_percent of a leg = its implied probability / implied_total x 100 (three-way too). Above 10% profit is filtered out as a data error. format=csv answers a file arbitrage_<YYYY-MM-DD>.csv (three-way legs 2 and 3 share the "2" columns, joined by " / "; text cells starting with =, +, -, @, tab or CR are prefixed with a single quote, numbers never are). ${LIST_SCOPE_NOTE}`,
   })
   list(@Query() q: ArbitrageQuery, @CurrentAccount() account: Account, @Res({ passthrough: true }) reply: FastifyReply) {

@@ -51,7 +51,6 @@ export function detectArbitrage(ctx: DetectContext, groupKey: string, inScope: B
   };
 }
 
-
 /**
  * Arbitrage as an opportunity type: read on every closed market group, evaluated in each tier's default book
  * set, gated by the tier and the account's arbitrage flag, streamed as `arb:detected` / `arb:expired`.

@@ -10,7 +10,11 @@ import { BoardModule } from '../board/board.module.js';
 import { ReferenceModule } from '../reference/reference.module.js';
 
 /** Arbitrage: its detector (registered with the engine), presenter, list and route. */
-@Module({ imports: [BoardModule, ReferenceModule, DetectionModule, OpportunityListsModule], controllers: [ArbitrageController], providers: [ArbitrageDetector, ArbitragePresenter, ArbitrageService] })
+@Module({
+  imports: [BoardModule, ReferenceModule, DetectionModule, OpportunityListsModule],
+  controllers: [ArbitrageController],
+  providers: [ArbitrageDetector, ArbitragePresenter, ArbitrageService],
+})
 export class ArbitrageModule implements OnModuleInit {
   constructor(
     private readonly engine: DetectionEngine,

@@ -33,7 +33,12 @@ export class ArbitragePresenter {
     const first = a.legs[0]!.row;
     const e = board.events.get(a.eventId);
     const live = a.legs.some((l) => l.row.isLive);
-    const st = staleness(board, a.legs.map((l) => l.row), live, now);
+    const st = staleness(
+      board,
+      a.legs.map((l) => l.row),
+      live,
+      now,
+    );
     const warnings: string[] = [];
     if (live) warnings.push('LIVE_GAME');
     if (live && a.profitPercent > ARB_WARN.liveSuspiciousProfit) warnings.push('LIVE_HIGH_PROFIT_SUSPICIOUS');
@@ -48,7 +53,13 @@ export class ArbitragePresenter {
       profit_percent: r4(a.profitPercent),
       // After the venues' estimated costs (config/costs.json), in the worst case over which leg wins.
       estimated_net_profit_percent: r4(
-        netProfitPercent(a.legs.map((l) => ({ decimal: l.row.decimal, stake: l.stakePercent / 100, cost: this.costs.of(l.row.sportsbook, this.catalog.book(l.row.sportsbook)?.settlement) }))),
+        netProfitPercent(
+          a.legs.map((l) => ({
+            decimal: l.row.decimal,
+            stake: l.stakePercent / 100,
+            cost: this.costs.of(l.row.sportsbook, this.catalog.book(l.row.sportsbook)?.settlement),
+          })),
+        ),
       ),
       implied_total: r4(a.impliedTotal),
       is_live: live,

@@ -38,7 +38,9 @@ export class ArbitrageService {
   private found(account: Account | undefined, q: ArbitrageQuery): { c: ListScope; found: ArbitrageRecord[]; minProfit: number } {
     const c = this.lists.scope(account, q);
     const minProfit = q.min_profit ?? 0.5;
-    let found = this.lists.records<ArbitrageRecord>(this.detector.kind, account, c, q.include_flagged).filter((a) => a.profitPercent >= minProfit && this.lists.passes(c, q, a, this.detector.rows(a)));
+    let found = this.lists
+      .records<ArbitrageRecord>(this.detector.kind, account, c, q.include_flagged)
+      .filter((a) => a.profitPercent >= minProfit && this.lists.passes(c, q, a, this.detector.rows(a)));
     if (q.group === 'best') {
       const best = new Map<string, ArbitrageRecord>();
       for (const a of found) {
@@ -81,7 +83,17 @@ export class ArbitrageService {
     };
     const data = found.slice(q.offset, q.offset + q.limit).map((a) => this.presenter.present(c.board, a, c.now, evOf(a)));
     const booksAnalyzed = c.books.all ? this.catalog.books.length : c.books.books.length;
-    return page(data, { limit: q.limit, offset: q.offset, total: found.length }, { source: 'cache', summary, filters: { ...this.lists.echo(q, c), min_profit: minProfit, group: q.group ?? null }, books_analyzed: booksAnalyzed, updated_at: this.clock.iso() });
+    return page(
+      data,
+      { limit: q.limit, offset: q.offset, total: found.length },
+      {
+        source: 'cache',
+        summary,
+        filters: { ...this.lists.echo(q, c), min_profit: minProfit, group: q.group ?? null },
+        books_analyzed: booksAnalyzed,
+        updated_at: this.clock.iso(),
+      },
+    );
   }
 
   /** The arbitrage list as a CSV file (arbitrage-csv.ts: the columns and their order). */

@@ -50,8 +50,15 @@ describe('BoardWriter', () => {
     expect(writer.pending).toBe(2 + 3 + 1);
     await writer.flush();
     expect(store.writes).toHaveLength(1);
-    expect(store.writes[0]!.rows.map((r) => [r.id, r.american])).toEqual([['a', -120], ['b', -110]]);
-    expect(store.writes[0]!.history.map((h) => [h.row.id, h.row.american, h.at])).toEqual([['a', -110, T0], ['b', -110, T0], ['a', -120, T0 + 1000]]);
+    expect(store.writes[0]!.rows.map((r) => [r.id, r.american])).toEqual([
+      ['a', -120],
+      ['b', -110],
+    ]);
+    expect(store.writes[0]!.history.map((h) => [h.row.id, h.row.american, h.at])).toEqual([
+      ['a', -110, T0],
+      ['b', -110, T0],
+      ['a', -120, T0 + 1000],
+    ]);
     expect(store.writes[0]!.events.map((e) => e.id)).toEqual(['ev1']);
     expect(writer.pending).toBe(0);
     await writer.flush();
@@ -67,7 +74,10 @@ describe('BoardWriter', () => {
     await writer.flush();
     const w = store.writes[0]!;
     expect([w.rows, w.removed.map((r) => r.id), w.events, w.eventsRemoved]).toEqual([[], ['a'], [], ['ev2']]);
-    expect(store.touches).toEqual([{ ids: ['c', 'd'], at: T0 + 1 }, { ids: ['e'], at: T0 + 2 }]);
+    expect(store.touches).toEqual([
+      { ids: ['c', 'd'], at: T0 + 1 },
+      { ids: ['e'], at: T0 + 2 },
+    ]);
   });
 
   it('buffers everything while the database is unreachable, and writes it when it returns, newer state winning', async () => {

@@ -108,10 +108,20 @@ export class BoardWriter {
    * What was not (and now will not be) stored, for the shutdown log: the buffer still pending (the database was
    * unreachable) and what was quarantined. Null when everything reached the database.
    */
-  lossReport(): { pending: { rows: number; removed: number; history: number; events: number; events_removed: number }; quarantined: Record<Kind, number>; latest_quarantined: Quarantined[] } | null {
+  lossReport(): {
+    pending: { rows: number; removed: number; history: number; events: number; events_removed: number };
+    quarantined: Record<Kind, number>;
+    latest_quarantined: Quarantined[];
+  } | null {
     if (!this.pending && !this.quarantined) return null;
     return {
-      pending: { rows: this.rows.size, removed: this.removed.size, history: this.history.length, events: this.events.size, events_removed: this.eventsRemoved.size },
+      pending: {
+        rows: this.rows.size,
+        removed: this.removed.size,
+        history: this.history.length,
+        events: this.events.size,
+        events_removed: this.eventsRemoved.size,
+      },
       quarantined: { ...this.quarantinedByKind },
       latest_quarantined: this.quarantine.slice(-10),
     };
@@ -227,7 +237,8 @@ export class BoardWriter {
       // arrived meanwhile (newer state wins).
       this.requeue((err as { unwritten?: Batch }).unwritten ?? batch);
       for (const [id, at] of seen) if (!this.seen.has(id)) this.seen.set(id, at);
-      if (!this.failing) this.logger.warn({ msg: 'database write failed; buffering board changes', error: (err as Error).message, buffered: this.pending });
+      if (!this.failing)
+        this.logger.warn({ msg: 'database write failed; buffering board changes', error: (err as Error).message, buffered: this.pending });
       this.failing = true;
     }
   }
@@ -251,7 +262,11 @@ export class BoardWriter {
     const jobs: Array<{ kind: Kind; items: unknown[] }> = [];
     for (const kind of [...KINDS].reverse()) if (batch[kind].length) jobs.push({ kind, items: batch[kind] as unknown[] });
     const refused: Quarantined[] = [];
-    this.logger.warn({ msg: 'the database refused a batch for its data; isolating the refused items and writing the rest', error: (first as Error).message, code: (first as { code?: string }).code ?? null });
+    this.logger.warn({
+      msg: 'the database refused a batch for its data; isolating the refused items and writing the rest',
+      error: (first as Error).message,
+      code: (first as { code?: string }).code ?? null,
+    });
     while (jobs.length) {
       const job = jobs.pop()!;
       const part = empty();
@@ -265,7 +280,13 @@ export class BoardWriter {
           throw Object.assign(err as Error, { unwritten });
         }
         if (job.items.length === 1) {
-          refused.push({ kind: job.kind, ...describe(job.kind, job.items[0]), error: (err as Error).message, code: (err as { code?: string }).code ?? null, at: this.clock.now() });
+          refused.push({
+            kind: job.kind,
+            ...describe(job.kind, job.items[0]),
+            error: (err as Error).message,
+            code: (err as { code?: string }).code ?? null,
+            at: this.clock.now(),
+          });
           continue;
         }
         const mid = job.items.length >> 1;
@@ -277,7 +298,9 @@ export class BoardWriter {
       this.quarantine.push(q);
     }
     if (this.quarantine.length > QUARANTINE_KEPT) this.quarantine.splice(0, this.quarantine.length - QUARANTINE_KEPT);
-    for (const q of refused.slice(0, QUARANTINE_LOGGED)) this.logger.warn({ msg: 'quarantined: the database refused this item for its data; it is not stored', ...q });
-    if (refused.length > QUARANTINE_LOGGED) this.logger.warn({ msg: `quarantined ${refused.length - QUARANTINE_LOGGED} more items in this write`, total: refused.length });
+    for (const q of refused.slice(0, QUARANTINE_LOGGED))
+      this.logger.warn({ msg: 'quarantined: the database refused this item for its data; it is not stored', ...q });
+    if (refused.length > QUARANTINE_LOGGED)
+      this.logger.warn({ msg: `quarantined ${refused.length - QUARANTINE_LOGGED} more items in this write`, total: refused.length });
   }
 }

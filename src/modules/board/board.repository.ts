@@ -90,7 +90,13 @@ export class BoardRepository {
   constructor(private readonly ds: DataSource) {}
 
   /** Writes one batch in a transaction. */
-  async write(batch: { rows: OddsRow[]; removed: RemovedRow[]; history: HistoryEntry[]; events: BoardEvent[]; eventsRemoved: string[] }): Promise<void> {
+  async write(batch: {
+    rows: OddsRow[];
+    removed: RemovedRow[];
+    history: HistoryEntry[];
+    events: BoardEvent[];
+    eventsRemoved: string[];
+  }): Promise<void> {
     await this.ds.transaction(async (m) => {
       if (batch.events.length) await this.upsertEvents(m, batch.events);
       for await (const c of chunks(batch.rows)) await this.upsertRows(m, c);
@@ -149,21 +155,46 @@ export class BoardRepository {
          max_bet = EXCLUDED.max_bet, volume = EXCLUDED.volume, volume_24h = EXCLUDED.volume_24h, open_interest = EXCLUDED.open_interest,
          home_pitcher = EXCLUDED.home_pitcher, away_pitcher = EXCLUDED.away_pitcher`,
       [
-        col((r) => r.id), col((r) => r.eventId), col((r) => r.sportsbook), col((r) => r.sport), col((r) => r.league),
-        col((r) => r.marketType), col((r) => r.period), col((r) => r.ladderKey), col((r) => r.groupKey), col((r) => r.groupLine),
-        col((r) => r.selection), col((r) => r.selectionType), col((r) => r.line), col((r) => r.playerName), col((r) => r.statCategory),
-        col((r) => r.american), col((r) => r.decimal), col((r) => r.probability), col((r) => r.isLive), col((r) => r.isActive),
-        col((r) => iso(r.changedAt)), col((r) => iso(r.oddsChangedAt)), col((r) => iso(r.lastSeenAt)),
-        col((r) => r.externalEventId), col((r) => r.marketId), col((r) => r.selectionId), col((r) => r.maxBet),
-        col((r) => r.volume ?? null), col((r) => r.volume24h ?? null), col((r) => r.openInterest ?? null),
-        col((r) => r.homePitcher ?? null), col((r) => r.awayPitcher ?? null),
+        col((r) => r.id),
+        col((r) => r.eventId),
+        col((r) => r.sportsbook),
+        col((r) => r.sport),
+        col((r) => r.league),
+        col((r) => r.marketType),
+        col((r) => r.period),
+        col((r) => r.ladderKey),
+        col((r) => r.groupKey),
+        col((r) => r.groupLine),
+        col((r) => r.selection),
+        col((r) => r.selectionType),
+        col((r) => r.line),
+        col((r) => r.playerName),
+        col((r) => r.statCategory),
+        col((r) => r.american),
+        col((r) => r.decimal),
+        col((r) => r.probability),
+        col((r) => r.isLive),
+        col((r) => r.isActive),
+        col((r) => iso(r.changedAt)),
+        col((r) => iso(r.oddsChangedAt)),
+        col((r) => iso(r.lastSeenAt)),
+        col((r) => r.externalEventId),
+        col((r) => r.marketId),
+        col((r) => r.selectionId),
+        col((r) => r.maxBet),
+        col((r) => r.volume ?? null),
+        col((r) => r.volume24h ?? null),
+        col((r) => r.openInterest ?? null),
+        col((r) => r.homePitcher ?? null),
+        col((r) => r.awayPitcher ?? null),
       ],
     );
   }
 
   /** Confirms rows as still quoted (last_seen_at) without rewriting them. */
   async touch(ids: string[], at: number): Promise<void> {
-    for await (const c of chunks(ids)) await this.ds.query(`UPDATE odds SET last_seen_at = $2 WHERE id = ANY($1::text[]) AND last_seen_at < $2`, [c, iso(at)]);
+    for await (const c of chunks(ids))
+      await this.ds.query(`UPDATE odds SET last_seen_at = $2 WHERE id = ANY($1::text[]) AND last_seen_at < $2`, [c, iso(at)]);
   }
 
   private async upsertEvents(m: EntityManager, events: BoardEvent[]): Promise<void> {
@@ -176,10 +207,20 @@ export class BoardRepository {
          ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, external_ids = EXCLUDED.external_ids, game_state = EXCLUDED.game_state,
            updated_at = EXCLUDED.updated_at, ended_at = EXCLUDED.ended_at, start_time = EXCLUDED.start_time`,
         [
-          c.map((e) => e.id), c.map((e) => e.sport), c.map((e) => e.league), c.map((e) => e.homeTeam), c.map((e) => e.awayTeam),
-          c.map((e) => e.homeKey), c.map((e) => e.awayKey), c.map((e) => iso(e.startTime)), c.map((e) => e.status),
-          c.map((e) => JSON.stringify(e.externalIds)), c.map((e) => (e.gameState ? JSON.stringify(e.gameState) : null)),
-          c.map((e) => iso(e.firstSeenAt)), c.map((e) => iso(e.updatedAt)), c.map((e) => (e.endedAt ? iso(e.endedAt) : null)),
+          c.map((e) => e.id),
+          c.map((e) => e.sport),
+          c.map((e) => e.league),
+          c.map((e) => e.homeTeam),
+          c.map((e) => e.awayTeam),
+          c.map((e) => e.homeKey),
+          c.map((e) => e.awayKey),
+          c.map((e) => iso(e.startTime)),
+          c.map((e) => e.status),
+          c.map((e) => JSON.stringify(e.externalIds)),
+          c.map((e) => (e.gameState ? JSON.stringify(e.gameState) : null)),
+          c.map((e) => iso(e.firstSeenAt)),
+          c.map((e) => iso(e.updatedAt)),
+          c.map((e) => (e.endedAt ? iso(e.endedAt) : null)),
         ],
       );
     }
@@ -206,8 +247,14 @@ export class BoardRepository {
 
   /** Deletes history and removals older than the retention. */
   async purge(before: number): Promise<{ history: number; removals: number }> {
-    const h = await this.ds.query<Array<{ n: number }>>(`WITH d AS (DELETE FROM odds_history WHERE recorded_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM d`, [iso(before)]);
-    const r = await this.ds.query<Array<{ n: number }>>(`WITH d AS (DELETE FROM odds_removals WHERE removed_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM d`, [iso(before)]);
+    const h = await this.ds.query<Array<{ n: number }>>(
+      `WITH d AS (DELETE FROM odds_history WHERE recorded_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM d`,
+      [iso(before)],
+    );
+    const r = await this.ds.query<Array<{ n: number }>>(
+      `WITH d AS (DELETE FROM odds_removals WHERE removed_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM d`,
+      [iso(before)],
+    );
     return { history: h[0]?.n ?? 0, removals: r[0]?.n ?? 0 };
   }
 }

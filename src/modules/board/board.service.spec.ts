@@ -46,7 +46,13 @@ function replica(opts: { leader?: boolean } = {}) {
   const clock = new ManualClock(T0);
   const store = new FakeStore();
   const leadership = { isLeader: opts.leader ?? false };
-  const config = { schedulers: false, persistIntervalMs: PERSIST_MS, endedEventGraceSeconds: 3600, historyRetentionHours: 24, providers: [] } as unknown as AppConfig;
+  const config = {
+    schedulers: false,
+    persistIntervalMs: PERSIST_MS,
+    endedEventGraceSeconds: 3600,
+    historyRetentionHours: 24,
+    providers: [],
+  } as unknown as AppConfig;
   const tiers = loadTiers();
   const jobs = new Jobs(clock, new SchedulerRegistry(), leadership as Leadership, config);
   const service = new BoardService(

@@ -80,7 +80,12 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     for (const d of this.delayed.values()) d.board.load(events, rows, now);
     this.loadedAt = now;
     this.stored = { events: events.length, rows: rows.length };
-    this.logger.log({ msg: 'board rebuilt from the database', events: events.length, rows: rows.length, ms: Math.round(performance.now() - started) });
+    this.logger.log({
+      msg: 'board rebuilt from the database',
+      events: events.length,
+      rows: rows.length,
+      ms: Math.round(performance.now() - started),
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -230,7 +235,8 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     });
     const removed = [];
     for (const r of this.board.rows.values()) {
-      if (!inStore.has(r.id) && r.changedAt <= through) removed.push({ id: r.id, sportsbook: r.sportsbook, eventId: r.eventId, removedAt: startedAt });
+      if (!inStore.has(r.id) && r.changedAt <= through)
+        removed.push({ id: r.id, sportsbook: r.sportsbook, eventId: r.eventId, removedAt: startedAt });
     }
     const eventsInStore = new Set(loaded.events.map((e) => e.id));
     const events = loaded.events.filter((e) => {
@@ -238,13 +244,21 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
       const cur = this.board.events.get(e.id);
       return !cur || e.updatedAt > cur.updatedAt;
     });
-    const eventsRemoved = [...this.board.events.values()].filter((e) => !eventsInStore.has(e.id) && e.updatedAt <= through).map((e) => e.id);
+    const eventsRemoved = [...this.board.events.values()]
+      .filter((e) => !eventsInStore.has(e.id) && e.updatedAt <= through)
+      .map((e) => e.id);
     for (const [key, at] of this.tombstones) if (at <= through) this.tombstones.delete(key);
     if (!upserted.length && !removed.length && !events.length && !eventsRemoved.length) return { changed: 0, through };
     const cs: ChangeSet = { version: this.board.version + 1, at: startedAt, upserted, removed, events, eventsRemoved, seen: [] };
     this.board.applyChangeSet(cs);
     for (const d of this.delayed.values()) d.push(cs);
-    this.logger.log({ msg: 'replica resynced from the store', upserted: upserted.length, removed: removed.length, events: events.length, events_removed: eventsRemoved.length });
+    this.logger.log({
+      msg: 'replica resynced from the store',
+      upserted: upserted.length,
+      removed: removed.length,
+      events: events.length,
+      events_removed: eventsRemoved.length,
+    });
     return { changed: upserted.length + removed.length, through };
   }
 
@@ -293,10 +307,22 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     const last = this.board.lastChangeAt;
     const age = last ? Math.round((now - last) / 1000) : null;
     const q = this.writer.quarantined;
-    const refused = q ? `; ${q === 1 ? '1 item refused by the database for its data was' : `${q} items refused by the database for their data were`} quarantined (not stored; see the logs)` : '';
-    if (!this.writer.healthy) return { status: 'degraded' as const, message: `database writes failing; ${this.writer.pending} changes buffered in memory${refused}` };
-    if (!this.config.providers.length) return { status: 'ok' as const, latency_ms: 0, message: `no live source configured; board holds ${rows} prices${refused}` };
-    if (age === null || age > 120) return { status: 'degraded' as const, message: (age === null ? 'no prices received yet' : `no price update for ${age} s`) + refused };
-    return { status: 'ok' as const, latency_ms: 0, message: `board holds ${rows} prices in ${this.board.events.size} events; last update ${age} s ago${refused}` };
+    const refused = q
+      ? `; ${q === 1 ? '1 item refused by the database for its data was' : `${q} items refused by the database for their data were`} quarantined (not stored; see the logs)`
+      : '';
+    if (!this.writer.healthy)
+      return {
+        status: 'degraded' as const,
+        message: `database writes failing; ${this.writer.pending} changes buffered in memory${refused}`,
+      };
+    if (!this.config.providers.length)
+      return { status: 'ok' as const, latency_ms: 0, message: `no live source configured; board holds ${rows} prices${refused}` };
+    if (age === null || age > 120)
+      return { status: 'degraded' as const, message: (age === null ? 'no prices received yet' : `no price update for ${age} s`) + refused };
+    return {
+      status: 'ok' as const,
+      latency_ms: 0,
+      message: `board holds ${rows} prices in ${this.board.events.size} events; last update ${age} s ago${refused}`,
+    };
   }
 }

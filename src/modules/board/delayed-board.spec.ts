@@ -38,7 +38,8 @@ describe('DelayedBoard', () => {
   it('keeps its queue bounded as it drains (thousands of change sets), and stays exact', () => {
     const d = new DelayedBoard(DELAY);
     d.push(changeSet(1, T0, { events: [boardEvent('ev1')] }));
-    for (let i = 0; i < 5000; i++) d.push(changeSet(i + 2, T0 + i, { upserted: [oddsRow('r1', { american: -100 - i, changedAt: T0 + i })] }));
+    for (let i = 0; i < 5000; i++)
+      d.push(changeSet(i + 2, T0 + i, { upserted: [oddsRow('r1', { american: -100 - i, changedAt: T0 + i })] }));
     expect(d.advance(T0 + DELAY + 2999).rows.get('r1')?.american).toBe(-3099);
     expect(d.pending).toBe(2000);
     expect(d.advance(T0 + DELAY + 4999).rows.get('r1')?.american).toBe(-5099);

@@ -113,7 +113,9 @@ export class OddsBoard {
   /** Events in natural order (start time, then id). Cached until an event is added, moved or removed. */
   eventOrder(): BoardEvent[] {
     if (!this.eventOrderCache) {
-      this.eventOrderCache = [...this.events.values()].sort((a, b) => a.startTime - b.startTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      this.eventOrderCache = [...this.events.values()].sort(
+        (a, b) => a.startTime - b.startTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      );
     }
     return this.eventOrderCache;
   }

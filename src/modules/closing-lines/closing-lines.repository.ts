@@ -34,8 +34,14 @@ export class ClosingLinesRepository {
        ON CONFLICT (event_id, sportsbook) DO NOTHING
        RETURNING 1) SELECT count(*)::int AS n FROM i`,
       [
-        caps.map((c) => c.eventId), caps.map((c) => c.sportsbook), caps.map((c) => c.sport), caps.map((c) => c.league),
-        caps.map((c) => c.homeTeam), caps.map((c) => c.awayTeam), caps.map((c) => iso(c.eventStartTime)), caps.map((c) => iso(c.capturedAt)),
+        caps.map((c) => c.eventId),
+        caps.map((c) => c.sportsbook),
+        caps.map((c) => c.sport),
+        caps.map((c) => c.league),
+        caps.map((c) => c.homeTeam),
+        caps.map((c) => c.awayTeam),
+        caps.map((c) => iso(c.eventStartTime)),
+        caps.map((c) => iso(c.capturedAt)),
         caps.map((c) => JSON.stringify(c.lines)),
       ],
     )) as Array<{ n: number }>;
@@ -65,13 +71,18 @@ export class ClosingLinesRepository {
   /** The (event, book) pairs captured among these events: what a restarted worker must not capture again. */
   async capturedPairs(eventIds: readonly string[]): Promise<string[]> {
     if (!eventIds.length) return [];
-    const rows = (await this.ds.query(`SELECT event_id, sportsbook FROM closing_lines WHERE event_id = ANY($1::text[])`, [eventIds])) as Array<{ event_id: string; sportsbook: string }>;
+    const rows = (await this.ds.query(`SELECT event_id, sportsbook FROM closing_lines WHERE event_id = ANY($1::text[])`, [
+      eventIds,
+    ])) as Array<{ event_id: string; sportsbook: string }>;
     return rows.map((r) => `${r.event_id}|${r.sportsbook}`);
   }
 
   /** Deletes captures older than `before` (ms). Returns the rows deleted. */
   async purge(before: number): Promise<number> {
-    const r = (await this.ds.query(`WITH d AS (DELETE FROM closing_lines WHERE captured_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM d`, [iso(before)])) as Array<{ n: number }>;
+    const r = (await this.ds.query(
+      `WITH d AS (DELETE FROM closing_lines WHERE captured_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM d`,
+      [iso(before)],
+    )) as Array<{ n: number }>;
     return r[0]?.n ?? 0;
   }
 }

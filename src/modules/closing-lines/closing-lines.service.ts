@@ -164,13 +164,30 @@ export class ClosingLinesService implements OnApplicationBootstrap {
       });
     }
     const base = first
-      ? { sport: first.sport, league: first.league, home_team: first.homeTeam, away_team: first.awayTeam, event_start_time: new Date(first.eventStartTime).toISOString() }
-      : { sport: ev!.sport, league: ev!.league, home_team: ev!.homeTeam, away_team: ev!.awayTeam, event_start_time: new Date(ev!.startTime).toISOString() };
+      ? {
+          sport: first.sport,
+          league: first.league,
+          home_team: first.homeTeam,
+          away_team: first.awayTeam,
+          event_start_time: new Date(first.eventStartTime).toISOString(),
+        }
+      : {
+          sport: ev!.sport,
+          league: ev!.league,
+          home_team: ev!.homeTeam,
+          away_team: ev!.awayTeam,
+          event_start_time: new Date(ev!.startTime).toISOString(),
+        };
     const capturedAt = caps.length ? Math.min(...caps.map((c) => c.capturedAt)) : null;
     return {
       success: true as const,
       data: { event_id: eventId, ...base, captured_at: capturedAt === null ? null : new Date(capturedAt).toISOString(), books },
-      meta: { source: 'database', book_count: caps.length, retention_hours: this.config.closingLinesRetentionHours, updated_at: this.clock.iso() },
+      meta: {
+        source: 'database',
+        book_count: caps.length,
+        retention_hours: this.config.closingLinesRetentionHours,
+        updated_at: this.clock.iso(),
+      },
     };
   }
 }

@@ -53,7 +53,10 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
     if (leader === this.leader) return;
     this.leader = leader;
     this.since = leader ? this.clock.now() : null;
-    this.logger.log({ msg: leader ? 'this instance is the active worker' : 'this instance is no longer the active worker', role: this.config.role });
+    this.logger.log({
+      msg: leader ? 'this instance is the active worker' : 'this instance is no longer the active worker',
+      role: this.config.role,
+    });
     for (const fn of this.listeners) {
       try {
         fn(leader);
@@ -100,7 +103,8 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
       }
       // A standby that just reconnected gives the active worker (which keeps running through an outage) a
       // head start to retake the lock.
-      if (!this.leader && this.clock.now() - this.connectedAt < 2 * LEADER_POLL_MS && this.connectedAt > this.bootedAt + LEADER_POLL_MS) return;
+      if (!this.leader && this.clock.now() - this.connectedAt < 2 * LEADER_POLL_MS && this.connectedAt > this.bootedAt + LEADER_POLL_MS)
+        return;
       const r = await this.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [LEADER_LOCK]);
       if (r.rows[0]?.locked) {
         this.holdsLock = true;

@@ -14,9 +14,9 @@ export class ClvController {
   @Get('clv')
   @RequiresKey()
   @ApiOperation({
-    summary: 'CLV track record of the service\'s own +EV detections',
+    summary: "CLV track record of the service's own +EV detections",
     description:
-      'Every +EV price detected before its game starts is recorded at its first detection (price, fair probability and EV by CLV_DEVIG_METHOD, default power, and the sharp book devigged). When that sharp book\'s closing line is captured (the game goes live), CLV% = (closing no-vig probability x entry decimal - 1) x 100; when the game ends, the bet is graded win/loss/push on the final score (props and period markets stay ungraded). Groups by `group_by`: sportsbook (default), sport, league, market, day, devig_book; filters sport, league, sportsbook, devig_book; `from`/`to` on the detection time (default the last 7 days). Every tier may call it; how far back it looks depends on the tier: free 7 days, hobby 30, pro 90, sharp 365, enterprise unlimited (an earlier `from` is moved to the window start and `meta.window_clamped` is true).',
+      "Every +EV price detected before its game starts is recorded at its first detection (price, fair probability and EV by CLV_DEVIG_METHOD, default power, and the sharp book devigged). When that sharp book's closing line is captured (the game goes live), CLV% = (closing no-vig probability x entry decimal - 1) x 100; when the game ends, the bet is graded win/loss/push on the final score (props and period markets stay ungraded). Groups by `group_by`: sportsbook (default), sport, league, market, day, devig_book; filters sport, league, sportsbook, devig_book; `from`/`to` on the detection time (default the last 7 days). Every tier may call it; how far back it looks depends on the tier: free 7 days, hobby 30, pro 90, sharp 365, enterprise unlimited (an earlier `from` is moved to the window start and `meta.window_clamped` is true).",
   })
   @ApiOkResponse({ type: ClvResponseDto })
   report(@Query() q: ClvQuery, @Req() req: FastifyRequest) {

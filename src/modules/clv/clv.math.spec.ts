@@ -1,7 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
-import { closingFairProbability, closingProbabilityFor, clvPercent, finalScoreOf, gradeBet, summarise, type GradableBet } from './clv.math.js';
+import {
+  closingFairProbability,
+  closingProbabilityFor,
+  clvPercent,
+  finalScoreOf,
+  gradeBet,
+  summarise,
+  type GradableBet,
+} from './clv.math.js';
 
-const bet = (marketType: string, selectionType: string, line: number | null = null, period = 'game'): GradableBet => ({ marketType, selectionType, line, period });
+const bet = (marketType: string, selectionType: string, line: number | null = null, period = 'game'): GradableBet => ({
+  marketType,
+  selectionType,
+  line,
+  period,
+});
 const score = (sport: string, homeScore: number, awayScore: number) => ({ sport, homeScore, awayScore });
 
 describe('clvPercent', () => {
@@ -52,7 +65,7 @@ describe('gradeBet', () => {
     expect(gradeBet(bet('moneyline', 'home'), score('football', 20, 20))).toBe('push'); // an NFL tie refunds the moneyline
     expect(gradeBet(bet('moneyline', 'away'), { sport: 'mma', homeScore: 0, awayScore: 0, winner: 'away' })).toBe('win');
   });
-  it('spreads use the selection\'s own handicap', () => {
+  it("spreads use the selection's own handicap", () => {
     // Home 110-104 (margin +6): home -5.5 wins, home -6 pushes, home -6.5 loses; away +6.5 wins.
     expect(gradeBet(bet('point_spread', 'home', -5.5), score('basketball', 110, 104))).toBe('win');
     expect(gradeBet(bet('point_spread', 'home', -6), score('basketball', 110, 104))).toBe('push');
@@ -87,8 +100,19 @@ describe('gradeBet', () => {
 
 describe('finalScoreOf', () => {
   it('reads scores, tennis sets and a winner from a game_state', () => {
-    expect(finalScoreOf('tennis', { home_score: 2, away_score: 1, sets_home: [6, 3, 7], sets_away: [4, 6, 5] })).toEqual({ sport: 'tennis', homeScore: 2, awayScore: 1, setsHome: [6, 3, 7], setsAway: [4, 6, 5] });
-    expect(finalScoreOf('mma', { home_score: 0, away_score: 0, winner: 'home' })).toEqual({ sport: 'mma', homeScore: 0, awayScore: 0, winner: 'home' });
+    expect(finalScoreOf('tennis', { home_score: 2, away_score: 1, sets_home: [6, 3, 7], sets_away: [4, 6, 5] })).toEqual({
+      sport: 'tennis',
+      homeScore: 2,
+      awayScore: 1,
+      setsHome: [6, 3, 7],
+      setsAway: [4, 6, 5],
+    });
+    expect(finalScoreOf('mma', { home_score: 0, away_score: 0, winner: 'home' })).toEqual({
+      sport: 'mma',
+      homeScore: 0,
+      awayScore: 0,
+      winner: 'home',
+    });
     expect(finalScoreOf('nba', { game_period: 'Q1' })).toBeNull();
     expect(finalScoreOf('nba', null)).toBeNull();
   });
@@ -118,21 +142,33 @@ describe('summarise', () => {
     });
   });
   it('empty group', () => {
-    expect(summarise([])).toMatchObject({ total_predictions: 0, win_rate: null, avg_clv_percent: null, roi_percent: null, avg_ev_percent: null });
+    expect(summarise([])).toMatchObject({
+      total_predictions: 0,
+      win_rate: null,
+      avg_clv_percent: null,
+      roi_percent: null,
+      avg_ev_percent: null,
+    });
   });
 });
 
 describe('closingProbabilityFor', () => {
   const g = 'nba_a_b|point_spread|game||-3.5';
-  it('devigs the reference book\'s closing prices of the bet\'s group', () => {
+  it("devigs the reference book's closing prices of the bet's group", () => {
     const closing = [
       { group_key: g, selection_type: 'home', odds_decimal: 1.8 },
       { group_key: g, selection_type: 'away', odds_decimal: 2.1 },
       { group_key: 'other', selection_type: 'home', odds_decimal: 1.5 },
     ];
     // As above: multiplicative 0.538462 for home, 0.461538 for away.
-    expect(closingProbabilityFor({ groupKey: g, selectionType: 'home', outcomeCount: 2 }, closing, 'multiplicative')).toBeCloseTo(0.538462, 6);
-    expect(closingProbabilityFor({ groupKey: g, selectionType: 'away', outcomeCount: 2 }, closing, 'multiplicative')).toBeCloseTo(0.461538, 6);
+    expect(closingProbabilityFor({ groupKey: g, selectionType: 'home', outcomeCount: 2 }, closing, 'multiplicative')).toBeCloseTo(
+      0.538462,
+      6,
+    );
+    expect(closingProbabilityFor({ groupKey: g, selectionType: 'away', outcomeCount: 2 }, closing, 'multiplicative')).toBeCloseTo(
+      0.461538,
+      6,
+    );
   });
   it('needs the whole market at the close', () => {
     const closing = [{ group_key: g, selection_type: 'home', odds_decimal: 1.8 }];

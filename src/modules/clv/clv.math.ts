@@ -23,7 +23,10 @@ export function closingFairProbability(closingDecimals: readonly number[], index
   if (closingDecimals.some((d) => !(d > 1))) return null;
   let fair: number[];
   try {
-    fair = devig(closingDecimals.map((d) => 1 / d), method);
+    fair = devig(
+      closingDecimals.map((d) => 1 / d),
+      method,
+    );
   } catch {
     return null; // the closing market is itself an arbitrage: nothing to devig
   }
@@ -69,9 +72,10 @@ function byLine(diff: number): BetResult {
  */
 export function gradeBet(bet: GradableBet, score: FinalScore): BetResult | null {
   if (bet.period !== 'game' || bet.playerName) return null;
-  const tennisGames = score.sport === 'tennis' && score.setsHome && score.setsAway
-    ? { home: score.setsHome.reduce((s, x) => s + x, 0), away: score.setsAway.reduce((s, x) => s + x, 0) }
-    : null;
+  const tennisGames =
+    score.sport === 'tennis' && score.setsHome && score.setsAway
+      ? { home: score.setsHome.reduce((s, x) => s + x, 0), away: score.setsAway.reduce((s, x) => s + x, 0) }
+      : null;
   if (bet.marketType === 'moneyline') {
     let margin = score.homeScore - score.awayScore;
     if (score.winner) margin = score.winner === 'home' ? 1 : score.winner === 'away' ? -1 : 0;
@@ -216,8 +220,13 @@ export function closingProbabilityFor(
   method: DevigMethod,
 ): number | null {
   const byOutcome = new Map<string, number>();
-  for (const c of closing) if (c.group_key === bet.groupKey && !byOutcome.has(c.selection_type)) byOutcome.set(c.selection_type, c.odds_decimal);
+  for (const c of closing)
+    if (c.group_key === bet.groupKey && !byOutcome.has(c.selection_type)) byOutcome.set(c.selection_type, c.odds_decimal);
   if (byOutcome.size < Math.max(2, bet.outcomeCount) || !byOutcome.has(bet.selectionType)) return null;
   const outcomes = [...byOutcome.keys()];
-  return closingFairProbability(outcomes.map((o) => byOutcome.get(o)!), outcomes.indexOf(bet.selectionType), method);
+  return closingFairProbability(
+    outcomes.map((o) => byOutcome.get(o)!),
+    outcomes.indexOf(bet.selectionType),
+    method,
+  );
 }

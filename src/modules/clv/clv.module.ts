@@ -6,5 +6,10 @@ import { ClvRepository } from './clv.repository.js';
 import { ClvService } from './clv.service.js';
 
 /** The CLV track record: +EV detections recorded, valued at the close, graded at settlement; GET /historical/clv. */
-@Module({ imports: [DetectionModule, ClosingLinesModule], controllers: [ClvController], providers: [ClvRepository, ClvService], exports: [ClvService] })
+@Module({
+  imports: [DetectionModule, ClosingLinesModule],
+  controllers: [ClvController],
+  providers: [ClvRepository, ClvService],
+  exports: [ClvService],
+})
 export class ClvModule {}

@@ -90,9 +90,28 @@ export class ClvRepository {
            $22::int[], $23::timestamptz[])
          ON CONFLICT (opportunity_id) DO NOTHING`,
         [
-          col('opportunityId'), col('eventId'), col('sport'), col('league'), col('homeTeam'), col('awayTeam'), c.map((p) => iso(p.eventStartTime)),
-          col('sportsbook'), col('marketType'), col('period'), col('groupKey'), col('selection'), col('selectionType'), col('line'), col('playerName'),
-          col('entryAmerican'), col('entryDecimal'), col('fairProbability'), col('evPercent'), col('devigMethod'), col('devigBook'), col('outcomeCount'),
+          col('opportunityId'),
+          col('eventId'),
+          col('sport'),
+          col('league'),
+          col('homeTeam'),
+          col('awayTeam'),
+          c.map((p) => iso(p.eventStartTime)),
+          col('sportsbook'),
+          col('marketType'),
+          col('period'),
+          col('groupKey'),
+          col('selection'),
+          col('selectionType'),
+          col('line'),
+          col('playerName'),
+          col('entryAmerican'),
+          col('entryDecimal'),
+          col('fairProbability'),
+          col('evPercent'),
+          col('devigMethod'),
+          col('devigBook'),
+          col('outcomeCount'),
           c.map((p) => iso(p.detectedAt)),
         ],
       );
@@ -115,16 +134,26 @@ export class ClvRepository {
     }));
   }
 
-  private static readonly OPEN_COLUMNS = 'opportunity_id, sport, market_type, period, group_key, selection_type, line, player_name, entry_decimal, devig_method, outcome_count';
+  private static readonly OPEN_COLUMNS =
+    'opportunity_id, sport, market_type, period, group_key, selection_type, line, player_name, entry_decimal, devig_method, outcome_count';
 
   /** Predictions of an event devigged against `book` whose closing value is not known yet. */
   async unclosed(eventId: string, book: string): Promise<OpenPrediction[]> {
-    return this.open((await this.ds.query(`SELECT ${ClvRepository.OPEN_COLUMNS} FROM clv_predictions WHERE event_id = $1 AND devig_book = $2 AND closed_at IS NULL`, [eventId, book])) as Array<Record<string, unknown>>);
+    return this.open(
+      (await this.ds.query(
+        `SELECT ${ClvRepository.OPEN_COLUMNS} FROM clv_predictions WHERE event_id = $1 AND devig_book = $2 AND closed_at IS NULL`,
+        [eventId, book],
+      )) as Array<Record<string, unknown>>,
+    );
   }
 
   /** Predictions of an event not graded yet. */
   async ungraded(eventId: string): Promise<OpenPrediction[]> {
-    return this.open((await this.ds.query(`SELECT ${ClvRepository.OPEN_COLUMNS} FROM clv_predictions WHERE event_id = $1 AND graded_at IS NULL`, [eventId])) as Array<Record<string, unknown>>);
+    return this.open(
+      (await this.ds.query(`SELECT ${ClvRepository.OPEN_COLUMNS} FROM clv_predictions WHERE event_id = $1 AND graded_at IS NULL`, [
+        eventId,
+      ])) as Array<Record<string, unknown>>,
+    );
   }
 
   /** Stores closing values (a null probability: the reference did not close the whole market; closed_at is still set). */

@@ -21,9 +21,10 @@ export class DeepLinksController {
   @ApiParam({ name: 'id', description: 'An odds id, an opportunity id or a futures price id' })
   @ApiOperation({
     summary: 'Open a price at its book (302)',
-    description: 'Redirects to the book\'s bet slip (`X-Deep-Link-Type: outcome`), event page (`event`) or home page (`homepage`), the most precise level the book\'s template (config/deep-links.json) allows with the book\'s own ids. `state` routes state-specific books; `book` picks one of an opportunity\'s books. `Cache-Control: private, max-age=60`. Unknown id: 404 (or the book\'s home page with `fallback=true&book=`). Works without a key (keyless rate limit).',
+    description:
+      "Redirects to the book's bet slip (`X-Deep-Link-Type: outcome`), event page (`event`) or home page (`homepage`), the most precise level the book's template (config/deep-links.json) allows with the book's own ids. `state` routes state-specific books; `book` picks one of an opportunity's books. `Cache-Control: private, max-age=60`. Unknown id: 404 (or the book's home page with `fallback=true&book=`). Works without a key (keyless rate limit).",
   })
-  @ApiFoundResponse({ description: 'Location: the book\'s URL; X-Deep-Link-Type: outcome | event | homepage; X-Deep-Link-Book' })
+  @ApiFoundResponse({ description: "Location: the book's URL; X-Deep-Link-Type: outcome | event | homepage; X-Deep-Link-Book" })
   @ApiNotFoundResponse({ description: 'Unknown or expired id, or its book has no link template (`not_found`)' })
   redirect(@Param('id') id: string, @Query() q: DeepLinkQuery, @Res() reply: FastifyReply): void {
     const r = this.links.resolve(id, q);
@@ -38,7 +39,11 @@ export class DeepLinksController {
   @RequiresFeature('deep_links_batch')
   @HttpCode(200)
   @ApiDataResponse(DeepLinksBatchDto)
-  @ApiOperation({ summary: 'Deep links for up to 500 ids (hobby and up)', description: '`data` maps each id to its resolver path (`/api/v1/deeplink/{id}`, with `?state=` when given), or null when the id is unknown or none of its books has a link template. More than 500 ids, or none: 400.' })
+  @ApiOperation({
+    summary: 'Deep links for up to 500 ids (hobby and up)',
+    description:
+      '`data` maps each id to its resolver path (`/api/v1/deeplink/{id}`, with `?state=` when given), or null when the id is unknown or none of its books has a link template. More than 500 ids, or none: 400.',
+  })
   batch(@Body() body: DeepLinksBatchBody) {
     return envelope(this.links.batch(body.ids, body.state), { updated_at: this.clock.iso() });
   }

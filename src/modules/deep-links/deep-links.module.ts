@@ -6,7 +6,12 @@ import { DeepLinksController } from './deep-links.controller.js';
 import { DeepLinksService } from './deep-links.service.js';
 
 /** The deep-link resolver and batch route; the templates are config/deep-links.json (deep-link-templates.ts). */
-@Module({ imports: [BoardModule, DetectionModule], controllers: [DeepLinksController], providers: [DeepLinksService], exports: [DeepLinksService] })
+@Module({
+  imports: [BoardModule, DetectionModule],
+  controllers: [DeepLinksController],
+  providers: [DeepLinksService],
+  exports: [DeepLinksService],
+})
 export class DeepLinksModule implements OnModuleInit {
   constructor(private readonly policy: AccessPolicy) {}
 

@@ -44,10 +44,20 @@ export class DeepLinksService {
         const rows = [...d.rows(rec)];
         for (const r of d.rows(rec)) {
           for (const o of this.boards.board.group(r.groupKey)) {
-            if (o.sportsbook !== r.sportsbook && o.selectionType === r.selectionType && o.line === r.line && o.decimal === r.decimal && !rows.includes(o)) rows.push(o);
+            if (
+              o.sportsbook !== r.sportsbook &&
+              o.selectionType === r.selectionType &&
+              o.line === r.line &&
+              o.decimal === r.decimal &&
+              !rows.includes(o)
+            )
+              rows.push(o);
           }
         }
-        return rows.map((r) => ({ book: r.sportsbook, ids: { event_id: r.externalEventId, market_id: r.marketId, selection_id: r.selectionId } }));
+        return rows.map((r) => ({
+          book: r.sportsbook,
+          ids: { event_id: r.externalEventId, market_id: r.marketId, selection_id: r.selectionId },
+        }));
       }
       return null;
     });
@@ -76,7 +86,9 @@ export class DeepLinksService {
     const found = this.targets(id);
     if (!found) {
       if (opts.fallback && book && templates.has(book)) return { ...templates.resolve(book, {}, opts.state)!, book };
-      throw notFound(`No price or opportunity with id "${id}" (it may have expired)${opts.fallback && !book ? '; fallback needs a book' : ''}`);
+      throw notFound(
+        `No price or opportunity with id "${id}" (it may have expired)${opts.fallback && !book ? '; fallback needs a book' : ''}`,
+      );
     }
     const candidates = book ? found.filter((t) => t.book === book) : found;
     if (!candidates.length) throw notFound(`"${id}" has no price at ${book}`);
@@ -84,7 +96,9 @@ export class DeepLinksService {
       const link = templates.resolve(t.book, t.ids, opts.state);
       if (link) return { ...link, book: t.book };
     }
-    throw notFound(`No deep link for "${id}": ${[...new Set(candidates.map((t) => t.book))].join(', ')} ${candidates.length > 1 ? 'have' : 'has'} no link template`);
+    throw notFound(
+      `No deep link for "${id}": ${[...new Set(candidates.map((t) => t.book))].join(', ')} ${candidates.length > 1 ? 'have' : 'has'} no link template`,
+    );
   }
 
   /** `POST /deeplinks/batch`: each id -> the resolver path, or null when the id is unknown or none of its books has a template. */

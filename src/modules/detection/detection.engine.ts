@@ -54,7 +54,15 @@ export interface OpportunityEvent {
 export function refOf(detector: Detector, r: OpportunityRecord): OpportunityRef {
   const rows = detector.rows(r);
   const first = rows[0];
-  return { id: r.id, eventId: first?.eventId ?? '', sport: first?.sport ?? '', league: first?.league ?? '', marketType: first?.marketType ?? '', books: [...new Set(rows.map((x) => x.sportsbook))], live: rows.some((x) => x.isLive) };
+  return {
+    id: r.id,
+    eventId: first?.eventId ?? '',
+    sport: first?.sport ?? '',
+    league: first?.league ?? '',
+    marketType: first?.marketType ?? '',
+    books: [...new Set(rows.map((x) => x.sportsbook))],
+    live: rows.some((x) => x.isLive),
+  };
 }
 
 export interface DetectionStats {
@@ -98,7 +106,17 @@ export class DetectionEngine implements OnApplicationBootstrap {
   private readonly logger = new Logger('detection');
   private readonly states: TypeState[] = [];
   private readonly byKind = new Map<string, TypeState>();
-  readonly stats: DetectionStats = { incrementalRuns: 0, groupsEvaluated: 0, laddersEvaluated: 0, lastIncrementalMs: 0, lastRescanAt: null, lastRescanMs: null, rescanMismatches: 0, lastRescanMismatches: 0, flaggedMarkets: 0 };
+  readonly stats: DetectionStats = {
+    incrementalRuns: 0,
+    groupsEvaluated: 0,
+    laddersEvaluated: 0,
+    lastIncrementalMs: 0,
+    lastRescanAt: null,
+    lastRescanMs: null,
+    rescanMismatches: 0,
+    lastRescanMismatches: 0,
+    flaggedMarkets: 0,
+  };
   private readonly rowSource = new Map<string, { group: string; ladder: string; event: string }>();
   private readonly eventSources = new Map<string, Set<string>>();
   /** The groups (with their row counts) of each ladder on the board: what a touched ladder re-evaluates. */
@@ -132,7 +150,14 @@ export class DetectionEngine implements OnApplicationBootstrap {
    */
   register(detector: Detector): void {
     if (this.running) throw new Error(`Opportunity type "${detector.kind}" registered after detection started`);
-    const clash = this.states.find((s) => s.detector.kind === detector.kind || s.detector.stream.channel === detector.stream.channel || [s.detector.stream.detected, s.detector.stream.expired].some((n) => n === detector.stream.detected || n === detector.stream.expired));
+    const clash = this.states.find(
+      (s) =>
+        s.detector.kind === detector.kind ||
+        s.detector.stream.channel === detector.stream.channel ||
+        [s.detector.stream.detected, s.detector.stream.expired].some(
+          (n) => n === detector.stream.detected || n === detector.stream.expired,
+        ),
+    );
     if (clash) throw new Error(`Opportunity type "${detector.kind}" clashes with "${clash.detector.kind}" (kind, channel or event names)`);
     this.policy.registerFeature(detector.feature);
     for (const f of detector.extraFeatures ?? []) this.policy.registerFeature(f, { listed: false });
@@ -157,7 +182,11 @@ export class DetectionEngine implements OnApplicationBootstrap {
       const threshold = d.stream.threshold ? `\`${d.stream.threshold.param}\`` : '-';
       return `| ${d.kind} | \`${d.feature.name}\` (${this.policy.requiredTierFor(d.feature.name)} and up) | \`${d.stream.channel}\` | \`${d.stream.detected}\` / \`${d.stream.expired}\` | \`${d.stream.type}\` | ${threshold} |`;
     });
-    return ['| Type | Feature | WebSocket channel | Stream events | Snapshot `type` | Stream threshold |', '|---|---|---|---|---|---|', ...rows].join('\n');
+    return [
+      '| Type | Feature | WebSocket channel | Stream events | Snapshot `type` | Stream threshold |',
+      '|---|---|---|---|---|---|',
+      ...rows,
+    ].join('\n');
   }
 
   /** The scopes a type is evaluated in (`all` always among them). */
@@ -194,7 +223,8 @@ export class DetectionEngine implements OnApplicationBootstrap {
       if (!this.policy.tierHas(tier, detector.feature.name)) continue;
       const d = this.policy.defaultBooks(tier);
       const key = d.all ? 'all' : tier;
-      if (out.some((s) => s.key === key || (!d.all && s.books && s.books.size === d.books.length && d.books.every((b) => s.books!.has(b))))) continue;
+      if (out.some((s) => s.key === key || (!d.all && s.books && s.books.size === d.books.length && d.books.every((b) => s.books!.has(b)))))
+        continue;
       const books = d.all ? null : new Set(d.books);
       out.push({ key, books, filter: books ? (b) => books.has(b) : () => true });
     }
@@ -356,7 +386,10 @@ export class DetectionEngine implements OnApplicationBootstrap {
 
   /** The types reading market groups, then those reading ladders: the order sources are evaluated and published in. */
   private byReads(): { groupTypes: TypeState[]; ladderTypes: TypeState[] } {
-    return { groupTypes: this.states.filter((s) => s.detector.reads !== 'ladders'), ladderTypes: this.states.filter((s) => s.detector.reads === 'ladders') };
+    return {
+      groupTypes: this.states.filter((s) => s.detector.reads !== 'ladders'),
+      ladderTypes: this.states.filter((s) => s.detector.reads === 'ladders'),
+    };
   }
 
   /** One type's opportunities on one source in one scope (a two-way reader finds nothing on other groups). */
@@ -383,14 +416,16 @@ export class DetectionEngine implements OnApplicationBootstrap {
       this.noteFlags(ctx, g);
       for (const state of groupTypes) {
         const may = state.detector.mayFind?.(ctx, g) ?? true;
-        for (const s of state.scopes) state.live.get(s.key)!.replaceSource(g, may ? this.detect(ctx, state, g, s) : [], diffs.get(state)!.get(s.key));
+        for (const s of state.scopes)
+          state.live.get(s.key)!.replaceSource(g, may ? this.detect(ctx, state, g, s) : [], diffs.get(state)!.get(s.key));
       }
     }
     for (const l of ladders) {
       this.stats.laddersEvaluated++;
       for (const state of ladderTypes) {
         const may = state.detector.mayFind?.(ctx, l) ?? true;
-        for (const s of state.scopes) state.live.get(s.key)!.replaceSource(l, may ? this.detect(ctx, state, l, s) : [], diffs.get(state)!.get(s.key));
+        for (const s of state.scopes)
+          state.live.get(s.key)!.replaceSource(l, may ? this.detect(ctx, state, l, s) : [], diffs.get(state)!.get(s.key));
       }
     }
     this.publish(diffs, now);
@@ -398,7 +433,12 @@ export class DetectionEngine implements OnApplicationBootstrap {
 
   private newDiffs(): Diffs {
     const { groupTypes, ladderTypes } = this.byReads();
-    return new Map([...groupTypes, ...ladderTypes].map((state) => [state, new Map(state.scopes.map((s) => [s.key, { detected: [], expired: [], updated: [] } as LifecycleDiff<Tracked>]))]));
+    return new Map(
+      [...groupTypes, ...ladderTypes].map((state) => [
+        state,
+        new Map(state.scopes.map((s) => [s.key, { detected: [], expired: [], updated: [] } as LifecycleDiff<Tracked>])),
+      ]),
+    );
   }
 
   private publish(diffs: Diffs, at: number): void {
@@ -406,7 +446,15 @@ export class DetectionEngine implements OnApplicationBootstrap {
       const ref = (r: Tracked) => refOf(state.detector, r as OpportunityRecord);
       for (const [scope, d] of byScope) {
         if (!d.detected.length && !d.expired.length && !d.updated.length) continue;
-        const evt: OpportunityEvent = { seq: this.lastSeq, kind: state.detector.kind, scope, at, detected: d.detected.map(ref), expired: d.expired.map(ref), updated: d.updated.map(ref) };
+        const evt: OpportunityEvent = {
+          seq: this.lastSeq,
+          kind: state.detector.kind,
+          scope,
+          at,
+          detected: d.detected.map(ref),
+          expired: d.expired.map(ref),
+          updated: d.updated.map(ref),
+        };
         // Every instance detects for itself from the same change sets (deterministically): local delivery only.
         this.bus.publishLocal(OPPORTUNITIES_TOPIC, evt);
       }

@@ -90,4 +90,3 @@ export function impliedTotalAllBooks(ctx: DetectContext, groupKey: string): numb
   const best = bestPerOutcome(g.rows, g.outcomes, () => true);
   return best ? best.legs.reduce((s, l) => s + 1 / l.decimal, 0) : null;
 }
-

@@ -10,9 +10,34 @@ let n = 0;
 function row(sportsbook: string, selectionType: string, decimal: number, over: Partial<OddsRow> = {}): OddsRow {
   n++;
   return {
-    id: `r${n}`, sportsbook, eventId: 'e', sport: 'soccer', league: 'epl', marketType: 'player_goals', period: 'game', ladderKey: 'l', groupKey: 'g', groupLine: 1.5,
-    selection: selectionType, selectionType, line: 1.5, playerName: null, statCategory: null, american: 0, decimal, probability: 1 / decimal,
-    isLive: false, isActive: true, changedAt: 0, oddsChangedAt: 0, lastSeenAt: 0, externalEventId: null, marketId: null, selectionId: null, maxBet: null, ...over,
+    id: `r${n}`,
+    sportsbook,
+    eventId: 'e',
+    sport: 'soccer',
+    league: 'epl',
+    marketType: 'player_goals',
+    period: 'game',
+    ladderKey: 'l',
+    groupKey: 'g',
+    groupLine: 1.5,
+    selection: selectionType,
+    selectionType,
+    line: 1.5,
+    playerName: null,
+    statCategory: null,
+    american: 0,
+    decimal,
+    probability: 1 / decimal,
+    isLive: false,
+    isActive: true,
+    changedAt: 0,
+    oddsChangedAt: 0,
+    lastSeenAt: 0,
+    externalEventId: null,
+    marketId: null,
+    selectionId: null,
+    maxBet: null,
+    ...over,
   };
 }
 const OU = ['over', 'under'] as const;
@@ -22,7 +47,12 @@ const flagsOf = (rows: OddsRow[], outcomes: readonly string[] = OU) => checkMark
 describe('venue integrity (a venue whose own market contradicts itself or holds far too much)', () => {
   it('flags an exchange whose own over and under sum to 97% (the reported player-goals case)', () => {
     // Betfair over 1.5 at 10.75 and under 1.5 at 1.14: 0.093023 + 0.877193 = 0.970216
-    const flags = flagsOf([row('betfair', 'over', 10.75), row('betfair', 'under', 1.14), row('bet365', 'over', 11), row('bet365', 'under', 1.04)]);
+    const flags = flagsOf([
+      row('betfair', 'over', 10.75),
+      row('betfair', 'under', 1.14),
+      row('bet365', 'over', 11),
+      row('bet365', 'under', 1.04),
+    ]);
     expect([...flags.keys()]).toEqual(['betfair']);
     expect(flags.get('betfair')).toMatchObject({ flag: 'self_arbitrage', limit: 0.999 });
     expect(flags.get('betfair')!.impliedTotal).toBeCloseTo(0.970216, 6);
@@ -44,13 +74,13 @@ describe('venue integrity (a venue whose own market contradicts itself or holds 
     expect(flagsOf(broken, HDA).get('kalshi')).toMatchObject({ flag: 'self_arbitrage', limit: 0.98 });
   });
 
-  it('does not flag the sample CSV\'s real rows (Polymarket Red Sox -120 / Rays +120, BookMaker 2nd half -116 / -103)', () => {
+  it("does not flag the sample CSV's real rows (Polymarket Red Sox -120 / Rays +120, BookMaker 2nd half -116 / -103)", () => {
     // 1/1.833 + 1/2.2 = 0.545554 + 0.454545 = 1.000099; 1/1.862 + 1/1.971 = 0.537057 + 0.507357 = 1.044414
     expect(flagsOf([row('polymarket', 'home', 1.833), row('polymarket', 'away', 2.2)], ['home', 'away']).size).toBe(0);
     expect(flagsOf([row('bookmaker', 'home', 1.862), row('bookmaker', 'away', 1.971)], ['home', 'away']).size).toBe(0);
   });
 
-  it('flags a hold more than 10 points over the venue\'s usual hold: 17% for a retail two-way market, 14.5% for a sharp three-way one', () => {
+  it("flags a hold more than 10 points over the venue's usual hold: 17% for a retail two-way market, 14.5% for a sharp three-way one", () => {
     expect(holdCeiling(book('draftkings'), 2)).toBe(17);
     expect(holdCeiling(book('pinnacle'), 3)).toBeCloseTo(14.5, 12);
     expect(holdCeiling(book('betfair'), 2)).toBe(13);
@@ -58,7 +88,10 @@ describe('venue integrity (a venue whose own market contradicts itself or holds 
     expect(holdCeiling(undefined, 2)).toBe(17);
     // 1/1.72 + 1/1.72 = 1.162791 (16.3%): kept; 1/1.70 x 2 = 1.176471 (17.6%): flagged
     expect(flagsOf([row('draftkings', 'over', 1.72), row('draftkings', 'under', 1.72)]).size).toBe(0);
-    expect(flagsOf([row('draftkings', 'over', 1.7), row('draftkings', 'under', 1.7)]).get('draftkings')).toMatchObject({ flag: 'excess_hold', limit: 1.17 });
+    expect(flagsOf([row('draftkings', 'over', 1.7), row('draftkings', 'under', 1.7)]).get('draftkings')).toMatchObject({
+      flag: 'excess_hold',
+      limit: 1.17,
+    });
     // Pinnacle -150 / -150: 1.6667 x 2 -> 1.199976, far over its 13% ceiling
     expect(flagsOf([row('pinnacle', 'over', 1.6667), row('pinnacle', 'under', 1.6667)]).get('pinnacle')?.flag).toBe('excess_hold');
   });
@@ -67,7 +100,10 @@ describe('venue integrity (a venue whose own market contradicts itself or holds 
     expect(flagsOf([row('betfair', 'over', 3)]).size).toBe(0);
     expect(flagsOf([row('betfair', 'over', 3), row('betfair', 'under', 3, { isActive: false })]).size).toBe(0);
     // two rows for one outcome: the better one counts (2.5 with 1.8: 0.4 + 0.5556 = 0.9556, flagged)
-    expect(flagsOf([row('draftkings', 'over', 2.2), row('draftkings', 'over', 2.5), row('draftkings', 'under', 1.8)]).get('draftkings')!.impliedTotal).toBeCloseTo(0.955556, 6);
+    expect(
+      flagsOf([row('draftkings', 'over', 2.2), row('draftkings', 'over', 2.5), row('draftkings', 'under', 1.8)]).get('draftkings')!
+        .impliedTotal,
+    ).toBeCloseTo(0.955556, 6);
   });
 });
 
@@ -77,7 +113,11 @@ describe('consensus (a price far from the other books on the same outcome)', () 
   it('needs at least three other books', () => {
     const leg = row('bovada', 'over', 3);
     expect(consensusGap(leg, pricesByBook([leg, ...others('over', 2, 2)], OU), () => false)).toBeNull();
-    expect(consensusGap(leg, pricesByBook([leg, ...others('over', 2, 2, 2)], OU), () => false)).toMatchObject({ book: 'bovada', consensus: 0.5, otherBooks: 3 });
+    expect(consensusGap(leg, pricesByBook([leg, ...others('over', 2, 2, 2)], OU), () => false)).toMatchObject({
+      book: 'bovada',
+      consensus: 0.5,
+      otherBooks: 3,
+    });
   });
 
   it('warns beyond 0.35 in log-odds AND 5 points of probability from the median', () => {
@@ -96,7 +136,7 @@ describe('consensus (a price far from the other books on the same outcome)', () 
     expect(gap(1 / 1.9091, 1 / 1.625, 1 / 1.6452, 1 / 1.6061, 1 / 1.625)).toMatchObject({ consensus: expect.closeTo(0.615385, 5) });
   });
 
-  it('takes the median, leaves out the leg\'s own book and flagged venues', () => {
+  it("takes the median, leaves out the leg's own book and flagged venues", () => {
     expect(median([0.3, 0.9, 0.5])).toBe(0.5);
     expect(median([0.3, 0.9, 0.5, 0.7])).toBe(0.6);
     const leg = row('bovada', 'over', 1 / 0.4);

@@ -85,7 +85,11 @@ export function pricesByBook(rows: readonly OddsRow[], outcomes: readonly string
  * The venues whose own market in a group is not sound: a self-arbitrage or an excessive hold. A venue
  * missing an outcome (or with a suspended side) is not judged.
  */
-export function checkMarkets(byBook: ReadonlyMap<string, ReadonlyMap<string, OddsRow>>, outcomes: readonly string[], bookDef: (id: string) => BookInfo | undefined): Map<string, MarketCheck> {
+export function checkMarkets(
+  byBook: ReadonlyMap<string, ReadonlyMap<string, OddsRow>>,
+  outcomes: readonly string[],
+  bookDef: (id: string) => BookInfo | undefined,
+): Map<string, MarketCheck> {
   const flags = new Map<string, MarketCheck>();
   for (const [book, prices] of byBook) {
     if (prices.size !== outcomes.length) continue;
@@ -114,7 +118,11 @@ export function median(xs: readonly number[]): number {
  * left out) differ by more than OFF_CONSENSUS.logOdds in log-odds AND more than OFF_CONSENSUS.probability.
  * Null when it is not, or when fewer than OFF_CONSENSUS.minOtherBooks other books quote the outcome.
  */
-export function consensusGap(row: OddsRow, byBook: ReadonlyMap<string, ReadonlyMap<string, OddsRow>>, excluded: (book: string) => boolean): ConsensusGap | null {
+export function consensusGap(
+  row: OddsRow,
+  byBook: ReadonlyMap<string, ReadonlyMap<string, OddsRow>>,
+  excluded: (book: string) => boolean,
+): ConsensusGap | null {
   const others: number[] = [];
   for (const [book, prices] of byBook) {
     if (book === row.sportsbook || excluded(book)) continue;

@@ -40,7 +40,11 @@ describe('+EV detection', () => {
   });
 
   it('needs a complete sharp market', () => {
-    const { ctx, board } = boardWith([home('pinnacle', { american: -115 }), home('draftkings', { american: 150 }), away('draftkings', { american: -170 })]);
+    const { ctx, board } = boardWith([
+      home('pinnacle', { american: -115 }),
+      home('draftkings', { american: 150 }),
+      away('draftkings', { american: -170 }),
+    ]);
     expect(detectEv(ctx, groupOf(board))).toEqual([]);
   });
 });

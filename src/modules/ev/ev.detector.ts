@@ -99,7 +99,6 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
   return out;
 }
 
-
 /**
  * +EV as an opportunity type: read on every closed market group, evaluated once over every book (each item is
  * one book's price; a caller's books filter the list), streamed as `ev:detected` / `ev:expired`.

@@ -10,7 +10,11 @@ import { BoardModule } from '../board/board.module.js';
 import { ReferenceModule } from '../reference/reference.module.js';
 
 /** +EV: its detector (registered with the engine), presenter, list and route. */
-@Module({ imports: [BoardModule, ReferenceModule, DetectionModule, OpportunityListsModule], controllers: [EvController], providers: [EvDetector, EvPresenter, EvService] })
+@Module({
+  imports: [BoardModule, ReferenceModule, DetectionModule, OpportunityListsModule],
+  controllers: [EvController],
+  providers: [EvDetector, EvPresenter, EvService],
+})
 export class EvModule implements OnModuleInit {
   constructor(
     private readonly engine: DetectionEngine,

@@ -14,9 +14,7 @@ export const EV_LOW_SHARP_HOLD = 1;
 /** Turns +EV records into the items of `/opportunities/ev` and `ev:detected` (README "Opportunities"). */
 @Injectable()
 export class EvPresenter {
-  constructor(
-    private readonly refs: RefBlocks,
-  ) {}
+  constructor(private readonly refs: RefBlocks) {}
 
   /** `arb`: the arbitrage on the same market among all books, when the list found one. */
   present(board: OddsBoard, r: EvRecord, method: DevigMethod, now: number, arb?: { profit: number } | null): Json {

@@ -71,6 +71,10 @@ export class EvService {
       by_market: countBy(matches, (m) => m.r.marketType),
     };
     const data = items.slice(q.offset, q.offset + q.limit).map((i) => i.json);
-    return page(data, { limit: q.limit, offset: q.offset, total: items.length }, { source: 'memory', devig_method: method, summary, filters: this.lists.echo(q, c), updated_at: this.clock.iso() });
+    return page(
+      data,
+      { limit: q.limit, offset: q.offset, total: items.length },
+      { source: 'memory', devig_method: method, summary, filters: this.lists.echo(q, c), updated_at: this.clock.iso() },
+    );
   }
 }

@@ -26,7 +26,8 @@ export class EventsController {
   @ApiPagedResponse(EventDto, { description: 'Events by start time', meta: EventsMetaDto })
   @ApiOperation({
     summary: 'Events (games) derived from the current odds',
-    description: 'Status is `upcoming`, `live` or `ended` (ended events stay for the grace period, then leave). Sorted by start time. Event ids are `{league}_{teamA}_{teamB}_{YYYY-MM-DD}_b{N}` with the team keys sorted and a 6-hour start bucket (US Eastern for US leagues, UTC otherwise); `_g{N}` marks a second game in the same bucket.',
+    description:
+      'Status is `upcoming`, `live` or `ended` (ended events stay for the grace period, then leave). Sorted by start time. Event ids are `{league}_{teamA}_{teamB}_{YYYY-MM-DD}_b{N}` with the team keys sorted and a 6-hour start bucket (US Eastern for US leagues, UTC otherwise); `_g{N}` marks a second game in the same bucket.',
   })
   list(@Query() q: ListEventsQuery, @CurrentAccount() account: Account) {
     const board = this.boards.viewFor(account);
@@ -39,7 +40,9 @@ export class EventsController {
   @RequiresKey()
   @ApiExcludeEndpoint()
   moved(): never {
-    throw new ApiError('unknown_endpoint', 'This endpoint does not exist; list and filter events with GET /api/v1/events', { correct_endpoint: '/api/v1/events' });
+    throw new ApiError('unknown_endpoint', 'This endpoint does not exist; list and filter events with GET /api/v1/events', {
+      correct_endpoint: '/api/v1/events',
+    });
   }
 
   @Get(':eventId')
@@ -55,7 +58,10 @@ export class EventsController {
   @Get(':eventId/markets')
   @RequiresKey()
   @ApiParam({ name: 'eventId', example: 'nba_celtics_lakers_2026-11-22_b3' })
-  @ApiDataResponse({ type: 'array', items: { type: 'string' }, description: 'Market type ids' }, { description: 'The market types priced for the event', meta: EventMarketsMetaDto })
+  @ApiDataResponse(
+    { type: 'array', items: { type: 'string' }, description: 'Market type ids' },
+    { description: 'The market types priced for the event', meta: EventMarketsMetaDto },
+  )
   @ApiOperation({ summary: 'The market types priced for an event (string[])' })
   markets(@Param('eventId') id: string, @CurrentAccount() account: Account) {
     const board = this.boards.viewFor(account);

@@ -58,20 +58,24 @@ export class EventsService {
   /** Validates and resolves the list filters events, odds, opportunity lists and the stream share (ids and aliases). */
   resolveSports(input: string[] | undefined): Set<string> | undefined {
     if (!input?.length) return undefined;
-    return new Set(input.map((s) => {
-      const id = this.catalog.sportId(s);
-      if (!id) throw badRequest(`Invalid parameter "sport": unknown sport "${s}"`, { parameter: 'sport' });
-      return id;
-    }));
+    return new Set(
+      input.map((s) => {
+        const id = this.catalog.sportId(s);
+        if (!id) throw badRequest(`Invalid parameter "sport": unknown sport "${s}"`, { parameter: 'sport' });
+        return id;
+      }),
+    );
   }
 
   resolveLeagues(input: string[] | undefined): Set<string> | undefined {
     if (!input?.length) return undefined;
-    return new Set(input.map((s) => {
-      const l = this.catalog.league(s);
-      if (!l) throw badRequest(`Invalid parameter "league": unknown league "${s}"`, { parameter: 'league' });
-      return l.id;
-    }));
+    return new Set(
+      input.map((s) => {
+        const l = this.catalog.league(s);
+        if (!l) throw badRequest(`Invalid parameter "league": unknown league "${s}"`, { parameter: 'league' });
+        return l.id;
+      }),
+    );
   }
 
   /** Market types and aliases (main, spread, total, props) as market type ids; an unknown one is 400. */
@@ -135,7 +139,12 @@ export class EventsService {
         if (!books.some((b) => have.includes(b))) continue;
       }
       if (team && !this.matchesTeam(e, team)) continue;
-      if (text && !this.matchesTeam(e, text) && !foldName(`${e.league} ${this.catalog.league(e.league)?.label ?? ''} ${e.sport}`).includes(text)) continue;
+      if (
+        text &&
+        !this.matchesTeam(e, text) &&
+        !foldName(`${e.league} ${this.catalog.league(e.league)?.label ?? ''} ${e.sport}`).includes(text)
+      )
+        continue;
       if (q.date && this.localDate(e) !== q.date) continue;
       out.push(e);
     }

@@ -14,7 +14,8 @@ import type { FutureTag, FutureType, ResolvedFuture } from '../../domain/futures
  */
 
 /** Market types that are futures whatever teams a row names. */
-const FUTURE_KINDS = /^(outrights?|futures?|championship_winner|conference_winner|division_winner|tournament_winner|league_winner|make_playoffs|miss_playoffs|exact_seed|mvp|cy_young|rookie_of_the_year|.*_of_the_year|season_leader|.*award.*|win_total|season_wins|regular_season_wins)$/;
+const FUTURE_KINDS =
+  /^(outrights?|futures?|championship_winner|conference_winner|division_winner|tournament_winner|league_winner|make_playoffs|miss_playoffs|exact_seed|mvp|cy_young|rookie_of_the_year|.*_of_the_year|season_leader|.*award.*|win_total|season_wins|regular_season_wins)$/;
 /** Kinds whose selections are players. */
 const PLAYER_KINDS = /^(mvp|cy_young|rookie_of_the_year|.*_of_the_year|season_leader|.*award.*|golden_boot|top_scorer)$/;
 /** Kinds asked the same way at every book for one league and season: one market across books. */
@@ -106,7 +107,8 @@ export function deriveTag(q: Quote, league: string, leagueName: string): FutureT
   const season = new Date(q.startTime).getUTCFullYear();
   const series = kalshiSeries(q.externalEventId);
   const label = KIND_LABEL[kind] ?? titleFromId(kind);
-  if (SHARED_KINDS.has(kind)) return { market: `${kind}_${season}`, name: `${leagueName} ${label} ${season}`, type, kind, externalId: series };
+  if (SHARED_KINDS.has(kind))
+    return { market: `${kind}_${season}`, name: `${leagueName} ${label} ${season}`, type, kind, externalId: series };
   const { key, base } = eventKey(q, league);
   // A feed that posts each contender as an "event" of its own names it after that contender and no opponent
   // (saba, betonline: `mlb__angels_...` for "Los Angeles Angels"). One that names a multi-runner market after
@@ -114,7 +116,12 @@ export function deriveTag(q: Quote, league: string, leagueName: string): FutureT
   const home = slugId(q.homeTeam ?? '', 48).replace(/_/g, '');
   const compactKey = base.replace(/_/g, '');
   const lastWord = (x: string) => foldName(x).split(' ').pop() ?? '';
-  const perSelection = home !== '' && !(q.awayTeam ?? '').trim() && compactKey.length >= 3 && (home === compactKey || home.endsWith(compactKey) || compactKey.endsWith(home)) && lastWord(q.homeTeam) === lastWord(q.selection);
+  const perSelection =
+    home !== '' &&
+    !(q.awayTeam ?? '').trim() &&
+    compactKey.length >= 3 &&
+    (home === compactKey || home.endsWith(compactKey) || compactKey.endsWith(home)) &&
+    lastWord(q.homeTeam) === lastWord(q.selection);
   if (perSelection && (type === 'TEAM' || type === 'PLAYER')) {
     const day = new Date(q.startTime).toISOString().slice(0, 10);
     return { market: `${kind}_${day.replace(/-/g, '')}`, name: `${leagueName} ${label} (closes ${day})`, type, kind, externalId: series };
@@ -123,9 +130,21 @@ export function deriveTag(q: Quote, league: string, leagueName: string): FutureT
   const runner = runnerOf(q)?.runner;
   // A question about one runner names the series: "Will ... be selected to the 2026 AL All-Star Team?".
   const asked = question && runner && question[1]!.includes(runner) ? question[1]!.replace(runner, '...') : question?.[1];
-  const title = asked ?? (q.homeTeam?.trim() && !runner ? q.homeTeam.trim() : base === 'market' ? `${leagueName} ${label}` : `${leagueName} ${label} (${titleFromId(base)})`);
+  const title =
+    asked ??
+    (q.homeTeam?.trim() && !runner
+      ? q.homeTeam.trim()
+      : base === 'market'
+        ? `${leagueName} ${label}`
+        : `${leagueName} ${label} (${titleFromId(base)})`);
   const named = Boolean(asked ?? (q.homeTeam?.trim() && !runner));
-  return { market: `${kind}_${shortHash([key], 10)}`, name: !named || kind === 'outright' || kind === 'binary' ? title : `${title}: ${label}`, type, kind, externalId: series };
+  return {
+    market: `${kind}_${shortHash([key], 10)}`,
+    name: !named || kind === 'outright' || kind === 'binary' ? title : `${title}: ${label}`,
+    type,
+    kind,
+    externalId: series,
+  };
 }
 
 /**
@@ -150,9 +169,21 @@ function runnerSelection(q: Quote): string {
  * that is not one).
  */
 export function resolveFuture(q: Quote, catalog: Catalog, now: number): ResolvedFuture {
-  const text = fieldsProblem({ book: q.book, league: q.league, homeTeam: q.homeTeam, awayTeam: q.awayTeam, marketType: q.marketType, selection: q.selection, selectionType: q.selectionType, market: q.future?.market, name: q.future?.name, kind: q.future?.kind });
+  const text = fieldsProblem({
+    book: q.book,
+    league: q.league,
+    homeTeam: q.homeTeam,
+    awayTeam: q.awayTeam,
+    marketType: q.marketType,
+    selection: q.selection,
+    selectionType: q.selectionType,
+    market: q.future?.market,
+    name: q.future?.name,
+    kind: q.future?.kind,
+  });
   if (text) throw new FutureRejection('invalid_text', text);
-  if (typeof q.selection !== 'string' || !q.selection.trim()) throw new FutureRejection('malformed_quote', 'a futures quote needs a selection');
+  if (typeof q.selection !== 'string' || !q.selection.trim())
+    throw new FutureRejection('malformed_quote', 'a futures quote needs a selection');
   const book = catalog.book(String(q.book ?? ''));
   if (!book) throw new FutureRejection('unknown_sportsbook', `unknown sportsbook "${q.book}"`);
   const league = catalog.league(String(q.league ?? ''), q.sport ?? undefined);
@@ -165,12 +196,24 @@ export function resolveFuture(q: Quote, catalog: Catalog, now: number): Resolved
   }
   if (!Number.isFinite(q.startTime)) throw new FutureRejection('malformed_quote', 'a futures quote needs a closing time (startTime)');
   const tag = q.future ?? deriveTag(q, league.id, league.label || league.name);
-  const side = q.future ? (['yes', 'no', 'over', 'under'].includes((q.selectionType ?? '').toLowerCase()) ? q.selectionType.toLowerCase() : 'other') : sideOf(q);
+  const side = q.future
+    ? ['yes', 'no', 'over', 'under'].includes((q.selectionType ?? '').toLowerCase())
+      ? q.selectionType.toLowerCase()
+      : 'other'
+    : sideOf(q);
   const marketId = `${league.id}_${slugId(tag.market, 80)}`;
   const line = typeof q.line === 'number' && Number.isFinite(q.line) ? q.line : null;
   const selection = q.future ? q.selection.trim() : runnerSelection(q);
   return {
-    market: { id: marketId, name: tag.name, sport: league.sport, league: league.id, futureType: tag.type, kind: tag.kind, closesAt: q.startTime },
+    market: {
+      id: marketId,
+      name: tag.name,
+      sport: league.sport,
+      league: league.id,
+      futureType: tag.type,
+      kind: tag.kind,
+      closesAt: q.startTime,
+    },
     price: {
       id: shortHash(['fut', book.id, marketId, selection.toLowerCase(), side, line]),
       marketId,

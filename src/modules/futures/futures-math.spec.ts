@@ -5,7 +5,19 @@ import { bookMarket, futuresEv, futuresHold, groupsOf, isComplete, sharpReferenc
 const M = { id: 'nba_championship_2026' };
 let n = 0;
 const p = (book: string, selection: string, decimal: number, over: Partial<FuturesPrice> = {}): FuturesPrice => ({
-  id: `p${n++}`, marketId: M.id, sportsbook: book, selection, selectionType: 'other', line: null, american: 0, decimal, probability: 1 / decimal, externalId: null, changedAt: 0, lastSeenAt: 0, ...over,
+  id: `p${n++}`,
+  marketId: M.id,
+  sportsbook: book,
+  selection,
+  selectionType: 'other',
+  line: null,
+  american: 0,
+  decimal,
+  probability: 1 / decimal,
+  externalId: null,
+  changedAt: 0,
+  lastSeenAt: 0,
+  ...over,
 });
 const all = () => true;
 
@@ -18,7 +30,14 @@ const all = () => true;
  *   Best prices: A 2.20 (Pinnacle), B 3.00 (Pinnacle), C 4.50 (DraftKings): .454545 + .333333 + .222222 =
  *   1.010101, hold 1.0101 %; fair shares .45, .33, .22.
  */
-const nway = () => [p('pinnacle', 'Team A', 2.2), p('pinnacle', 'Team B', 3), p('pinnacle', 'Team C', 4), p('draftkings', 'Team A', 2.1), p('draftkings', 'Team B', 2.8), p('draftkings', 'Team C', 4.5)];
+const nway = () => [
+  p('pinnacle', 'Team A', 2.2),
+  p('pinnacle', 'Team B', 3),
+  p('pinnacle', 'Team C', 4),
+  p('draftkings', 'Team A', 2.1),
+  p('draftkings', 'Team B', 2.8),
+  p('draftkings', 'Team C', 4.5),
+];
 
 describe('futures groups and completeness', () => {
   it('runners form one n-way group; over/under per subject and line; yes/no per question', () => {
@@ -74,7 +93,13 @@ describe('futures +EV (n-way devig of the sharp reference)', () => {
   });
 
   it('no sharp book with a complete market: nothing (a sharp listing only favourites is not devigged)', () => {
-    const [g] = groupsOf(M, [p('pinnacle', 'Team A', 2.5), p('pinnacle', 'Team B', 3.5), p('draftkings', 'Team A', 3), p('draftkings', 'Team B', 4), p('draftkings', 'Team C', 1.5)]);
+    const [g] = groupsOf(M, [
+      p('pinnacle', 'Team A', 2.5),
+      p('pinnacle', 'Team B', 3.5),
+      p('draftkings', 'Team A', 3),
+      p('draftkings', 'Team B', 4),
+      p('draftkings', 'Team C', 1.5),
+    ]);
     expect(sharpReference(g!, ['pinnacle'], 'power')).toBeNull();
     expect(futuresEv(g!, { sharpBooks: ['pinnacle'], method: 'power', inScope: all, minEv: -100 })).toEqual([]);
   });

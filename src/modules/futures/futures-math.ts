@@ -75,7 +75,11 @@ export function booksOf(g: FuturesGroup): string[] {
 }
 
 /** The sharp reference: the first of `sharpBooks` whose market in the group is complete, with its fair probabilities. */
-export function sharpReference(g: FuturesGroup, sharpBooks: readonly string[], method: DevigMethod): { book: string; fair: Map<string, number>; holdPercent: number } | null {
+export function sharpReference(
+  g: FuturesGroup,
+  sharpBooks: readonly string[],
+  method: DevigMethod,
+): { book: string; fair: Map<string, number>; holdPercent: number } | null {
   for (const book of sharpBooks) {
     const m = bookMarket(g, book);
     if (!isComplete(g, m)) continue;
@@ -101,7 +105,10 @@ export interface FuturesEv {
  * +EV prices of a group: every price of another book in scope on an outcome the sharp reference quotes, with
  * EV% = (fair probability x decimal - 1) x 100, when above `minEv`.
  */
-export function futuresEv(g: FuturesGroup, opts: { sharpBooks: readonly string[]; method: DevigMethod; inScope(book: string): boolean; minEv: number }): FuturesEv[] {
+export function futuresEv(
+  g: FuturesGroup,
+  opts: { sharpBooks: readonly string[]; method: DevigMethod; inScope(book: string): boolean; minEv: number },
+): FuturesEv[] {
   const ref = sharpReference(g, opts.sharpBooks, opts.method);
   if (!ref) return [];
   const out: FuturesEv[] = [];
@@ -111,7 +118,8 @@ export function futuresEv(g: FuturesGroup, opts: { sharpBooks: readonly string[]
     const fair = ref.fair.get(o);
     if (fair === undefined) continue;
     const ev = (fair * p.decimal - 1) * 100;
-    if (ev > opts.minEv) out.push({ price: p, outcome: o, sharpBook: ref.book, sharpHoldPercent: ref.holdPercent, fairProbability: fair, evPercent: ev });
+    if (ev > opts.minEv)
+      out.push({ price: p, outcome: o, sharpBook: ref.book, sharpHoldPercent: ref.holdPercent, fairProbability: fair, evPercent: ev });
   }
   return out.sort((a, b) => b.evPercent - a.evPercent);
 }

@@ -62,17 +62,32 @@ export class FuturesQueryService {
       if (leagues && !leagues.includes(m.league)) continue;
       if (types && !types.includes(m.futureType)) continue;
       if (ids && !ids.has(m.id)) continue;
-      if (text && !foldName(m.name).includes(text) && !this.store.pricesOf(m.id).some((p) => foldName(p.selection).includes(text))) continue;
+      if (text && !foldName(m.name).includes(text) && !this.store.pricesOf(m.id).some((p) => foldName(p.selection).includes(text)))
+        continue;
       markets.push(m);
     }
-    if (ids && !markets.length && ![...ids].some((id) => this.store.markets.has(id))) throw notFound(`No futures market ${[...ids].join(', ')}`);
+    if (ids && !markets.length && ![...ids].some((id) => this.store.markets.has(id)))
+      throw notFound(`No futures market ${[...ids].join(', ')}`);
     const rank = (k: string) => (KIND_ORDER.includes(k) ? KIND_ORDER.indexOf(k) : KIND_ORDER.length);
-    markets.sort((a, b) => (a.league < b.league ? -1 : a.league > b.league ? 1 : 0) || rank(a.kind) - rank(b.kind) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.id < b.id ? -1 : 1));
+    markets.sort(
+      (a, b) =>
+        (a.league < b.league ? -1 : a.league > b.league ? 1 : 0) ||
+        rank(a.kind) - rank(b.kind) ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+        (a.id < b.id ? -1 : 1),
+    );
     return { books, markets };
   }
 
   private filters(q: FuturesFilters, c: Scoped) {
-    return { sport: q.sport ?? null, league: q.league ?? null, future_type: q.future_type?.map((t) => t.toUpperCase()) ?? null, future_id: q.future_id ?? null, q: q.q ?? null, sportsbook: c.books.all ? 'all' : c.books.books };
+    return {
+      sport: q.sport ?? null,
+      league: q.league ?? null,
+      future_type: q.future_type?.map((t) => t.toUpperCase()) ?? null,
+      future_id: q.future_id ?? null,
+      q: q.q ?? null,
+      sportsbook: c.books.all ? 'all' : c.books.books,
+    };
   }
 
   /** Prices of a market among the caller's books. */
@@ -100,7 +115,12 @@ export class FuturesQueryService {
         last_update: iso(prices.reduce((a, p) => Math.max(a, p.changedAt), 0)),
       });
     }
-    return page(items.slice(q.offset, q.offset + q.limit), { limit: q.limit, offset: q.offset, total: items.length }, { filters: this.filters(q, c), updated_at: this.clock.iso() }, { updated_at: this.clock.iso() });
+    return page(
+      items.slice(q.offset, q.offset + q.limit),
+      { limit: q.limit, offset: q.offset, total: items.length },
+      { filters: this.filters(q, c), updated_at: this.clock.iso() },
+      { updated_at: this.clock.iso() },
+    );
   }
 
   odds(account: Account | undefined, q: FuturesOddsQuery) {
@@ -112,11 +132,22 @@ export class FuturesQueryService {
       const fair = new Map<string, number>();
       for (const g of groupsOf(m, all)) {
         const ref = sharpReference(g, FUTURES_SHARP_BOOKS, 'power');
-        if (ref) for (const p of g.prices) { const f = ref.fair.get(outcomeOf(g, p)); if (f !== undefined) fair.set(p.id, f); }
+        if (ref)
+          for (const p of g.prices) {
+            const f = ref.fair.get(outcomeOf(g, p));
+            if (f !== undefined) fair.set(p.id, f);
+          }
       }
-      const prices = all.filter((p) => c.books.has(p.sportsbook) && (!text || foldName(m.name).includes(text) || foldName(p.selection).includes(text)));
+      const prices = all.filter(
+        (p) => c.books.has(p.sportsbook) && (!text || foldName(m.name).includes(text) || foldName(p.selection).includes(text)),
+      );
       // Favourites first, then by book.
-      prices.sort((a, b) => b.probability - a.probability || (a.selection < b.selection ? -1 : a.selection > b.selection ? 1 : 0) || (a.sportsbook < b.sportsbook ? -1 : 1));
+      prices.sort(
+        (a, b) =>
+          b.probability - a.probability ||
+          (a.selection < b.selection ? -1 : a.selection > b.selection ? 1 : 0) ||
+          (a.sportsbook < b.sportsbook ? -1 : 1),
+      );
       for (const p of prices) {
         const f = fair.get(p.id);
         rows.push({
@@ -143,7 +174,12 @@ export class FuturesQueryService {
         });
       }
     }
-    return page(rows.slice(q.offset, q.offset + q.limit), { limit: q.limit, offset: q.offset, total: rows.length }, { filters: this.filters(q, c), updated_at: this.clock.iso() }, { updated_at: this.clock.iso() });
+    return page(
+      rows.slice(q.offset, q.offset + q.limit),
+      { limit: q.limit, offset: q.offset, total: rows.length },
+      { filters: this.filters(q, c), updated_at: this.clock.iso() },
+      { updated_at: this.clock.iso() },
+    );
   }
 
   ev(account: Account | undefined, q: FuturesEvQuery) {
@@ -184,8 +220,17 @@ export class FuturesQueryService {
     }
     items.sort((a, b) => b.ev_percentage - a.ev_percentage || (a.id < b.id ? -1 : 1));
     const evs = items.map((i) => i.ev_percentage);
-    const summary = { count: items.length, avg_ev: evs.length ? r4(evs.reduce((a, b) => a + b, 0) / evs.length) : 0, max_ev: evs.length ? Math.max(...evs) : 0 };
-    return page(items.slice(q.offset, q.offset + q.limit), { limit: q.limit, offset: q.offset, total: items.length }, { summary, filters: { ...this.filters(q, c), min_ev: q.min_ev ?? 0, devig_method: method }, updated_at: this.clock.iso() }, { updated_at: this.clock.iso() });
+    const summary = {
+      count: items.length,
+      avg_ev: evs.length ? r4(evs.reduce((a, b) => a + b, 0) / evs.length) : 0,
+      max_ev: evs.length ? Math.max(...evs) : 0,
+    };
+    return page(
+      items.slice(q.offset, q.offset + q.limit),
+      { limit: q.limit, offset: q.offset, total: items.length },
+      { summary, filters: { ...this.filters(q, c), min_ev: q.min_ev ?? 0, devig_method: method }, updated_at: this.clock.iso() },
+      { updated_at: this.clock.iso() },
+    );
   }
 
   lowHold(account: Account | undefined, q: FuturesLowHoldQuery) {
@@ -210,14 +255,30 @@ export class FuturesQueryService {
             selection: s.price.selection,
             selection_type: s.price.selectionType,
             books: s.books,
-            odds: { american: s.price.american, decimal: s.price.decimal, implied_probability: r6(1 / s.price.decimal), probability: r6(1 / s.price.decimal), fair_probability: r6(s.fairProbability) },
-            deep_links: deepLinksOf(s.books.map((b) => ({ book: b, id: g.prices.find((p) => p.sportsbook === b && outcomeOf(g, p) === s.outcome)?.id ?? s.price.id }))),
+            odds: {
+              american: s.price.american,
+              decimal: s.price.decimal,
+              implied_probability: r6(1 / s.price.decimal),
+              probability: r6(1 / s.price.decimal),
+              fair_probability: r6(s.fairProbability),
+            },
+            deep_links: deepLinksOf(
+              s.books.map((b) => ({
+                book: b,
+                id: g.prices.find((p) => p.sportsbook === b && outcomeOf(g, p) === s.outcome)?.id ?? s.price.id,
+              })),
+            ),
           })),
           all_books: h.books,
         });
       }
     }
     items.sort((a, b) => a.hold_percentage - b.hold_percentage || (a.id < b.id ? -1 : 1));
-    return page(items.slice(q.offset, q.offset + q.limit), { limit: q.limit, offset: q.offset, total: items.length }, { filters: { ...this.filters(q, c), max_hold: maxHold }, updated_at: this.clock.iso() }, { updated_at: this.clock.iso() });
+    return page(
+      items.slice(q.offset, q.offset + q.limit),
+      { limit: q.limit, offset: q.offset, total: items.length },
+      { filters: { ...this.filters(q, c), max_hold: maxHold }, updated_at: this.clock.iso() },
+      { updated_at: this.clock.iso() },
+    );
   }
 }

@@ -29,7 +29,12 @@ export class FuturesStore {
       else if (it.market.closesAt > m.closesAt) markets.set(m.id, { ...m, closesAt: it.market.closesAt });
       const at = Math.min(it.at, now);
       const prev = prices.get(it.price.id) ?? this.prices.get(it.price.id);
-      const moved = !prev || prev.american !== it.price.american || prev.decimal !== it.price.decimal || prev.line !== it.price.line || prev.selection !== it.price.selection;
+      const moved =
+        !prev ||
+        prev.american !== it.price.american ||
+        prev.decimal !== it.price.decimal ||
+        prev.line !== it.price.line ||
+        prev.selection !== it.price.selection;
       changedFlags.push(moved);
       if (moved) {
         prices.set(it.price.id, { ...it.price, changedAt: at, lastSeenAt: at });

@@ -9,7 +9,12 @@ import { FuturesRepository } from './futures.repository.js';
 import { FuturesService } from './futures.service.js';
 
 /** Futures (outright) markets: intake from every source, storage, the /futures routes, deep links of their prices. */
-@Module({ imports: [IngestionModule, DeepLinksModule], controllers: [FuturesController], providers: [FuturesRepository, FuturesService, FuturesQueryService], exports: [FuturesService] })
+@Module({
+  imports: [IngestionModule, DeepLinksModule],
+  controllers: [FuturesController],
+  providers: [FuturesRepository, FuturesService, FuturesQueryService],
+  exports: [FuturesService],
+})
 export class FuturesModule implements OnModuleInit {
   constructor(
     private readonly policy: AccessPolicy,

@@ -21,7 +21,15 @@ export class FuturesRepository {
           `INSERT INTO futures_markets (id, name, sport, league, future_type, kind, closes_at)
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
            ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, closes_at = EXCLUDED.closes_at`,
-          [k.map((x) => x.id), k.map((x) => x.name), k.map((x) => x.sport), k.map((x) => x.league), k.map((x) => x.futureType), k.map((x) => x.kind), k.map((x) => iso(x.closesAt))],
+          [
+            k.map((x) => x.id),
+            k.map((x) => x.name),
+            k.map((x) => x.sport),
+            k.map((x) => x.league),
+            k.map((x) => x.futureType),
+            k.map((x) => x.kind),
+            k.map((x) => iso(x.closesAt)),
+          ],
         );
       }
       for (let i = 0; i < c.prices.length; i += CHUNK) {
@@ -32,29 +40,59 @@ export class FuturesRepository {
            ON CONFLICT (id) DO UPDATE SET selection = EXCLUDED.selection, line = EXCLUDED.line, american = EXCLUDED.american, decimal = EXCLUDED.decimal,
              probability = EXCLUDED.probability, external_id = EXCLUDED.external_id, changed_at = EXCLUDED.changed_at, last_seen_at = EXCLUDED.last_seen_at`,
           [
-            k.map((x) => x.id), k.map((x) => x.marketId), k.map((x) => x.sportsbook), k.map((x) => x.selection), k.map((x) => x.selectionType), k.map((x) => x.line),
-            k.map((x) => x.american), k.map((x) => x.decimal), k.map((x) => x.probability), k.map((x) => x.externalId), k.map((x) => iso(x.changedAt)), k.map((x) => iso(x.lastSeenAt)),
+            k.map((x) => x.id),
+            k.map((x) => x.marketId),
+            k.map((x) => x.sportsbook),
+            k.map((x) => x.selection),
+            k.map((x) => x.selectionType),
+            k.map((x) => x.line),
+            k.map((x) => x.american),
+            k.map((x) => x.decimal),
+            k.map((x) => x.probability),
+            k.map((x) => x.externalId),
+            k.map((x) => iso(x.changedAt)),
+            k.map((x) => iso(x.lastSeenAt)),
           ],
         );
       }
       for (let i = 0; i < c.seen.length; i += CHUNK) {
-        await m.query(`UPDATE futures_prices SET last_seen_at = $2 WHERE id = ANY($1::text[]) AND last_seen_at < $2`, [c.seen.slice(i, i + CHUNK), iso(c.at)]);
+        await m.query(`UPDATE futures_prices SET last_seen_at = $2 WHERE id = ANY($1::text[]) AND last_seen_at < $2`, [
+          c.seen.slice(i, i + CHUNK),
+          iso(c.at),
+        ]);
       }
     });
   }
 
   /** Everything stored, as one change (the start-up load). */
   async load(): Promise<FuturesChange> {
-    const markets = ((await this.ds.query(`SELECT id, name, sport, league, future_type, kind, closes_at FROM futures_markets`)) as Array<Record<string, unknown>>).map(
-      (r): FuturesMarket => ({ id: r.id as string, name: r.name as string, sport: r.sport as string, league: r.league as string, futureType: r.future_type as FutureType, kind: r.kind as string, closesAt: ms(r.closes_at) }),
-    );
-    const prices = ((await this.ds.query(`SELECT * FROM futures_prices`)) as Array<Record<string, unknown>>).map(
-      (r): FuturesPrice => ({
-        id: r.id as string, marketId: r.market_id as string, sportsbook: r.sportsbook as string, selection: r.selection as string, selectionType: r.selection_type as string,
-        line: r.line === null ? null : Number(r.line), american: Number(r.american), decimal: Number(r.decimal), probability: Number(r.probability),
-        externalId: (r.external_id as string | null) ?? null, changedAt: ms(r.changed_at), lastSeenAt: ms(r.last_seen_at),
-      }),
-    );
+    const markets = (
+      (await this.ds.query(`SELECT id, name, sport, league, future_type, kind, closes_at FROM futures_markets`)) as Array<
+        Record<string, unknown>
+      >
+    ).map((r): FuturesMarket => ({
+      id: r.id as string,
+      name: r.name as string,
+      sport: r.sport as string,
+      league: r.league as string,
+      futureType: r.future_type as FutureType,
+      kind: r.kind as string,
+      closesAt: ms(r.closes_at),
+    }));
+    const prices = ((await this.ds.query(`SELECT * FROM futures_prices`)) as Array<Record<string, unknown>>).map((r): FuturesPrice => ({
+      id: r.id as string,
+      marketId: r.market_id as string,
+      sportsbook: r.sportsbook as string,
+      selection: r.selection as string,
+      selectionType: r.selection_type as string,
+      line: r.line === null ? null : Number(r.line),
+      american: Number(r.american),
+      decimal: Number(r.decimal),
+      probability: Number(r.probability),
+      externalId: (r.external_id as string | null) ?? null,
+      changedAt: ms(r.changed_at),
+      lastSeenAt: ms(r.last_seen_at),
+    }));
     return { markets, prices, seen: [], at: prices.reduce((a, p) => Math.max(a, p.lastSeenAt), 0) };
   }
 

@@ -25,7 +25,11 @@ export class GameStateController {
 
   @Get(':sport')
   @RequiresFeature('game_state')
-  @ApiParam({ name: 'sport', description: 'Sport id, case-insensitive (basketball, BASKETBALL); unknown: `data` is `{}`', example: 'basketball' })
+  @ApiParam({
+    name: 'sport',
+    description: 'Sport id, case-insensitive (basketball, BASKETBALL); unknown: `data` is `{}`',
+    example: 'basketball',
+  })
   @ApiOperation({ summary: 'Live game state of one sport', description: DESCRIPTION })
   @ApiOkResponse({ type: GameStateListResponseDto })
   sport(@Param('sport') sport: string, @Req() req: FastifyRequest) {

@@ -25,7 +25,9 @@ export class GameStateService {
     }
     const data: Record<string, Record<string, Record<string, unknown>>> = {};
     let count = 0;
-    const events = [...board.events.values()].filter((e) => e.status === 'live' && (!only || e.sport === only)).sort((a, b) => a.startTime - b.startTime || (a.id < b.id ? -1 : 1));
+    const events = [...board.events.values()]
+      .filter((e) => e.status === 'live' && (!only || e.sport === only))
+      .sort((a, b) => a.startTime - b.startTime || (a.id < b.id ? -1 : 1));
     for (const e of events) {
       const obj = gameStateObject(e, board.booksOf(e.id).length, now);
       if (!obj) continue;

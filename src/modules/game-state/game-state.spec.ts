@@ -22,13 +22,29 @@ describe('mergeReports', () => {
   it('takes the furthest period, the agreed score and the clock by direction', () => {
     const s = mergeReports('basketball', [
       { source: 'draftkings', at: T, state: { home_score: 50, away_score: 48, game_period: 'Q2', game_clock: '3:10' } },
-      { source: 'fanduel', at: T + 1000, state: { home_score: 55, away_score: 50, game_period: 'Q3', game_clock: '11:20', possession: 'home' } },
-      { source: 'pinnacle', at: T + 500, state: { home_score: 55, away_score: 50, game_period: 'Q3', game_clock: '10:58', possession: 'away' } },
+      {
+        source: 'fanduel',
+        at: T + 1000,
+        state: { home_score: 55, away_score: 50, game_period: 'Q3', game_clock: '11:20', possession: 'home' },
+      },
+      {
+        source: 'pinnacle',
+        at: T + 500,
+        state: { home_score: 55, away_score: 50, game_period: 'Q3', game_clock: '10:58', possession: 'away' },
+      },
       { source: 'betmgm', at: T + 800, state: { home_score: 57, away_score: 50, game_period: 'Q3', game_clock: '11:40' } },
     ]);
     // Q3 is the furthest; 55-50 has two votes; the countdown clock furthest along is 10:58; possession from the
     // primary (the newest report at Q3: fanduel).
-    expect(s).toMatchObject({ home_score: 55, away_score: 50, game_period: 'Q3', game_clock: '10:58', possession: 'home', primary_book: 'fanduel', source_count: 4 });
+    expect(s).toMatchObject({
+      home_score: 55,
+      away_score: 50,
+      game_period: 'Q3',
+      game_clock: '10:58',
+      possession: 'home',
+      primary_book: 'fanduel',
+      source_count: 4,
+    });
     expect(s!.updated_at).toBe(new Date(T + 1000).toISOString());
   });
   it('soccer clocks count up; one source alone gives its own score', () => {
@@ -59,12 +75,32 @@ describe('mergeReports', () => {
 
 describe('gameStateObject', () => {
   const ev = { id: 'e', sport: 'basketball', league: 'nba', homeTeam: 'Boston Celtics', awayTeam: 'Los Angeles Lakers', status: 'live' };
-  const state = { home_score: 55, away_score: 50, game_period: 'Q3', game_clock: '10:58', primary_book: 'simulator', source_count: 1, updated_at: new Date(T).toISOString(), reported_at: new Date(T).toISOString() };
+  const state = {
+    home_score: 55,
+    away_score: 50,
+    game_period: 'Q3',
+    game_clock: '10:58',
+    primary_book: 'simulator',
+    source_count: 1,
+    updated_at: new Date(T).toISOString(),
+    reported_at: new Date(T).toISOString(),
+  };
   it('serves the CONTRACT 13.1 fields', () => {
     expect(gameStateObject({ ...ev, gameState: state }, 12, T + 5000)).toEqual({
-      home_team: 'Boston Celtics', away_team: 'Los Angeles Lakers', sport: 'basketball', league: 'nba', home_score: 55, away_score: 50,
-      is_live: true, primary_book: 'simulator', book_count: 12, game_period: 'Q3', game_clock: '10:58', source_count: 1,
-      updated_at: state.updated_at, reported_at: state.reported_at,
+      home_team: 'Boston Celtics',
+      away_team: 'Los Angeles Lakers',
+      sport: 'basketball',
+      league: 'nba',
+      home_score: 55,
+      away_score: 50,
+      is_live: true,
+      primary_book: 'simulator',
+      book_count: 12,
+      game_period: 'Q3',
+      game_clock: '10:58',
+      source_count: 1,
+      updated_at: state.updated_at,
+      reported_at: state.reported_at,
     });
   });
   it('flags stale only when true', () => {

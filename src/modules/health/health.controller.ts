@@ -14,7 +14,8 @@ export class HealthController {
   @Public()
   @ApiOperation({
     summary: 'Service health (no key needed)',
-    description: 'Checks store connectivity (`database`), data freshness (`data`), schema compatibility (`schema`) and Redis (`redis`). 200 with `ok` or `degraded`; 503 with `down` when the database cannot be reached.',
+    description:
+      'Checks store connectivity (`database`), data freshness (`data`), schema compatibility (`schema`) and Redis (`redis`). 200 with `ok` or `degraded`; 503 with `down` when the database cannot be reached.',
   })
   @ApiExtraModels(HealthCheckDto)
   @ApiOkResponse({ description: 'ok or degraded', type: HealthReportDto })

@@ -23,7 +23,16 @@ export interface HealthReport {
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e instanceof Error ? e : new Error(String(e))); });
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
   });
 }
 
@@ -47,9 +56,17 @@ export class HealthService {
     const start = performance.now();
     try {
       await withTimeout(this.ds.query('SELECT 1'), 2000);
-      return { status: 'ok', latency_ms: Math.round(performance.now() - start), message: this.config.databaseUrl ? 'postgresql' : 'embedded postgresql (pglite)' };
+      return {
+        status: 'ok',
+        latency_ms: Math.round(performance.now() - start),
+        message: this.config.databaseUrl ? 'postgresql' : 'embedded postgresql (pglite)',
+      };
     } catch (err) {
-      return { status: 'down', latency_ms: Math.round(performance.now() - start), message: `database unreachable: ${(err as Error).message}` };
+      return {
+        status: 'down',
+        latency_ms: Math.round(performance.now() - start),
+        message: `database unreachable: ${(err as Error).message}`,
+      };
     }
   }
 
@@ -59,7 +76,11 @@ export class HealthService {
     try {
       const pending = await withTimeout(this.ds.showMigrations(), 2000);
       return pending
-        ? { status: 'degraded', latency_ms: Math.round(performance.now() - start), message: 'migrations pending: run npm run migration:run' }
+        ? {
+            status: 'degraded',
+            latency_ms: Math.round(performance.now() - start),
+            message: 'migrations pending: run npm run migration:run',
+          }
         : { status: 'ok', latency_ms: Math.round(performance.now() - start), message: `${this.ds.migrations.length} migrations applied` };
     } catch (err) {
       return { status: 'down', message: `schema check failed: ${(err as Error).message}` };
@@ -67,12 +88,16 @@ export class HealthService {
   }
 
   private async redisCheck(): Promise<Check> {
-    if (!this.redis.enabled) return { status: 'ok', latency_ms: 0, message: 'in-process (no REDIS_URL): rate limits and events stay in this instance' };
+    if (!this.redis.enabled)
+      return { status: 'ok', latency_ms: 0, message: 'in-process (no REDIS_URL): rate limits and events stay in this instance' };
     try {
       const ms = await withTimeout(this.redis.ping(), 1000);
       return { status: 'ok', latency_ms: Math.round(ms), message: 'redis' };
     } catch (err) {
-      return { status: 'degraded', message: `redis unreachable (${(err as Error).message}); serving with per-instance rate limits and local events` };
+      return {
+        status: 'degraded',
+        message: `redis unreachable (${(err as Error).message}); serving with per-instance rate limits and local events`,
+      };
     }
   }
 

@@ -11,23 +11,39 @@ import { IngestionService } from './ingestion.service.js';
 
 export class IngestBody {
   @ApiPropertyOptional({ example: 'import', description: 'Name of the source, for logs and reports' })
-  @IsOptional() @IsString() @MaxLength(64)
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
   source?: string;
 
   @ApiProperty({ description: 'Quotes (see src/domain/types.ts Quote); at most 5000 per call', type: 'array', items: { type: 'object' } })
-  @IsArray() @ArrayMaxSize(5000) @IsObject({ each: true })
+  @IsArray()
+  @ArrayMaxSize(5000)
+  @IsObject({ each: true })
   quotes: Quote[];
 
-  @ApiPropertyOptional({ description: 'Event updates (status, game state), applied before the quotes; an import sends its past events as ended', type: 'array', items: { type: 'object' } })
-  @IsOptional() @IsArray() @ArrayMaxSize(5000) @IsObject({ each: true })
+  @ApiPropertyOptional({
+    description: 'Event updates (status, game state), applied before the quotes; an import sends its past events as ended',
+    type: 'array',
+    items: { type: 'object' },
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5000)
+  @IsObject({ each: true })
   events?: EventUpdate[];
 
   @ApiPropertyOptional({ description: 'Row ids to remove (an import withdrawing what it brought before)', type: [String] })
-  @IsOptional() @IsArray() @ArrayMaxSize(20000) @IsString({ each: true }) @MaxLength(64, { each: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20000)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
   remove_ids?: string[];
 
-  @ApiPropertyOptional({ description: 'true: the report lists each quote\'s row id (`ids`, null when rejected)' })
-  @IsOptional() @IsBoolean()
+  @ApiPropertyOptional({ description: "true: the report lists each quote's row id (`ids`, null when rejected)" })
+  @IsOptional()
+  @IsBoolean()
   report_ids?: boolean;
 }
 
@@ -46,10 +62,17 @@ export class AdminIngestController {
   @ApiDataResponse(IngestReportDto, { description: 'What the batch did' })
   @ApiOperation({
     summary: 'Ingest a batch of quotes through the normal pipeline; returns what was accepted and why the rest was rejected',
-    description: 'Answers once the prices are written to the database (`durable: true`); if the database is unreachable they stay buffered in memory and are written when it returns (`durable: false`).',
+    description:
+      'Answers once the prices are written to the database (`durable: true`); if the database is unreachable they stay buffered in memory and are written when it returns (`durable: false`).',
   })
   async ingest(@Body() body: IngestBody) {
-    const report = this.ingestion.ingest({ source: body.source ?? 'import', quotes: body.quotes, events: body.events, removeIds: body.remove_ids, reportIds: body.report_ids });
+    const report = this.ingestion.ingest({
+      source: body.source ?? 'import',
+      quotes: body.quotes,
+      events: body.events,
+      removeIds: body.remove_ids,
+      reportIds: body.report_ids,
+    });
     const durable = (await this.boards.flushed(5000)) && (await this.ingestion.futuresFlushed(5000));
     return envelope({ ...report, durable });
   }

@@ -1,6 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-const COUNTS_BY_REASON = { type: 'object', additionalProperties: { type: 'integer' }, description: 'Rejected quotes per reason (invalid_price, unknown_sportsbook, ...)' } as const;
+const COUNTS_BY_REASON = {
+  type: 'object',
+  additionalProperties: { type: 'integer' },
+  description: 'Rejected quotes per reason (invalid_price, unknown_sportsbook, ...)',
+} as const;
 
 export class RejectionDto {
   @ApiProperty({ description: 'Index of the quote in the batch' }) index: number;
@@ -34,10 +38,16 @@ export class IngestReportDto {
   @ApiProperty() removed: number;
   @ApiProperty(COUNTS_BY_REASON) rejected: Record<string, number>;
   @ApiProperty({ type: [RejectionDto] }) rejections: RejectionDto[];
-  @ApiPropertyOptional({ type: RegisteredDto, description: 'Leagues and books first seen in this batch and registered' }) registered?: RegisteredDto;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer' }, description: 'Accepted rows of market types the catalog does not know, per type (shown, never in detection)' })
+  @ApiPropertyOptional({ type: RegisteredDto, description: 'Leagues and books first seen in this batch and registered' })
+  registered?: RegisteredDto;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'Accepted rows of market types the catalog does not know, per type (shown, never in detection)',
+  })
   displayOnly?: Record<string, number>;
-  @ApiProperty({ description: 'false: the database was unreachable; the prices are buffered and written when it returns' }) durable: boolean;
+  @ApiProperty({ description: 'false: the database was unreachable; the prices are buffered and written when it returns' })
+  durable: boolean;
 }
 
 /** Ingestion totals since the start. */

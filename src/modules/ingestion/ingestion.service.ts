@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Catalog } from '../../config/catalog.js';
 import type { AppConfig } from '../../config/env.js';
@@ -20,7 +27,6 @@ export interface FuturesSink {
   /** Settles once the futures accepted so far are written. */
   flushed(): Promise<void>;
 }
-
 
 export interface IngestTotals {
   batches: number;
@@ -55,7 +61,11 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.pipeline = new IngestionPipeline(catalog, boards.board);
-    metrics.gauge('board_write_quarantined', 'Items (prices, history entries, events) the database refused for their data: isolated, logged, not stored', () => boards.writer.quarantined);
+    metrics.gauge(
+      'board_write_quarantined',
+      'Items (prices, history entries, events) the database refused for their data: isolated, logged, not stored',
+      () => boards.writer.quarantined,
+    );
   }
 
   /** Receives the futures quotes of every batch (the futures module registers itself). */
@@ -115,7 +125,13 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
       const last = i + size >= batch.quotes.length;
       const slice: ProviderBatch = { source: batch.source, quotes: batch.quotes.slice(i, i + size) };
       if (i === 0) slice.events = batch.events;
-      if (last) Object.assign(slice, { removals: batch.removals, eventRemovals: batch.eventRemovals, splits: batch.splits, confirms: batch.confirms });
+      if (last)
+        Object.assign(slice, {
+          removals: batch.removals,
+          eventRemovals: batch.eventRemovals,
+          splits: batch.splits,
+          confirms: batch.confirms,
+        });
       if (i > 0) await new Promise((r) => setImmediate(r));
       reports.push(this.ingest(slice, this.clock.now(), opts));
     }
@@ -184,7 +200,8 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
       }
       this.jobs.every(`provider:${p.name}`, p.intervalMs, () => this.pollOnce(p));
     }
-    if (providers.length) this.logger.log({ msg: 'providers running', providers: providers.map((p) => `${p.name} every ${p.intervalMs} ms`) });
+    if (providers.length)
+      this.logger.log({ msg: 'providers running', providers: providers.map((p) => `${p.name} every ${p.intervalMs} ms`) });
   }
 
   /** One poll of one provider (skipped if its previous poll is still running). */
@@ -208,7 +225,14 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   private logBatch(name: string, r: IngestReport, first: boolean): void {
     const rejected = Object.values(r.rejected).reduce((a, b) => a + (b ?? 0), 0);
     if (first || rejected) {
-      this.logger.log({ msg: first ? 'provider initial batch' : 'provider batch', provider: name, quotes: r.quotes, changed: r.changed, removed: r.removed, rejected: r.rejected });
+      this.logger.log({
+        msg: first ? 'provider initial batch' : 'provider batch',
+        provider: name,
+        quotes: r.quotes,
+        changed: r.changed,
+        removed: r.removed,
+        rejected: r.rejected,
+      });
     } else {
       this.logger.debug({ msg: 'provider batch', provider: name, quotes: r.quotes, changed: r.changed, removed: r.removed });
     }

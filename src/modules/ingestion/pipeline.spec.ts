@@ -41,8 +41,23 @@ describe('IngestionPipeline', () => {
   it('puts the same game from two books under different spellings on one event', () => {
     ingest([
       q({}),
-      q({ book: 'fanduel', homeTeam: 'DEN Nuggets', awayTeam: 'PHX Suns', selection: 'DEN Nuggets', startTime: TIP + 5 * 60_000, externalEventId: 'fd-1' }),
-      q({ book: 'pinnacle', homeTeam: 'Denver', awayTeam: 'Phoenix', selection: 'Phoenix', selectionType: 'away', price: { decimal: 2.4 }, externalEventId: 'pin-9' }),
+      q({
+        book: 'fanduel',
+        homeTeam: 'DEN Nuggets',
+        awayTeam: 'PHX Suns',
+        selection: 'DEN Nuggets',
+        startTime: TIP + 5 * 60_000,
+        externalEventId: 'fd-1',
+      }),
+      q({
+        book: 'pinnacle',
+        homeTeam: 'Denver',
+        awayTeam: 'Phoenix',
+        selection: 'Phoenix',
+        selectionType: 'away',
+        price: { decimal: 2.4 },
+        externalEventId: 'pin-9',
+      }),
     ]);
     expect([...board.events.keys()]).toEqual(['nba_nuggets_suns_2026-11-22_b3']);
     const e = board.events.get('nba_nuggets_suns_2026-11-22_b3')!;
@@ -55,8 +70,21 @@ describe('IngestionPipeline', () => {
     const first = Date.parse('2026-07-01T17:05:00Z');
     ingest([
       q({ league: 'mlb', homeTeam: 'New York Yankees', awayTeam: 'Boston Red Sox', selection: 'New York Yankees', startTime: first }),
-      q({ league: 'mlb', homeTeam: 'New York Yankees', awayTeam: 'Boston Red Sox', selection: 'New York Yankees', startTime: first + 6 * 3600_000 }),
-      q({ book: 'fanduel', league: 'mlb', homeTeam: 'Yankees', awayTeam: 'Red Sox', selection: 'Yankees', startTime: first + 6 * 3600_000 + 120_000 }),
+      q({
+        league: 'mlb',
+        homeTeam: 'New York Yankees',
+        awayTeam: 'Boston Red Sox',
+        selection: 'New York Yankees',
+        startTime: first + 6 * 3600_000,
+      }),
+      q({
+        book: 'fanduel',
+        league: 'mlb',
+        homeTeam: 'Yankees',
+        awayTeam: 'Red Sox',
+        selection: 'Yankees',
+        startTime: first + 6 * 3600_000 + 120_000,
+      }),
     ]);
     expect([...board.events.keys()].sort()).toEqual(['mlb_redsox_yankees_2026-07-01_b2', 'mlb_redsox_yankees_2026-07-01_b3']);
     expect(board.booksOf('mlb_redsox_yankees_2026-07-01_b3')).toEqual(['draftkings', 'fanduel']);
@@ -66,7 +94,13 @@ describe('IngestionPipeline', () => {
     const first = Date.parse('2026-07-01T16:05:00Z'); // 12:05 Eastern
     ingest([
       q({ league: 'mlb', homeTeam: 'New York Yankees', awayTeam: 'Boston Red Sox', selection: 'New York Yankees', startTime: first }),
-      q({ league: 'mlb', homeTeam: 'New York Yankees', awayTeam: 'Boston Red Sox', selection: 'New York Yankees', startTime: first + 4 * 3600_000 }),
+      q({
+        league: 'mlb',
+        homeTeam: 'New York Yankees',
+        awayTeam: 'Boston Red Sox',
+        selection: 'New York Yankees',
+        startTime: first + 4 * 3600_000,
+      }),
     ]);
     expect([...board.events.keys()].sort()).toEqual(['mlb_redsox_yankees_2026-07-01_b2', 'mlb_redsox_yankees_2026-07-01_b2_g2']);
   });
@@ -81,7 +115,16 @@ describe('IngestionPipeline', () => {
 
   it('matches a team selection to the canonical side even when a source swaps home and away', () => {
     ingest([q({})]);
-    ingest([q({ book: 'fanduel', homeTeam: 'Phoenix Suns', awayTeam: 'Denver Nuggets', selection: 'Phoenix Suns', selectionType: 'home', price: { american: 130 } })]);
+    ingest([
+      q({
+        book: 'fanduel',
+        homeTeam: 'Phoenix Suns',
+        awayTeam: 'Denver Nuggets',
+        selection: 'Phoenix Suns',
+        selectionType: 'home',
+        price: { american: 130 },
+      }),
+    ]);
     const fd = [...board.rows.values()].find((r) => r.sportsbook === 'fanduel')!;
     expect(fd.eventId).toBe('nba_nuggets_suns_2026-11-22_b3');
     expect(fd.selectionType).toBe('away');
@@ -150,7 +193,15 @@ describe('IngestionPipeline', () => {
   it('treats soccer moneylines as three-way and keeps a two-way draw out of basketball', () => {
     const kick = Date.parse('2026-11-22T15:00:00Z');
     const r = ingest([
-      q({ league: 'epl', homeTeam: 'Arsenal', awayTeam: 'Chelsea', selection: 'Draw', selectionType: 'draw', startTime: kick, price: { decimal: 3.4 } }),
+      q({
+        league: 'epl',
+        homeTeam: 'Arsenal',
+        awayTeam: 'Chelsea',
+        selection: 'Draw',
+        selectionType: 'draw',
+        startTime: kick,
+        price: { decimal: 3.4 },
+      }),
       q({ selection: 'Draw', selectionType: 'draw' }),
     ]);
     expect(r.report.accepted).toBe(1);
@@ -159,7 +210,17 @@ describe('IngestionPipeline', () => {
 
   it('files Asian quarter lines under asian_handicap, never point_spread', () => {
     const kick = Date.parse('2026-11-22T15:00:00Z');
-    ingest([q({ league: 'epl', homeTeam: 'Arsenal', awayTeam: 'Chelsea', selection: 'Arsenal', startTime: kick, marketType: 'point_spread', line: -0.25 })]);
+    ingest([
+      q({
+        league: 'epl',
+        homeTeam: 'Arsenal',
+        awayTeam: 'Chelsea',
+        selection: 'Arsenal',
+        startTime: kick,
+        marketType: 'point_spread',
+        line: -0.25,
+      }),
+    ]);
     expect([...board.rows.values()][0]!.marketType).toBe('asian_handicap');
   });
 
@@ -185,7 +246,9 @@ describe('IngestionPipeline', () => {
 
   it('removes a withdrawn rung and a finished event', () => {
     ingest([q({}), q({ marketType: 'total_points', selection: 'Over', selectionType: 'over', line: 229.5 })]);
-    const r = ingest([], T0 + 1000, { removals: [{ ...q({ marketType: 'total_points', selection: 'Over', selectionType: 'over', line: 229.5 }) }] });
+    const r = ingest([], T0 + 1000, {
+      removals: [{ ...q({ marketType: 'total_points', selection: 'Over', selectionType: 'over', line: 229.5 }) }],
+    });
     expect(r.changeSet.removed).toHaveLength(1);
     expect(board.size).toBe(1);
     ingest([], T0 + 2000, { eventRemovals: [{ league: 'nba', homeTeam: 'Denver Nuggets', awayTeam: 'Phoenix Suns', startTime: TIP }] });
@@ -197,8 +260,27 @@ describe('IngestionPipeline', () => {
     ingest([q({})]);
     ingest([q({ isLive: true, price: { american: -200 } })], T0 + 1000);
     expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.status).toBe('live');
-    ingest([], T0 + 2000, { events: [{ league: 'nba', homeTeam: 'Denver Nuggets', awayTeam: 'Phoenix Suns', startTime: TIP, status: 'live', gameState: { home_score: 10, away_score: 8, game_period: 'Q1' } }] });
-    expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.gameState).toEqual({ home_score: 10, away_score: 8, game_period: 'Q1', primary_book: 'test', source_count: 1, updated_at: new Date(T0 + 2000).toISOString(), reported_at: new Date(T0 + 2000).toISOString() });
+    ingest([], T0 + 2000, {
+      events: [
+        {
+          league: 'nba',
+          homeTeam: 'Denver Nuggets',
+          awayTeam: 'Phoenix Suns',
+          startTime: TIP,
+          status: 'live',
+          gameState: { home_score: 10, away_score: 8, game_period: 'Q1' },
+        },
+      ],
+    });
+    expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.gameState).toEqual({
+      home_score: 10,
+      away_score: 8,
+      game_period: 'Q1',
+      primary_book: 'test',
+      source_count: 1,
+      updated_at: new Date(T0 + 2000).toISOString(),
+      reported_at: new Date(T0 + 2000).toISOString(),
+    });
   });
 });
 
@@ -208,8 +290,18 @@ describe('IngestionPipeline on real feeds: open catalog, draws, Yes/No contracts
   let cat: Catalog;
   const KICK = Date.parse('2026-06-20T19:00:00Z');
   const wc = (over: Partial<Quote>): Quote => ({
-    book: 'kalshi', league: 'fifa_-_world_cup', sport: 'soccer', homeTeam: 'Mexico', awayTeam: 'South Africa', startTime: KICK,
-    marketType: 'moneyline', selection: 'Mexico', selectionType: 'home', line: null, price: { probability: 0.5 }, ...over,
+    book: 'kalshi',
+    league: 'fifa_-_world_cup',
+    sport: 'soccer',
+    homeTeam: 'Mexico',
+    awayTeam: 'South Africa',
+    startTime: KICK,
+    marketType: 'moneyline',
+    selection: 'Mexico',
+    selectionType: 'home',
+    line: null,
+    price: { probability: 0.5 },
+    ...over,
   });
   const ingest = (quotes: Quote[]) => {
     const r = pipe.process({ source: 'test', quotes }, T0);
@@ -228,7 +320,9 @@ describe('IngestionPipeline on real feeds: open catalog, draws, Yes/No contracts
     expect([...board.rows.values()].map((r) => r.league).sort()).toEqual(['brazil_serie_a', 'fifa_world_cup']);
     expect(a.report.registered).toEqual({ leagues: [{ id: 'brazil_serie_a', sport: 'soccer', from: 'brazil_-_serie_a' }], books: [] });
     expect(a.changeSet.catalog?.leagues.map((l) => l.id)).toEqual(['brazil_serie_a']);
-    const b = ingest([wc({ league: 'Brazil Série A', homeTeam: 'Flamengo', awayTeam: 'Palmeiras', selection: 'Palmeiras', selectionType: 'away' })]);
+    const b = ingest([
+      wc({ league: 'Brazil Série A', homeTeam: 'Flamengo', awayTeam: 'Palmeiras', selection: 'Palmeiras', selectionType: 'away' }),
+    ]);
     expect(b.report.registered).toBeUndefined();
     expect(board.events.size).toBe(2);
   });
@@ -241,7 +335,13 @@ describe('IngestionPipeline on real feeds: open catalog, draws, Yes/No contracts
   });
 
   it('another instance (or a restart) learns registrations from the change sets and the board', () => {
-    const r = pipe.process({ source: 'test', quotes: [wc({ book: 'underdog', league: 'brazil_-_serie_a', homeTeam: 'Flamengo', awayTeam: 'Palmeiras', selection: 'Flamengo' })] }, T0);
+    const r = pipe.process(
+      {
+        source: 'test',
+        quotes: [wc({ book: 'underdog', league: 'brazil_-_serie_a', homeTeam: 'Flamengo', awayTeam: 'Palmeiras', selection: 'Flamengo' })],
+      },
+      T0,
+    );
     const replicaCatalog = new Catalog();
     const replica = new OddsBoard();
     new IngestionPipeline(replicaCatalog, replica);
@@ -258,7 +358,12 @@ describe('IngestionPipeline on real feeds: open catalog, draws, Yes/No contracts
   });
 
   it.each([
-    ['Tie', 'other'], ['Reg Time: Tie', 'other'], ['Draw', 'draw'], ['X', 'other'], ['Draw', 'tie'], ['Reg Time: Tie: Yes', 'yes'],
+    ['Tie', 'other'],
+    ['Reg Time: Tie', 'other'],
+    ['Draw', 'draw'],
+    ['X', 'other'],
+    ['Draw', 'tie'],
+    ['Reg Time: Tie: Yes', 'yes'],
   ])('%j (%s) on a soccer moneyline is the draw of the three-way market', (selection, selectionType) => {
     const r = ingest([wc({ selection, selectionType })]);
     expect(r.report.accepted).toBe(1);
@@ -288,13 +393,25 @@ describe('IngestionPipeline on real feeds: open catalog, draws, Yes/No contracts
   });
 
   it('a futures "moneyline" naming a player (no opponent) is kept as quoted, outside any two-way group', () => {
-    const r = ingest([q({ league: 'mlb', homeTeam: 'AL MVP 2026', awayTeam: '', marketType: 'moneyline', selection: 'Yordan Alvarez (HOU)', selectionType: 'other', startTime: TIP })]);
+    const r = ingest([
+      q({
+        league: 'mlb',
+        homeTeam: 'AL MVP 2026',
+        awayTeam: '',
+        marketType: 'moneyline',
+        selection: 'Yordan Alvarez (HOU)',
+        selectionType: 'other',
+        startTime: TIP,
+      }),
+    ]);
     expect(r.report.accepted).toBe(1);
     expect(r.changeSet.upserted[0]).toMatchObject({ marketType: 'moneyline', selectionType: 'other' });
   });
 
   it('an unknown market type is kept as display-only and counted as such', () => {
-    const r = ingest([q({ marketType: 'player_goals_and_assists', selection: 'Over', selectionType: 'over', line: 1.5, playerName: 'Nikola Jokic' })]);
+    const r = ingest([
+      q({ marketType: 'player_goals_and_assists', selection: 'Over', selectionType: 'over', line: 1.5, playerName: 'Nikola Jokic' }),
+    ]);
     expect(r.report.accepted).toBe(1);
     expect(r.report.displayOnly).toEqual({ player_goals_and_assists: 1 });
     expect(cat.outcomeSet('player_goals_and_assists', 'basketball')).toBe('n_way');

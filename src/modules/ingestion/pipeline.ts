@@ -43,7 +43,8 @@ export type RejectReason =
 /** A traded amount a source sent: absent is null; anything but a finite number from 0 up is refused with the row. */
 function amount(v: number | null | undefined, field: string): number | null {
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Rejection('invalid_market_data', `${field} must be a number from 0 up, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+    throw new Rejection('invalid_market_data', `${field} must be a number from 0 up, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -129,7 +130,10 @@ export function addCounts(into: IngestCounts, r: IngestReport): void {
 }
 
 /** Adds a report's registrations and display-only counts to `into`. */
-export function mergeRegistered(into: Pick<IngestReport, 'registered' | 'displayOnly'>, r: Pick<IngestReport, 'registered' | 'displayOnly'>): void {
+export function mergeRegistered(
+  into: Pick<IngestReport, 'registered' | 'displayOnly'>,
+  r: Pick<IngestReport, 'registered' | 'displayOnly'>,
+): void {
   if (r.registered) {
     const reg = (into.registered ??= { leagues: [], books: [] });
     for (const l of r.registered.leagues) if (!reg.leagues.some((x) => x.id === l.id)) reg.leagues.push(l);
@@ -144,17 +148,39 @@ export function mergeRegistered(into: Pick<IngestReport, 'registered' | 'display
 /** Why a quote's text cannot be stored (NUL, lone surrogates, undecodable bytes, controls, huge), or null. */
 export function quoteTextProblem(q: Quote): string | null {
   return fieldsProblem({
-    book: q.book, league: q.league, sport: q.sport, leagueName: q.leagueName, homeTeam: q.homeTeam, awayTeam: q.awayTeam,
-    marketType: q.marketType, period: q.period, selection: q.selection, selectionType: q.selectionType, playerName: q.playerName,
-    statCategory: q.statCategory, externalEventId: q.externalEventId, marketId: q.marketId, selectionId: q.selectionId,
+    book: q.book,
+    league: q.league,
+    sport: q.sport,
+    leagueName: q.leagueName,
+    homeTeam: q.homeTeam,
+    awayTeam: q.awayTeam,
+    marketType: q.marketType,
+    period: q.period,
+    selection: q.selection,
+    selectionType: q.selectionType,
+    playerName: q.playerName,
+    statCategory: q.statCategory,
+    externalEventId: q.externalEventId,
+    marketId: q.marketId,
+    selectionId: q.selectionId,
   });
 }
 
 /** One report for consecutive slices of a batch (rejection indexes point into the whole batch). */
 export function mergeReports(reports: IngestReport[]): IngestReport {
-  const out: IngestReport = { source: reports[0]?.source ?? '', quotes: 0, accepted: 0, changed: 0, unchanged: 0, removed: 0, rejected: {}, rejections: [] };
+  const out: IngestReport = {
+    source: reports[0]?.source ?? '',
+    quotes: 0,
+    accepted: 0,
+    changed: 0,
+    unchanged: 0,
+    removed: 0,
+    rejected: {},
+    rejections: [],
+  };
   for (const r of reports) {
-    for (const r2 of r.rejections) if (out.rejections.length < MAX_REJECTIONS_LISTED) out.rejections.push({ ...r2, index: out.quotes + r2.index });
+    for (const r2 of r.rejections)
+      if (out.rejections.length < MAX_REJECTIONS_LISTED) out.rejections.push({ ...r2, index: out.quotes + r2.index });
     addCounts(out, r);
     mergeRegistered(out, r);
   }
@@ -188,7 +214,8 @@ export class IngestionPipeline {
       this.adoptLeagueOf(e);
       this.registerFixture(e);
     }
-    for (const b of this.board.keys('book')) if (!this.catalog.book(b)) this.catalog.adoptBook(Catalog.unknownBook(b, b, this.catalog.books.length + 1));
+    for (const b of this.board.keys('book'))
+      if (!this.catalog.book(b)) this.catalog.adoptBook(Catalog.unknownBook(b, b, this.catalog.books.length + 1));
   }
 
   /**
@@ -199,7 +226,9 @@ export class IngestionPipeline {
     for (const l of cs.catalog?.leagues ?? []) this.catalog.adoptLeague(l);
     for (const b of cs.catalog?.books ?? []) this.catalog.adoptBook(b);
     for (const e of cs.events) this.adoptLeagueOf(e);
-    for (const r of cs.upserted) if (!this.catalog.book(r.sportsbook)) this.catalog.adoptBook(Catalog.unknownBook(r.sportsbook, r.sportsbook, this.catalog.books.length + 1));
+    for (const r of cs.upserted)
+      if (!this.catalog.book(r.sportsbook))
+        this.catalog.adoptBook(Catalog.unknownBook(r.sportsbook, r.sportsbook, this.catalog.books.length + 1));
   }
 
   private adoptLeagueOf(e: Pick<BoardEvent, 'league' | 'sport'>): void {
@@ -249,10 +278,15 @@ export class IngestionPipeline {
     if (!register) throw new Rejection('unknown_league', `unknown league "${input}"`);
     const prefix = /^([a-z]+)_/.exec(slugId(input))?.[1];
     const sportId = sport ? this.catalog.sportId(sport) : prefix ? this.catalog.sportId(prefix) : undefined;
-    if (sport && !sportId) throw new Rejection('unknown_sport', `unknown sport "${sport}": league "${input}" cannot be registered under it`);
+    if (sport && !sportId)
+      throw new Rejection('unknown_sport', `unknown sport "${sport}": league "${input}" cannot be registered under it`);
     if (!sportId) throw new Rejection('unknown_league', `unknown league "${input}" and no sport given to register it under`);
     const r = this.catalog.registerLeague(input, sportId, q.leagueName ?? null);
-    if (!r) throw new Rejection('unknown_league', `unknown league "${input}" cannot be registered (no letters or digits, or too many new leagues)`);
+    if (!r)
+      throw new Rejection(
+        'unknown_league',
+        `unknown league "${input}" cannot be registered (no letters or digits, or too many new leagues)`,
+      );
     if (r.isNew) this.newLeagues.set(r.def.id, { def: r.def, from: input });
     return r.def;
   }
@@ -265,7 +299,11 @@ export class IngestionPipeline {
     if (known) return known;
     if (!register) throw new Rejection('unknown_sportsbook', `unknown sportsbook "${raw}"`);
     const r = this.catalog.registerBook(raw);
-    if (!r) throw new Rejection('unknown_sportsbook', `unknown sportsbook "${raw}" cannot be registered (no letters or digits, or too many new books)`);
+    if (!r)
+      throw new Rejection(
+        'unknown_sportsbook',
+        `unknown sportsbook "${raw}" cannot be registered (no letters or digits, or too many new books)`,
+      );
     if (r.isNew) this.newBooks.set(r.def.id, { def: r.def, from: raw });
     return r.def;
   }
@@ -282,7 +320,13 @@ export class IngestionPipeline {
    * tolerance (nearest start wins), else a new id; a second game of the same pairing in the same bucket
    * (a doubleheader) gets `_g2`.
    */
-  resolveEventId(league: LeagueDef, home: TeamRef, away: TeamRef, startTime: number, opts: { gameNumber?: number; approximate?: boolean } = {}): { id: string; isNew: boolean } {
+  resolveEventId(
+    league: LeagueDef,
+    home: TeamRef,
+    away: TeamRef,
+    startTime: number,
+    opts: { gameNumber?: number; approximate?: boolean } = {},
+  ): { id: string; isNew: boolean } {
     const base = baseEventId(league.id, home.key, away.key, startTime, league.timezone);
     if (opts.gameNumber && opts.gameNumber > 1) {
       const id = withGameNumber(base, opts.gameNumber);
@@ -306,7 +350,14 @@ export class IngestionPipeline {
   /** Events named by an explicit event update in the batch being processed. */
   private updated = new Set<string>();
 
-  private event(league: LeagueDef, homeName: string, awayName: string, startTime: number, now: number, opts: { gameNumber?: number; approximate?: boolean; book?: string; externalId?: string | null }): BoardEvent {
+  private event(
+    league: LeagueDef,
+    homeName: string,
+    awayName: string,
+    startTime: number,
+    now: number,
+    opts: { gameNumber?: number; approximate?: boolean; book?: string; externalId?: string | null },
+  ): BoardEvent {
     if (!Number.isFinite(startTime) || startTime <= 0) throw new Rejection('invalid_time', 'event start time is missing or invalid');
     const home = this.team(league, homeName);
     const away = this.team(league, awayName);
@@ -385,7 +436,17 @@ export class IngestionPipeline {
     const period = (q.period ?? 'game').toLowerCase();
     const gLine = groupLine(marketType, selectionType, line);
     const ladder = ladderKey(e.id, marketType, period, subject);
-    const id = oddsRowId({ book: book.id, eventId: e.id, marketType, period, selectionType, selection: q.selection, line, playerName: q.playerName ?? null, sided });
+    const id = oddsRowId({
+      book: book.id,
+      eventId: e.id,
+      marketType,
+      period,
+      selectionType,
+      selection: q.selection,
+      line,
+      playerName: q.playerName ?? null,
+      sided,
+    });
     const isLive = q.isLive ?? false;
     const sourceTime = q.sourceTime && Number.isFinite(q.sourceTime) ? q.sourceTime : null;
     return {
@@ -428,18 +489,29 @@ export class IngestionPipeline {
    * The canonical market type, selection type and subject of a quote: prediction-market contracts read, quarter
    * lines as Asian handicaps, team selections named by their side in the canonical event.
    */
-  private classify(q: Quote, league: LeagueDef, e: BoardEvent, quotedMarket: string, line: number | null): { marketType: string; selectionType: string; subject: string | null } {
+  private classify(
+    q: Quote,
+    league: LeagueDef,
+    e: BoardEvent,
+    quotedMarket: string,
+    line: number | null,
+  ): { marketType: string; selectionType: string; subject: string | null } {
     let marketType = quotedMarket;
     let selectionType = String(q.selectionType ?? '').toLowerCase() || 'other';
     let subject: string | null = q.playerName ? compact(q.playerName) : null;
     if (marketType === 'moneyline') ({ marketType, selectionType, subject } = this.readMoneyline(q, league, e, selectionType, subject));
     // Quarter lines settle half win / half loss: an Asian handicap, never an ordinary spread.
-    if (line !== null && HANDICAP_MARKETS.has(marketType) && marketType !== 'asian_handicap' && isQuarterLine(line)) marketType = 'asian_handicap';
+    if (line !== null && HANDICAP_MARKETS.has(marketType) && marketType !== 'asian_handicap' && isQuarterLine(line))
+      marketType = 'asian_handicap';
     const teamMarket = marketType === 'moneyline' || HANDICAP_MARKETS.has(marketType);
     if (teamMarket && (selectionType === 'home' || selectionType === 'away' || selectionType === 'other')) {
       const side = this.sideOf(league, e, q.selection);
       if (side) selectionType = side;
-      else if (selectionType !== 'other' && this.team(league, q.homeTeam).key !== e.homeKey && this.team(league, q.homeTeam).key === e.awayKey) {
+      else if (
+        selectionType !== 'other' &&
+        this.team(league, q.homeTeam).key !== e.homeKey &&
+        this.team(league, q.homeTeam).key === e.awayKey
+      ) {
         // The source lists the teams the other way round: its home is our away.
         selectionType = selectionType === 'home' ? 'away' : 'home';
       }
@@ -453,17 +525,29 @@ export class IngestionPipeline {
    * on the tie the draw; a "No" is a Yes/No market of its own (a team's "No" is not the other team: the draw also
    * pays it).
    */
-  private readMoneyline(q: Quote, league: LeagueDef, e: BoardEvent, selectionType: string, subject: string | null): { marketType: string; selectionType: string; subject: string | null } {
+  private readMoneyline(
+    q: Quote,
+    league: LeagueDef,
+    e: BoardEvent,
+    selectionType: string,
+    subject: string | null,
+  ): { marketType: string; selectionType: string; subject: string | null } {
     const c = readContract(q.selection, selectionType);
     const named = (text: string, hint: string): 'home' | 'away' | 'draw' | null =>
-      isDrawSelection(text) ? 'draw' : (this.sideOf(league, e, text) ?? (hint.startsWith('home') ? 'home' : hint.startsWith('away') ? 'away' : null));
+      isDrawSelection(text)
+        ? 'draw'
+        : (this.sideOf(league, e, text) ?? (hint.startsWith('home') ? 'home' : hint.startsWith('away') ? 'away' : null));
     if (c.answer === 'yes') {
       const side = named(c.subject, selectionType);
       if (side) return { marketType: 'moneyline', selectionType: side, subject };
       return { marketType: 'binary', selectionType: 'yes', subject: compact(c.subject) || null };
     }
-    if (c.answer === 'no') return { marketType: 'binary', selectionType: 'no', subject: named(c.subject, selectionType) ?? (compact(c.subject) || 'no') };
-    if (['draw', 'tie', 'x'].includes(selectionType) || (selectionType !== 'home' && selectionType !== 'away' && isDrawSelection(q.selection))) {
+    if (c.answer === 'no')
+      return { marketType: 'binary', selectionType: 'no', subject: named(c.subject, selectionType) ?? (compact(c.subject) || 'no') };
+    if (
+      ['draw', 'tie', 'x'].includes(selectionType) ||
+      (selectionType !== 'home' && selectionType !== 'away' && isDrawSelection(q.selection))
+    ) {
       // Tie/draw contracts in every spelling venues use: `Draw`, `Tie`, `X`, `Reg Time: Tie` (often typed `other`).
       return { marketType: 'moneyline', selectionType: 'draw', subject };
     }
@@ -483,7 +567,10 @@ export class IngestionPipeline {
     const enforce = fit !== undefined && (headToHead || (outcomes !== 'two_way' && outcomes !== 'three_way'));
     if (enforce && !fit.includes(selectionType)) {
       const why = selectionType === 'draw' && outcomes === 'two_way' ? ` (${league.sport} ${marketType} has no draw)` : '';
-      throw new Rejection('selection_not_in_market', `selection "${q.selection}" (${selectionType}) does not fit a ${outcomes.replace('_', '-')} ${marketType} market${why}`);
+      throw new Rejection(
+        'selection_not_in_market',
+        `selection "${q.selection}" (${selectionType}) does not fit a ${outcomes.replace('_', '-')} ${marketType} market${why}`,
+      );
     }
     const needsLine = outcomes === 'over_under' || (outcomes === 'two_way' && HANDICAP_MARKETS.has(marketType));
     if (needsLine && line === null) throw new Rejection('missing_line', `${marketType} needs a line`);
@@ -506,7 +593,11 @@ export class IngestionPipeline {
 
   private applyEventUpdate(u: EventUpdate, now: number, source: string): void {
     const league = this.leagueOf(u.league);
-    const e = this.event(league, u.homeTeam, u.awayTeam, u.startTime, now, { gameNumber: u.gameNumber, book: u.book, externalId: u.externalEventId });
+    const e = this.event(league, u.homeTeam, u.awayTeam, u.startTime, now, {
+      gameNumber: u.gameNumber,
+      book: u.book,
+      externalId: u.externalEventId,
+    });
     this.updated.add(e.id);
     if (u.status && u.status !== e.status) {
       e.status = u.status;
@@ -528,7 +619,16 @@ export class IngestionPipeline {
     this.pending = new Map();
     this.newLeagues = new Map();
     this.newBooks = new Map();
-    const report: IngestReport = { source: batch.source, quotes: batch.quotes.length, accepted: 0, changed: 0, unchanged: 0, removed: 0, rejected: {}, rejections: [] };
+    const report: IngestReport = {
+      source: batch.source,
+      quotes: batch.quotes.length,
+      accepted: 0,
+      changed: 0,
+      unchanged: 0,
+      removed: 0,
+      rejected: {},
+      rejections: [],
+    };
     this.applyEventUpdates(batch.events ?? [], now, batch.source);
     const { upserts, displayOnly } = this.normaliseQuotes(batch.quotes, now, report, batch.reportIds);
     const { upserted, seen } = this.diffWithBoard(upserts, now, report);
@@ -539,9 +639,21 @@ export class IngestionPipeline {
     this.updated = new Set();
     this.pending = new Map();
     const confirmed = (batch.confirms ?? []).map((b) => this.catalog.book(b)?.id).filter((b): b is string => Boolean(b));
-    const changeSet: ChangeSet = { version: this.board.version + 1, at: now, upserted, removed, events, eventsRemoved, seen, ...(confirmed.length ? { confirmed } : {}) };
+    const changeSet: ChangeSet = {
+      version: this.board.version + 1,
+      at: now,
+      upserted,
+      removed,
+      events,
+      eventsRemoved,
+      seen,
+      ...(confirmed.length ? { confirmed } : {}),
+    };
     if (this.newLeagues.size || this.newBooks.size) {
-      changeSet.catalog = { leagues: [...this.newLeagues.values()].map((l) => l.def), books: [...this.newBooks.values()].map((b) => b.def) };
+      changeSet.catalog = {
+        leagues: [...this.newLeagues.values()].map((l) => l.def),
+        books: [...this.newBooks.values()].map((b) => b.def),
+      };
       report.registered = {
         leagues: [...this.newLeagues.values()].map((l) => ({ id: l.def.id, sport: l.def.sport, from: l.from })),
         books: [...this.newBooks.values()].map((b) => ({ id: b.def.id, from: b.from })),
@@ -564,7 +676,12 @@ export class IngestionPipeline {
   }
 
   /** The batch's quotes as board rows by id (the last quote of a row wins); rejections and display-only types counted. */
-  private normaliseQuotes(quotes: Quote[], now: number, report: IngestReport, reportIds?: boolean): { upserts: Map<string, OddsRow>; displayOnly: Record<string, number> } {
+  private normaliseQuotes(
+    quotes: Quote[],
+    now: number,
+    report: IngestReport,
+    reportIds?: boolean,
+  ): { upserts: Map<string, OddsRow>; displayOnly: Record<string, number> } {
     const displayOnly: Record<string, number> = {};
     const upserts = new Map<string, OddsRow>();
     if (reportIds) report.ids = quotes.map(() => null);
@@ -593,7 +710,14 @@ export class IngestionPipeline {
     const seen: string[] = [];
     for (const row of upserts.values()) {
       const prev = this.board.rows.get(row.id);
-      if (prev && prev.american === row.american && prev.decimal === row.decimal && prev.line === row.line && prev.isActive === row.isActive && prev.isLive === row.isLive) {
+      if (
+        prev &&
+        prev.american === row.american &&
+        prev.decimal === row.decimal &&
+        prev.line === row.line &&
+        prev.isActive === row.isActive &&
+        prev.isLive === row.isLive
+      ) {
         seen.push(row.id);
         report.unchanged++;
         continue;
@@ -639,7 +763,9 @@ export class IngestionPipeline {
       } catch {
         continue;
       }
-      const { id } = this.resolveEventId(league, this.team(league, er.homeTeam), this.team(league, er.awayTeam), er.startTime, { gameNumber: er.gameNumber });
+      const { id } = this.resolveEventId(league, this.team(league, er.homeTeam), this.team(league, er.awayTeam), er.startTime, {
+        gameNumber: er.gameNumber,
+      });
       if (!this.board.events.has(id)) continue;
       if (er.book) {
         for (const rowId of this.board.ids('event', id) ?? []) if (this.board.rows.get(rowId)?.sportsbook === er.book) remove(rowId);

@@ -5,7 +5,12 @@ import { detectLowHold } from './low-hold.detector.js';
 describe('low-hold detection', () => {
   it('measures the hold of the best prices', () => {
     // best home -105 (1.952381), best away +100 (2.0): 0.512195 + 0.5 = 1.012195 -> hold 1.2195 %
-    const { ctx, board } = boardWith([home('draftkings', { american: -105 }), away('draftkings', { american: -115 }), home('fanduel', { american: -120 }), away('fanduel', { american: 100 })]);
+    const { ctx, board } = boardWith([
+      home('draftkings', { american: -105 }),
+      away('draftkings', { american: -115 }),
+      home('fanduel', { american: -120 }),
+      away('fanduel', { american: 100 }),
+    ]);
     const h = detectLowHold(ctx, groupOf(board), all)!;
     expect(h.holdPercent).toBeCloseTo(1.2195, 3);
     expect(h.sides.map((s) => s.books)).toEqual([['draftkings'], ['fanduel']]);

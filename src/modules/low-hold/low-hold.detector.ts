@@ -39,7 +39,11 @@ export function detectLowHold(ctx: DetectContext, groupKey: string, inScope: Boo
     marketType: g.first.marketType,
     detectedAt: ctx.now,
     updatedAt: ctx.now,
-    sides: best.legs.map((row, i) => ({ row, books: [...new Set(best.tied[i]!.map((t) => t.sportsbook))].sort(), fairProbability: implied[i]! / sum })),
+    sides: best.legs.map((row, i) => ({
+      row,
+      books: [...new Set(best.tied[i]!.map((t) => t.sportsbook))].sort(),
+      fairProbability: implied[i]! / sum,
+    })),
     line: g.first.groupLine,
     holdPercent: hold,
     allBooks: [...best.books].sort(),
@@ -47,7 +51,6 @@ export function detectLowHold(ctx: DetectContext, groupKey: string, inScope: Boo
     guards: guardsOf(g, best.legs),
   };
 }
-
 
 /**
  * Low-hold as an opportunity type: read on every closed market group, evaluated in each tier's default book
@@ -59,7 +62,13 @@ export class LowHoldDetector implements Detector<LowHoldRecord> {
   readonly reads: Reads = 'n_way';
   readonly perScope = true;
   readonly feature: FeatureDef = { name: 'low_hold', label: 'Low-hold opportunities', title: 'Low-hold', fromTier: 'hobby' };
-  readonly stream: StreamNames = { channel: 'low_hold', type: 'low_hold', detected: 'low_hold:detected', expired: 'low_hold:expired', expiredAt: false };
+  readonly stream: StreamNames = {
+    channel: 'low_hold',
+    type: 'low_hold',
+    detected: 'low_hold:detected',
+    expired: 'low_hold:expired',
+    expiredAt: false,
+  };
   readonly gauge = { name: 'opportunities_low_hold', help: 'Live low-hold markets (all books)' };
 
   constructor(private readonly presenter: LowHoldPresenter) {}

@@ -10,7 +10,11 @@ import { BoardModule } from '../board/board.module.js';
 import { ReferenceModule } from '../reference/reference.module.js';
 
 /** Low-hold: its detector (registered with the engine), presenter, list and route. */
-@Module({ imports: [BoardModule, ReferenceModule, DetectionModule, OpportunityListsModule], controllers: [LowHoldController], providers: [LowHoldDetector, LowHoldPresenter, LowHoldService] })
+@Module({
+  imports: [BoardModule, ReferenceModule, DetectionModule, OpportunityListsModule],
+  controllers: [LowHoldController],
+  providers: [LowHoldDetector, LowHoldPresenter, LowHoldService],
+})
 export class LowHoldModule implements OnModuleInit {
   constructor(
     private readonly engine: DetectionEngine,

@@ -20,7 +20,9 @@ export class LowHoldService {
   list(account: Account | undefined, q: LowHoldQuery) {
     const c = this.lists.scope(account, q);
     const maxHold = q.max_hold ?? 5;
-    const found = this.lists.records<LowHoldRecord>(this.detector.kind, account, c, q.include_flagged).filter((h) => h.holdPercent <= maxHold && this.lists.passes(c, q, h, this.detector.rows(h)));
+    const found = this.lists
+      .records<LowHoldRecord>(this.detector.kind, account, c, q.include_flagged)
+      .filter((h) => h.holdPercent <= maxHold && this.lists.passes(c, q, h, this.detector.rows(h)));
     const { field, reverse } = sortOf(q.sort, 'hold');
     const cmp: Record<string, (a: LowHoldRecord, b: LowHoldRecord) => number> = {
       hold: (a, b) => a.holdPercent - b.holdPercent,
@@ -37,6 +39,10 @@ export class LowHoldService {
       by_sport: countBy(found, (h) => h.sides[0]!.row.sport),
     };
     const data = found.slice(q.offset, q.offset + q.limit).map((h) => this.presenter.present(c.board, h, c.now));
-    return page(data, { limit: q.limit, offset: q.offset, total: found.length }, { source: 'cache', summary, filters: { ...this.lists.echo(q, c), max_hold: maxHold }, updated_at: this.clock.iso() });
+    return page(
+      data,
+      { limit: q.limit, offset: q.offset, total: found.length },
+      { source: 'cache', summary, filters: { ...this.lists.echo(q, c), max_hold: maxHold }, updated_at: this.clock.iso() },
+    );
   }
 }

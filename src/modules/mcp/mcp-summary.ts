@@ -20,10 +20,13 @@ export function bestBySelection(rows: Item[]): string[] {
   const out: string[] = [];
   // The selections most books quote first (main lines before thin alternates); otherwise in the rows' order.
   for (const [key, g] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
-    const sorted = [...g].sort((a, b) => num(b.odds_decimal)! - num(a.odds_decimal)! || String(a.sportsbook).localeCompare(String(b.sportsbook)));
+    const sorted = [...g].sort(
+      (a, b) => num(b.odds_decimal)! - num(a.odds_decimal)! || String(a.sportsbook).localeCompare(String(b.sportsbook)),
+    );
     const best = sorted[0]!;
     const worst = sorted[sorted.length - 1]!;
-    const spread = sorted.length > 1 ? ` (worst ${signed(worst.odds_american)} at ${String(worst.sportsbook)}, ${sorted.length} books)` : ' (1 book)';
+    const spread =
+      sorted.length > 1 ? ` (worst ${signed(worst.odds_american)} at ${String(worst.sportsbook)}, ${sorted.length} books)` : ' (1 book)';
     out.push(`${key}: best ${signed(best.odds_american)} at ${String(best.sportsbook)}${spread}`);
   }
   return out;
@@ -42,7 +45,11 @@ function countLine(noun: string, body: Item, n: number): string {
   let s = `${n} ${noun}`;
   if (total !== undefined && total !== n) s += ` (of ${total})`;
   if (pagination.has_more === true) {
-    s += pagination.next_cursor ? `; more with cursor=${String(pagination.next_cursor)}` : num(pagination.next_offset) !== undefined ? `; more with offset=${String(pagination.next_offset)}` : '; more available';
+    s += pagination.next_cursor
+      ? `; more with cursor=${String(pagination.next_cursor)}`
+      : num(pagination.next_offset) !== undefined
+        ? `; more with offset=${String(pagination.next_offset)}`
+        : '; more available';
   }
   return s;
 }
@@ -74,7 +81,11 @@ function objectSummary(tool: McpToolDef, data: Item): string {
     case 'get_account_info': {
       const key = isObject(data.key) ? data.key : {};
       const limits = isObject(data.limits) ? data.limits : {};
-      const features = isObject(data.features) ? Object.entries(data.features).filter(([, v]) => v === true).map(([k]) => k) : [];
+      const features = isObject(data.features)
+        ? Object.entries(data.features)
+            .filter(([, v]) => v === true)
+            .map(([k]) => k)
+        : [];
       return `Tier ${String(key.tier ?? data.tier ?? '?')}: ${String(limits.requests_per_minute ?? '?')} requests/min, data delay ${String(limits.odds_delay_seconds ?? '?')} s, max books ${String(limits.max_books ?? '?')}; features: ${features.join(', ') || 'none'}.`;
     }
     case 'compare_odds': {
@@ -86,7 +97,10 @@ function objectSummary(tool: McpToolDef, data: Item): string {
     case 'get_game_state': {
       const sports = Object.entries(data).filter(([, v]) => isObject(v)) as Array<[string, Item]>;
       const games = sports.flatMap(([, v]) => Object.values(v).filter(isObject));
-      const lines = games.map((g) => `${String(g.away_team)} ${String(g.away_score ?? '')} @ ${String(g.home_team)} ${String(g.home_score ?? '')}${g.game_period ? ` (${String(g.game_period)}${g.game_clock ? ` ${String(g.game_clock)}` : ''})` : ''}`);
+      const lines = games.map(
+        (g) =>
+          `${String(g.away_team)} ${String(g.away_score ?? '')} @ ${String(g.home_team)} ${String(g.home_score ?? '')}${g.game_period ? ` (${String(g.game_period)}${g.game_clock ? ` ${String(g.game_clock)}` : ''})` : ''}`,
+      );
       const head = `${games.length} live games in ${sports.length} sports`;
       return lines.length ? `${head}\n${limited(lines)}` : `${head}.`;
     }

@@ -15,7 +15,10 @@ describe('MCP tool table', () => {
 
   it('fills path arguments and leaves optional segments out when absent', () => {
     expect(resolveRoute('/gamestate/{sport?}', {})).toEqual({ path: '/gamestate', used: new Set() });
-    expect(resolveRoute('/gamestate/{sport?}', { sport: 'basketball' })).toEqual({ path: '/gamestate/basketball', used: new Set(['sport']) });
+    expect(resolveRoute('/gamestate/{sport?}', { sport: 'basketball' })).toEqual({
+      path: '/gamestate/basketball',
+      used: new Set(['sport']),
+    });
     expect(resolveRoute('/events/{id}/odds', { id: 'a/b' }).path).toBe('/events/a%2Fb/odds');
     expect(() => resolveRoute('/events/{id}', {})).toThrow('id is required');
     expect(routeTemplate('/gamestate/{sport?}')).toBe('/gamestate');
@@ -23,7 +26,10 @@ describe('MCP tool table', () => {
   });
 
   it('sends arguments as the query: lists joined with commas, numbers and booleans as text', () => {
-    const q = toQuery({ sportsbook: ['draftkings', 'fanduel'], live: false, limit: 20, league: 'nba', skipped: 'x', none: undefined }, new Set(['skipped']));
+    const q = toQuery(
+      { sportsbook: ['draftkings', 'fanduel'], live: false, limit: 20, league: 'nba', skipped: 'x', none: undefined },
+      new Set(['skipped']),
+    );
     expect(q.toString()).toBe('sportsbook=draftkings%2Cfanduel&live=false&limit=20&league=nba');
   });
 
@@ -51,11 +57,22 @@ describe('MCP tool table', () => {
 describe('MCP summaries', () => {
   it('counts a page, says how to get the next one and describes the first item', () => {
     const body = {
-      data: [{ event_name: 'Lakers @ Celtics', market_type: 'moneyline', selection: 'Boston Celtics', line: null, odds_american: 150, sportsbook: 'draftkings' }],
+      data: [
+        {
+          event_name: 'Lakers @ Celtics',
+          market_type: 'moneyline',
+          selection: 'Boston Celtics',
+          line: null,
+          odds_american: 150,
+          sportsbook: 'draftkings',
+        },
+      ],
       pagination: { limit: 1, offset: 0, has_more: true, next_offset: 1 },
       meta: { count: 1, total: 7 },
     };
-    expect(summarize(tool('get_odds'), body, 0)).toBe('1 odds rows (of 7); more with offset=1. First: Lakers @ Celtics: moneyline Boston Celtics +150 at draftkings');
+    expect(summarize(tool('get_odds'), body, 0)).toBe(
+      '1 odds rows (of 7); more with offset=1. First: Lakers @ Celtics: moneyline Boston Celtics +150 at draftkings',
+    );
     expect(summarize(tool('get_odds'), body, 60)).toContain('as of 60 s ago');
   });
 
@@ -66,9 +83,19 @@ describe('MCP summaries', () => {
       { market_type: 'point_spread', selection: 'Celtics', line: -3.5, odds_american: -105, odds_decimal: 1.952, sportsbook: 'betmgm' },
       { market_type: 'point_spread', selection: 'Lakers', line: 3.5, odds_american: -115, odds_decimal: 1.87, sportsbook: 'fanduel' },
     ];
-    expect(bestBySelection([{ market_type: 'total_points', selection: 'Over', selection_type: 'over', line: 210.5, odds_american: -110, odds_decimal: 1.909, sportsbook: 'fanduel' }])).toEqual([
-      'total_points Over 210.5: best -110 at fanduel (1 book)',
-    ]);
+    expect(
+      bestBySelection([
+        {
+          market_type: 'total_points',
+          selection: 'Over',
+          selection_type: 'over',
+          line: 210.5,
+          odds_american: -110,
+          odds_decimal: 1.909,
+          sportsbook: 'fanduel',
+        },
+      ]),
+    ).toEqual(['total_points Over 210.5: best -110 at fanduel (1 book)']);
     expect(bestBySelection(rows)).toEqual([
       'point_spread Celtics -3.5: best -105 at betmgm (worst -110 at fanduel, 3 books)',
       'point_spread Lakers +3.5: best -115 at fanduel (1 book)',
@@ -80,11 +107,47 @@ describe('MCP summaries', () => {
 
   it('summarises the account, game state and closing lines', () => {
     expect(
-      summarize(tool('get_account_info'), { data: { key: { tier: 'pro' }, limits: { requests_per_minute: 300, odds_delay_seconds: 0, max_books: 15 }, features: { ev: true, arbitrage: true, middles: false } } }, 0),
+      summarize(
+        tool('get_account_info'),
+        {
+          data: {
+            key: { tier: 'pro' },
+            limits: { requests_per_minute: 300, odds_delay_seconds: 0, max_books: 15 },
+            features: { ev: true, arbitrage: true, middles: false },
+          },
+        },
+        0,
+      ),
     ).toBe('Tier pro: 300 requests/min, data delay 0 s, max books 15; features: ev, arbitrage.');
-    const gs = summarize(tool('get_game_state'), { data: { basketball: { e1: { home_team: 'Celtics', away_team: 'Lakers', home_score: 50, away_score: 48, game_period: 'Q3', game_clock: '5:42' } }, hockey: {} } }, 0);
+    const gs = summarize(
+      tool('get_game_state'),
+      {
+        data: {
+          basketball: {
+            e1: { home_team: 'Celtics', away_team: 'Lakers', home_score: 50, away_score: 48, game_period: 'Q3', game_clock: '5:42' },
+          },
+          hockey: {},
+        },
+      },
+      0,
+    );
     expect(gs).toBe('1 live games in 2 sports\nLakers 48 @ Celtics 50 (Q3 5:42)');
-    const cl = summarize(tool('get_closing_lines'), { data: { event_id: 'e1', home_team: 'Celtics', away_team: 'Lakers', books: { pinnacle: [{ market_type: 'moneyline', selection: 'Celtics', odds_american: -150, odds_decimal: 1.667, sportsbook: 'pinnacle' }] } } }, 0);
+    const cl = summarize(
+      tool('get_closing_lines'),
+      {
+        data: {
+          event_id: 'e1',
+          home_team: 'Celtics',
+          away_team: 'Lakers',
+          books: {
+            pinnacle: [
+              { market_type: 'moneyline', selection: 'Celtics', odds_american: -150, odds_decimal: 1.667, sportsbook: 'pinnacle' },
+            ],
+          },
+        },
+      },
+      0,
+    );
     expect(cl).toBe('Closing lines of Lakers @ Celtics: 1 prices at 1 sportsbooks\nmoneyline Celtics: best -150 at pinnacle (1 book)');
   });
 
@@ -92,7 +155,9 @@ describe('MCP summaries', () => {
     expect(errorSummary(403, { error: { code: 'tier_restricted', message: '+EV requires the pro tier', required_tier: 'pro' } })).toBe(
       'tier_restricted (HTTP 403): +EV requires the pro tier. Required tier: pro.',
     );
-    expect(errorSummary(429, { error: { code: 'rate_limited', message: 'slow down', retry_after: 12 } })).toBe('rate_limited (HTTP 429): slow down. Retry after 12 s.');
+    expect(errorSummary(429, { error: { code: 'rate_limited', message: 'slow down', retry_after: 12 } })).toBe(
+      'rate_limited (HTTP 429): slow down. Retry after 12 s.',
+    );
     expect(errorSummary(502, null)).toBe('The request failed with HTTP 502.');
   });
 });

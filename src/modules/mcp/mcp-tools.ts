@@ -85,12 +85,19 @@ const opportunityFilters = {
   event,
   team,
   live,
-  max_odds_age: z.number().min(0).max(86_400).describe('Only opportunities whose stalest price was confirmed at most this many seconds ago'),
+  max_odds_age: z
+    .number()
+    .min(0)
+    .max(86_400)
+    .describe('Only opportunities whose stalest price was confirmed at most this many seconds ago'),
   date_range: oneOf(DATE_RANGES, 'Start date window in US Eastern time (week = the next 7 days)'),
   include_flagged: flag('true: also list opportunities built on flagged venue markets (self-arbitrage, excess hold), with a warning'),
   ...page(50, 200),
 };
-const priceBounds = { min_odds: americanOdds('Lowest American price of every leg'), max_odds: americanOdds('Highest American price of every leg') };
+const priceBounds = {
+  min_odds: americanOdds('Lowest American price of every leg'),
+  max_odds: americanOdds('Highest American price of every leg'),
+};
 
 const FUTURE_TYPES = ['TEAM', 'PLAYER', 'OVER_UNDER', 'YES_NO'] as const;
 /** The filters every futures route takes (GET /futures, /futures/odds). */
@@ -113,14 +120,19 @@ const ODDS_SORTS = SORT_FIELDS.flatMap((f) => [f, `-${f}`]);
 
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 const signed = (v: unknown): string => (typeof v === 'number' && v > 0 ? `+${v}` : str(v));
-const eventName = (i: Item): string => str(i.event_name) || (i.away_team && i.home_team ? `${str(i.away_team)} @ ${str(i.home_team)}` : str(i.event_id));
+const eventName = (i: Item): string =>
+  str(i.event_name) || (i.away_team && i.home_team ? `${str(i.away_team)} @ ${str(i.home_team)}` : str(i.event_id));
 /** Over/under selections carry the total as it is (210.5); sides carry a signed handicap (-3.5, +3.5). */
 const isTotal = (i: Item): boolean => /^(over|under)$/i.test(str(i.selection_type) || str(i.selection));
-export const withLine = (i: Item): string => (i.line === null || i.line === undefined ? '' : ` ${isTotal(i) ? str(i.line) : signed(i.line)}`);
+export const withLine = (i: Item): string =>
+  i.line === null || i.line === undefined ? '' : ` ${isTotal(i) ? str(i.line) : signed(i.line)}`;
 
-const oddsRow = (i: Item) => `${eventName(i)}: ${str(i.market_type)} ${str(i.selection)}${withLine(i)} ${signed(i.odds_american)} at ${str(i.sportsbook)}`;
+const oddsRow = (i: Item) =>
+  `${eventName(i)}: ${str(i.market_type)} ${str(i.selection)}${withLine(i)} ${signed(i.odds_american)} at ${str(i.sportsbook)}`;
 const legs = (ls: unknown): string =>
-  Array.isArray(ls) ? (ls as Item[]).map((l) => `${str(l.selection)}${withLine(l)} ${signed(l.odds_american)} at ${str(l.sportsbook)}`).join(' / ') : '';
+  Array.isArray(ls)
+    ? (ls as Item[]).map((l) => `${str(l.selection)}${withLine(l)} ${signed(l.odds_american)} at ${str(l.sportsbook)}`).join(' / ')
+    : '';
 
 export const MCP_TOOLS: readonly McpToolDef[] = [
   {
@@ -147,12 +159,12 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     description: 'Sportsbooks with their regions, whether they are sharp, and the tier each requires.',
     route: '/sportsbooks',
     input: params({
-        region: oneOf(['US', 'UK', 'EU', 'AU', 'GLOBAL'], 'Only books serving this region'),
-        sharp: flag('true: sharp books only; false: the others'),
-        catalog: flag('true: the configured catalog, whether or not a book has prices now (default false)'),
-        include_unlisted: flag('Include unlisted books (default false)'),
-        include_inactive: flag('Include books with no events now (default false)'),
-      }),
+      region: oneOf(['US', 'UK', 'EU', 'AU', 'GLOBAL'], 'Only books serving this region'),
+      sharp: flag('true: sharp books only; false: the others'),
+      catalog: flag('true: the configured catalog, whether or not a book has prices now (default false)'),
+      include_unlisted: flag('Include unlisted books (default false)'),
+      include_inactive: flag('Include books with no events now (default false)'),
+    }),
     noun: 'sportsbooks',
     highlight: (i) => `${str(i.name)} (${str(i.id)})`,
   },
@@ -168,7 +180,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
   {
     name: 'get_account_info',
     title: 'Account',
-    description: "The calling key: its tier, rate limit, data delay, book limit and features. Use it to see which tools this key may call.",
+    description: 'The calling key: its tier, rate limit, data delay, book limit and features. Use it to see which tools this key may call.',
     route: '/account',
     input: params({}),
     noun: 'account',
@@ -176,58 +188,62 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
   {
     name: 'get_events',
     title: 'Events',
-    description: 'Games with prices now: teams, start time, live status, the books and markets quoted. Event ids from here feed the other tools.',
+    description:
+      'Games with prices now: teams, start time, live status, the books and markets quoted. Event ids from here feed the other tools.',
     route: '/events',
     input: params({
-        sport,
-        league,
-        sportsbook: list('Only events with prices from these books', 'draftkings'),
-        live,
-        has_score: flag('true: only events with a live score; false: only without'),
-        team,
-        date,
-        q: search,
-        ...page(50, 200),
-      }),
+      sport,
+      league,
+      sportsbook: list('Only events with prices from these books', 'draftkings'),
+      live,
+      has_score: flag('true: only events with a live score; false: only without'),
+      team,
+      date,
+      q: search,
+      ...page(50, 200),
+    }),
     noun: 'events',
     highlight: (i) => `${eventName(i)} (${str(i.id)}, starts ${str(i.start_time)}${i.is_live ? ', live' : ''})`,
   },
   {
     name: 'get_odds',
     title: 'Odds',
-    description: "Current prices, one row per book, market and selection, with every filter of GET /odds. Without `sportsbook` the tier's default books apply.",
+    description:
+      "Current prices, one row per book, market and selection, with every filter of GET /odds. Without `sportsbook` the tier's default books apply.",
     route: '/odds',
     input: params({
-        sport,
-        league,
-        sportsbook,
-        add_sportsbook: addSportsbook,
-        market,
-        event,
-        live,
-        team,
-        date,
-        q: search,
-        min_odds: minOdds,
-        max_odds: maxOdds,
-        main: flag('true: main lines only'),
-        sort: oneOf(ODDS_SORTS, 'Sort field ("-" prefix: descending)'),
-        fields: z
-          .union([z.string().trim().min(1).max(2000), z.array(z.enum(ODDS_FIELDS)).min(1)])
-          .describe(`Only these fields of each row (comma-separated or an array) of: ${ODDS_FIELDS.join(', ')}`),
-        group_by: oneOf(['event'] as const, 'Group rows by event (limit and offset then count events)'),
-        cursor: text('Opaque cursor from meta.pagination.next_cursor (pages past offset 5000)', 2000),
-        ...page(50, 500),
-      }),
+      sport,
+      league,
+      sportsbook,
+      add_sportsbook: addSportsbook,
+      market,
+      event,
+      live,
+      team,
+      date,
+      q: search,
+      min_odds: minOdds,
+      max_odds: maxOdds,
+      main: flag('true: main lines only'),
+      sort: oneOf(ODDS_SORTS, 'Sort field ("-" prefix: descending)'),
+      fields: z
+        .union([z.string().trim().min(1).max(2000), z.array(z.enum(ODDS_FIELDS)).min(1)])
+        .describe(`Only these fields of each row (comma-separated or an array) of: ${ODDS_FIELDS.join(', ')}`),
+      group_by: oneOf(['event'] as const, 'Group rows by event (limit and offset then count events)'),
+      cursor: text('Opaque cursor from meta.pagination.next_cursor (pages past offset 5000)', 2000),
+      ...page(50, 500),
+    }),
     noun: 'odds rows',
     highlight: oddsRow,
   },
   {
     name: 'get_odds_delta',
     title: 'Odds changed since a time',
-    description: 'Rows whose price, line, live or active state changed after `since`, and the ids removed since; use meta.server_time as the next `since`.',
+    description:
+      'Rows whose price, line, live or active state changed after `since`, and the ids removed since; use meta.server_time as the next `since`.',
     route: '/odds/delta',
-    input: params({
+    input: params(
+      {
         since: z.iso.datetime({ offset: true }).describe('RFC 3339 time (required), e.g. 2026-11-22T18:00:00Z'),
         sport,
         league,
@@ -241,7 +257,9 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
           .union([z.string().trim().min(1).max(2000), z.array(z.enum(ODDS_FIELDS)).min(1)])
           .describe('Only these fields of each row (comma-separated or an array), as get_odds'),
         ...page(50, 500),
-      }, ['since']),
+      },
+      ['since'],
+    ),
     noun: 'changed odds rows',
     highlight: oddsRow,
   },
@@ -251,19 +269,19 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     description: 'For each selection, the book with the best price among the books in scope (line shopping).',
     route: '/odds/best',
     input: params({
-        sport,
-        league,
-        sportsbook: list("Books to compare; omitted: the tier's default books", 'draftkings,fanduel,betmgm'),
-        add_sportsbook: addSportsbook,
-        market,
-        event,
-        live,
-        team,
-        min_odds: minOdds,
-        max_odds: maxOdds,
-        is_main_line: flag('true: main lines only'),
-        ...page(50, 200),
-      }),
+      sport,
+      league,
+      sportsbook: list("Books to compare; omitted: the tier's default books", 'draftkings,fanduel,betmgm'),
+      add_sportsbook: addSportsbook,
+      market,
+      event,
+      live,
+      team,
+      min_odds: minOdds,
+      max_odds: maxOdds,
+      is_main_line: flag('true: main lines only'),
+      ...page(50, 200),
+    }),
     noun: 'best prices',
     highlight: oddsRow,
   },
@@ -272,12 +290,15 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: "One event's prices side by side",
     description: "One event's prices book by book (data maps each sportsbook id to its rows), to compare lines and prices across books.",
     route: '/odds/comparison',
-    input: params({
+    input: params(
+      {
         event: text('Event id (required), as get_events returns it', 300),
         market: list('Market type(s) or aliases', 'moneyline,point_spread'),
         sportsbook,
         add_sportsbook: addSportsbook,
-      }, ['event']),
+      },
+      ['event'],
+    ),
     noun: 'sportsbooks',
   },
   {
@@ -286,26 +307,27 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     description: 'Markets whose best prices across the books in scope hold at most 5% (the cheapest markets to bet both sides of).',
     route: '/opportunities/low_hold',
     input: params({
-        ...opportunityFilters,
-        ...priceBounds,
-        max_hold: z.number().min(-100).max(5).describe('Maximum hold in percent (default 5, at most 5)'),
-        sort: oneOf(LOW_HOLD_SORTS, 'Sort ("-" reverses); default hold, lowest first'),
-      }),
+      ...opportunityFilters,
+      ...priceBounds,
+      max_hold: z.number().min(-100).max(5).describe('Maximum hold in percent (default 5, at most 5)'),
+      sort: oneOf(LOW_HOLD_SORTS, 'Sort ("-" reverses); default hold, lowest first'),
+    }),
     noun: 'low-hold markets',
     highlight: (i) => `${str(i.hold_percentage)}% hold on ${eventName(i)} ${str(i.market_type)}${withLine(i)}`,
   },
   {
     name: 'find_arbitrage',
     title: 'Arbitrage',
-    description: 'Arbitrage opportunities: the best prices of every outcome at different books sum to less than 100%, with the stake split per leg.',
+    description:
+      'Arbitrage opportunities: the best prices of every outcome at different books sum to less than 100%, with the stake split per leg.',
     route: '/opportunities/arbitrage',
     input: params({
-        ...opportunityFilters,
-        ...priceBounds,
-        min_profit: z.number().min(0).max(100).describe('Minimum profit in percent (default 0.5; 1.0 = 1%)'),
-        group: oneOf(['best'] as const, 'best: only the highest-profit arbitrage per event'),
-        sort: oneOf(ARB_SORTS, 'Sort ("-" reverses); default profit, highest first'),
-      }),
+      ...opportunityFilters,
+      ...priceBounds,
+      min_profit: z.number().min(0).max(100).describe('Minimum profit in percent (default 0.5; 1.0 = 1%)'),
+      group: oneOf(['best'] as const, 'best: only the highest-profit arbitrage per event'),
+      sort: oneOf(ARB_SORTS, 'Sort ("-" reverses); default profit, highest first'),
+    }),
     noun: 'arbitrage opportunities',
     highlight: (i) => `${str(i.profit_percent)}% on ${eventName(i)} ${str(i.market_type)}: ${legs(i.legs)}`,
   },
@@ -314,25 +336,31 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     title: 'Closing lines',
     description: "Each book's last pre-game prices of an event (captured when it went live), for closing-line value.",
     route: '/odds/closing',
-    input: params({
+    input: params(
+      {
         event_id: text('Event id (required)', 300),
         sportsbook: list('Sportsbook id(s); omitted: every book captured', 'pinnacle,draftkings'),
-      }, ['event_id']),
+      },
+      ['event_id'],
+    ),
     noun: 'closing lines',
   },
   {
     name: 'get_futures',
     title: 'Futures markets',
-    description: 'Futures (outright) markets: championship, conference and division winners, awards, season win totals, yes/no propositions, with the books quoting each. Their market ids feed get_futures_odds and compare_futures_lines.',
+    description:
+      'Futures (outright) markets: championship, conference and division winners, awards, season win totals, yes/no propositions, with the books quoting each. Their market ids feed get_futures_odds and compare_futures_lines.',
     route: '/futures',
     input: params(futuresFilters(50)),
     noun: 'futures markets',
-    highlight: (i) => `${str(i.display_name)} (${str(i.market_id)}, ${Array.isArray(i.books_available) ? i.books_available.length : 0} books)`,
+    highlight: (i) =>
+      `${str(i.display_name)} (${str(i.market_id)}, ${Array.isArray(i.books_available) ? i.books_available.length : 0} books)`,
   },
   {
     name: 'get_futures_odds',
     title: 'Futures odds',
-    description: "Every book's price on each selection of the futures markets matching the filters (future_id for given markets), with the fair probability and EV% where a sharp book prices the whole market.",
+    description:
+      "Every book's price on each selection of the futures markets matching the filters (future_id for given markets), with the fair probability and EV% where a sharp book prices the whole market.",
     route: '/futures/odds',
     input: params(futuresFilters(50)),
     noun: 'futures prices',
@@ -341,7 +369,8 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
   {
     name: 'compare_futures_lines',
     title: 'Compare futures lines',
-    description: "One futures market's selections across books (line shopping on outrights): the summary names the best and worst book and price per selection.",
+    description:
+      "One futures market's selections across books (line shopping on outrights): the summary names the best and worst book and price per selection.",
     route: '/futures/odds',
     input: params(
       {
@@ -357,31 +386,34 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
   {
     name: 'find_ev_opportunities',
     title: '+EV bets',
-    description: "Prices better than the fair price devigged from a sharp book's line (Pinnacle, Circa, BookMaker), with EV% and the Kelly stake.",
+    description:
+      "Prices better than the fair price devigged from a sharp book's line (Pinnacle, Circa, BookMaker), with EV% and the Kelly stake.",
     route: '/opportunities/ev',
     input: params({
-        ...opportunityFilters,
-        ...priceBounds,
-        min_ev: z.number().min(-100).max(1000).describe('Minimum EV in percent (default 0)'),
-        max_ev: z.number().min(-100).max(1000).describe('Maximum EV in percent'),
-        min_market_width: z.number().min(0).max(10000).describe('Minimum width of the sharp two-way market, in cents'),
-        max_market_width: z.number().min(0).max(10000).describe('Maximum width of the sharp two-way market, in cents (narrow = sharper)'),
-        sort: oneOf(EV_SORTS, 'Sort ("-" reverses); default ev, highest first'),
-        devig_method: oneOf(DEVIG_METHODS, 'How the sharp line is devigged (default power)'),
-      }),
+      ...opportunityFilters,
+      ...priceBounds,
+      min_ev: z.number().min(-100).max(1000).describe('Minimum EV in percent (default 0)'),
+      max_ev: z.number().min(-100).max(1000).describe('Maximum EV in percent'),
+      min_market_width: z.number().min(0).max(10000).describe('Minimum width of the sharp two-way market, in cents'),
+      max_market_width: z.number().min(0).max(10000).describe('Maximum width of the sharp two-way market, in cents (narrow = sharper)'),
+      sort: oneOf(EV_SORTS, 'Sort ("-" reverses); default ev, highest first'),
+      devig_method: oneOf(DEVIG_METHODS, 'How the sharp line is devigged (default power)'),
+    }),
     noun: '+EV opportunities',
-    highlight: (i) => `+${str(i.ev_percentage)}% ${str(i.selection)}${withLine(i)} ${signed(i.odds_american)} at ${str(i.sportsbook)} (${str(i.event_name) || str(i.game)})`,
+    highlight: (i) =>
+      `+${str(i.ev_percentage)}% ${str(i.selection)}${withLine(i)} ${signed(i.odds_american)} at ${str(i.sportsbook)} (${str(i.event_name) || str(i.game)})`,
   },
   {
     name: 'find_middles',
     title: 'Middles',
-    description: 'Two books with different lines on the same spread or total, leaving a window where both bets win; priced with the probability of landing in it.',
+    description:
+      'Two books with different lines on the same spread or total, leaving a window where both bets win; priced with the probability of landing in it.',
     route: '/opportunities/middles',
     input: params({
-        ...opportunityFilters,
-        min_size: z.number().min(0).max(1000).describe('Minimum middle size in points (default 0.5)'),
-        sort: oneOf(MIDDLE_SORTS, 'Sort ("-" reverses); default quality, highest first'),
-      }),
+      ...opportunityFilters,
+      min_size: z.number().min(0).max(1000).describe('Minimum middle size in points (default 0.5)'),
+      sort: oneOf(MIDDLE_SORTS, 'Sort ("-" reverses); default quality, highest first'),
+    }),
     noun: 'middles',
     highlight: (i) => `${str(i.middle_size)}-point middle on ${eventName(i)} ${str(i.market_type)} (EV ${str(i.expected_value)})`,
   },
@@ -391,26 +423,27 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     description: 'Live scores, period, clock and situation (possession, count, runners, ...) of the games in play, by sport and event id.',
     route: '/gamestate/{sport?}',
     input: params({
-        sport: z
-          .string()
-          .regex(/^[A-Za-z_]{1,40}$/, 'sport must be a sport id such as basketball')
-          .describe('One sport id (e.g. basketball); omitted: every sport'),
-      }),
+      sport: z
+        .string()
+        .regex(/^[A-Za-z_]{1,40}$/, 'sport must be a sport id such as basketball')
+        .describe('One sport id (e.g. basketball); omitted: every sport'),
+    }),
     noun: 'sports',
   },
   {
     name: 'get_splits',
     title: 'Betting splits',
-    description: 'Public betting splits (share of bets and of money per side) from DraftKings (recreational) and Circa (sharp-friendly), refreshed about every 5 minutes.',
+    description:
+      'Public betting splits (share of bets and of money per side) from DraftKings (recreational) and Circa (sharp-friendly), refreshed about every 5 minutes.',
     route: '/splits',
     input: params({
-        sport,
-        league,
-        sportsbook: list(`Splits source(s): ${SPLITS_BOOKS.join(' (recreational), ')} (sharp-friendly)`, 'circa'),
-        event,
-        market: list(`Market(s): ${SPLITS_MARKETS.join(', ')}; keeps events with splits for one of them`, 'spread,total'),
-        ...page(100, 200),
-      }),
+      sport,
+      league,
+      sportsbook: list(`Splits source(s): ${SPLITS_BOOKS.join(' (recreational), ')} (sharp-friendly)`, 'circa'),
+      event,
+      market: list(`Market(s): ${SPLITS_MARKETS.join(', ')}; keeps events with splits for one of them`, 'spread,total'),
+      ...page(100, 200),
+    }),
     noun: 'games with splits',
     highlight: (i) => `${eventName(i)} at ${str(i.sportsbook)}`,
   },

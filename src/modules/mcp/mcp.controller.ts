@@ -38,12 +38,34 @@ export class McpController {
     description:
       'For AI agents: initialize, tools/list, tools/call, resources/list|read, prompts/list|get. Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`; one JSON-RPC message per request (batches are refused). Each request counts as one on the key\'s rate limit. See the README, "MCP server".',
   })
-  @ApiBody({ schema: { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { type: 'string', enum: ['2.0'] }, id: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, method: { type: 'string', example: 'tools/list' }, params: { type: 'object' } } } })
-  @ApiOkResponse({ description: 'The JSON-RPC response (202 with no body for a notification)', schema: { type: 'object', properties: { jsonrpc: { type: 'string' }, id: {}, result: { type: 'object' }, error: { type: 'object' } } } })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['jsonrpc', 'method'],
+      properties: {
+        jsonrpc: { type: 'string', enum: ['2.0'] },
+        id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+        method: { type: 'string', example: 'tools/list' },
+        params: { type: 'object' },
+      },
+    },
+  })
+  @ApiOkResponse({
+    description: 'The JSON-RPC response (202 with no body for a notification)',
+    schema: { type: 'object', properties: { jsonrpc: { type: 'string' }, id: {}, result: { type: 'object' }, error: { type: 'object' } } },
+  })
   async post(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const body = req.body;
     if (Array.isArray(body)) {
-      await reply.code(400).header('Content-Type', 'application/json').send(jsonRpcError(-32600, 'JSON-RPC batches are not supported: send one message per request (each request counts once on the rate limit)'));
+      await reply
+        .code(400)
+        .header('Content-Type', 'application/json')
+        .send(
+          jsonRpcError(
+            -32600,
+            'JSON-RPC batches are not supported: send one message per request (each request counts once on the rate limit)',
+          ),
+        );
       return;
     }
     const apiKey = extractKey(req);
@@ -57,7 +79,9 @@ export class McpController {
         const v = req.headers[name];
         if (typeof v === 'string') headers.set(name, v);
       }
-      const res = await transport.handleRequest(new Request(`http://localhost${req.url}`, { method: 'POST', headers }), { parsedBody: body });
+      const res = await transport.handleRequest(new Request(`http://localhost${req.url}`, { method: 'POST', headers }), {
+        parsedBody: body,
+      });
       const text = await res.text();
       reply.code(res.status);
       res.headers.forEach((value, name) => {

@@ -65,7 +65,12 @@ export class McpService {
     const template = routeTemplate(tool.route);
     const rule = this.routes.rule(template);
     if (!rule) {
-      return { served: false, requiredTier: 'free', available: false, note: `Not served by this server (GET /api/v1${template} is missing): calls return not_found.` };
+      return {
+        served: false,
+        requiredTier: 'free',
+        available: false,
+        note: `Not served by this server (GET /api/v1${template} is missing): calls return not_found.`,
+      };
     }
     if (rule.kind !== 'key' || !rule.feature) return { served: true, requiredTier: 'free', available: true, note: 'Tier: every tier.' };
     const requiredTier = this.policy.requiredTierFor(rule.feature);
@@ -75,7 +80,12 @@ export class McpService {
     const why = this.policy.tierHas(account.tier, rule.feature)
       ? 'it is switched off for this account'
       : `this key is on the ${account.tier} tier`;
-    return { served: true, requiredTier, available, note: `${tierNote} Not available to this key (${why}): calls are refused with tier_restricted.` };
+    return {
+      served: true,
+      requiredTier,
+      available,
+      note: `${tierNote} Not available to this key (${why}): calls are refused with tier_restricted.`,
+    };
   }
 
   createServer(caller: McpCaller): McpServer {
@@ -85,8 +95,8 @@ export class McpService {
         capabilities: { tools: {}, resources: {}, prompts: {} },
         instructions:
           'Sports betting odds from many sportsbooks: events, prices, line shopping, +EV, arbitrage, middles, low-hold markets, closing lines, futures, live game state and betting splits. ' +
-          'Every tool returns the JSON of the REST endpoint it names, after a one-paragraph summary. Each tool call counts as one request on the API key\'s per-minute budget. ' +
-          'Tools above the key\'s tier say so in their description and are refused with the tier they need; get_account_info tells the key\'s tier and limits.',
+          "Every tool returns the JSON of the REST endpoint it names, after a one-paragraph summary. Each tool call counts as one request on the API key's per-minute budget. " +
+          "Tools above the key's tier say so in their description and are refused with the tier they need; get_account_info tells the key's tier and limits.",
       },
     );
     const listed = MCP_TOOLS.map((tool) => this.registerTool(server, tool, caller));
@@ -104,9 +114,15 @@ export class McpService {
       title: tool.title,
       description: `${tool.description} Calls GET /api/v1${routeTemplate(tool.route)}. ${access.note}`,
       annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      _meta: { [`${META}/route`]: `GET /api/v1${routeTemplate(tool.route)}`, [`${META}/required_tier`]: access.requiredTier, [`${META}/available`]: access.available },
+      _meta: {
+        [`${META}/route`]: `GET /api/v1${routeTemplate(tool.route)}`,
+        [`${META}/required_tier`]: access.requiredTier,
+        [`${META}/available`]: access.available,
+      },
     };
-    server.registerTool(tool.name, { ...config, inputSchema: tool.input }, async (args: Record<string, unknown>) => this.callTool(tool, args, caller));
+    server.registerTool(tool.name, { ...config, inputSchema: tool.input }, async (args: Record<string, unknown>) =>
+      this.callTool(tool, args, caller),
+    );
     return { name: tool.name, ...config, inputSchema: inputSchema(tool), execution: { taskSupport: 'forbidden' } };
   }
 
@@ -144,15 +160,31 @@ export class McpService {
     server.registerResource(
       'tiers',
       'odds://tiers',
-      { title: 'Tiers and tools', description: 'What each subscription tier allows (rate, delay, books, features) and which tools this key may call', mimeType: 'text/markdown' },
-      async (uri): Promise<ReadResourceResult> => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: this.tiersMarkdown(caller.account) }] }),
+      {
+        title: 'Tiers and tools',
+        description: 'What each subscription tier allows (rate, delay, books, features) and which tools this key may call',
+        mimeType: 'text/markdown',
+      },
+      async (uri): Promise<ReadResourceResult> => ({
+        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: this.tiersMarkdown(caller.account) }],
+      }),
     );
     server.registerResource(
       'sportsbooks',
       'odds://sportsbooks',
-      { title: 'Sportsbook catalog', description: 'Every sportsbook in the catalog with its regions, sharpness and the tier it requires (GET /api/v1/sportsbooks?catalog=true)', mimeType: 'application/json' },
+      {
+        title: 'Sportsbook catalog',
+        description:
+          'Every sportsbook in the catalog with its regions, sharpness and the tier it requires (GET /api/v1/sportsbooks?catalog=true)',
+        mimeType: 'application/json',
+      },
       async (uri): Promise<ReadResourceResult> => {
-        const res = await this.dispatcher.get('/sportsbooks', new URLSearchParams({ catalog: 'true', include_unlisted: 'true' }), caller.apiKey, caller.requestId);
+        const res = await this.dispatcher.get(
+          '/sportsbooks',
+          new URLSearchParams({ catalog: 'true', include_unlisted: 'true' }),
+          caller.apiKey,
+          caller.requestId,
+        );
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(res.body) }] };
       },
     );
@@ -172,7 +204,11 @@ export class McpService {
     ];
     for (const tool of MCP_TOOLS) {
       const a = this.access(tool, account);
-      const tier = !a.served ? 'not served' : a.requiredTier === 'free' ? 'every tier' : `${a.requiredTier}${a.requiredTier === 'enterprise' ? '' : '+'}`;
+      const tier = !a.served
+        ? 'not served'
+        : a.requiredTier === 'free'
+          ? 'every tier'
+          : `${a.requiredTier}${a.requiredTier === 'enterprise' ? '' : '+'}`;
       lines.push(`| ${tool.name} | GET /api/v1${routeTemplate(tool.route)} | ${tier} | ${a.available ? 'yes' : 'no'} |`);
     }
     return lines.join('\n');

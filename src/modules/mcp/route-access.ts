@@ -36,7 +36,8 @@ export class RouteAccess implements OnApplicationBootstrap {
         const handler = (type.prototype as Record<string, unknown>)[name] as (...args: unknown[]) => unknown;
         if (Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.GET) continue;
         const rule: AccessRule = this.reflector.getAllAndOverride<AccessRule>(ACCESS_KEY, [handler, type]) ?? { kind: 'key' };
-        for (const b of base) for (const p of this.paths(Reflect.getMetadata(PATH_METADATA, handler))) this.rules.set(routeKey(`${b}/${p}`), rule);
+        for (const b of base)
+          for (const p of this.paths(Reflect.getMetadata(PATH_METADATA, handler))) this.rules.set(routeKey(`${b}/${p}`), rule);
       }
     }
   }

@@ -27,9 +27,17 @@ export class MetricsGaugesModule implements OnApplicationBootstrap {
     m.gauge('board_write_backlog', 'Board changes waiting to be written to the database', () => this.boards.writer.pending);
     // One gauge per opportunity type (its live count among all books): the types register before this runs.
     for (const d of this.detection.types()) m.gauge(d.gauge.name, d.gauge.help, () => this.detection.live(d.kind)?.size ?? 0);
-    m.gauge('detection_rescan_mismatches_total', 'Opportunities the full re-scan found different from the incremental state', () => this.detection.stats.rescanMismatches);
+    m.gauge(
+      'detection_rescan_mismatches_total',
+      'Opportunities the full re-scan found different from the incremental state',
+      () => this.detection.stats.rescanMismatches,
+    );
     m.gauge('stream_open', 'Open SSE and WebSocket streams', () => this.hub.openStreams);
-    m.gauge('stream_closing', 'Streams closed by the server whose sockets have not yet let go of their queued data', () => this.hub.closingStreams);
+    m.gauge(
+      'stream_closing',
+      'Streams closed by the server whose sockets have not yet let go of their queued data',
+      () => this.hub.closingStreams,
+    );
     m.gauge('worker_active', '1 when this instance is the active worker', () => (this.leadership.isLeader ? 1 : 0));
   }
 }

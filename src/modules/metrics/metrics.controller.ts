@@ -14,7 +14,11 @@ export class MetricsController {
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiProduces('text/plain')
   @ApiTextResponse('text/plain', 'Metrics in the Prometheus text exposition format 0.0.4')
-  @ApiOperation({ summary: 'Prometheus metrics (not under /api/v1)', description: 'Needs X-Admin-Token, except for a direct request from the same machine (loopback peer, no X-Forwarded-For/Forwarded header) while METRICS_ALLOW_LOCAL is on (the default). Request latency per route, rate-limit rejections, board size, ingest rate, detection latency, open streams, bus lag, database write backlog, and process metrics.' })
+  @ApiOperation({
+    summary: 'Prometheus metrics (not under /api/v1)',
+    description:
+      'Needs X-Admin-Token, except for a direct request from the same machine (loopback peer, no X-Forwarded-For/Forwarded header) while METRICS_ALLOW_LOCAL is on (the default). Request latency per route, rate-limit rejections, board size, ingest rate, detection latency, open streams, bus lag, database write backlog, and process metrics.',
+  })
   get(): Promise<string> {
     return this.metrics.registry.metrics();
   }

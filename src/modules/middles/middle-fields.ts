@@ -1,7 +1,10 @@
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
 
 /** The team a team-total ladder is about (its subject is the side), or null for other markets. */
-export function teamTotalTeam(row: Pick<OddsRow, 'marketType' | 'ladderKey' | 'playerName'>, e: Pick<BoardEvent, 'homeTeam' | 'awayTeam'> | undefined): string | null {
+export function teamTotalTeam(
+  row: Pick<OddsRow, 'marketType' | 'ladderKey' | 'playerName'>,
+  e: Pick<BoardEvent, 'homeTeam' | 'awayTeam'> | undefined,
+): string | null {
   if (row.marketType !== 'team_total') return null;
   const subject = row.ladderKey.split('|')[3] ?? '';
   if (subject === 'home' && e) return e.homeTeam;
@@ -21,7 +24,14 @@ export interface AltPrice {
  */
 export function altPrices(side: OddsRow, group: readonly OddsRow[], mayShow: (book: string) => boolean = () => true): AltPrice[] | null {
   const alts = group
-    .filter((r) => r.sportsbook !== side.sportsbook && r.isActive && r.selectionType === side.selectionType && r.line === side.line && mayShow(r.sportsbook))
+    .filter(
+      (r) =>
+        r.sportsbook !== side.sportsbook &&
+        r.isActive &&
+        r.selectionType === side.selectionType &&
+        r.line === side.line &&
+        mayShow(r.sportsbook),
+    )
     .sort((a, b) => b.decimal - a.decimal || (a.sportsbook < b.sportsbook ? -1 : 1))
     .map((r) => ({ book: r.sportsbook, odds: r.american }));
   return alts.length ? alts : null;

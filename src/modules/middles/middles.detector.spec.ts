@@ -19,7 +19,12 @@ describe('middles detection', () => {
     expect(ms).toHaveLength(1);
     const m = ms[0]!;
     expect(m.id).toMatch(/^[0-9a-f]{16}$/);
-    expect([m.side1.row.sportsbook, m.side1.row.line, m.side2.row.sportsbook, m.side2.row.line]).toEqual(['draftkings', -2.5, 'fanduel', 7.5]);
+    expect([m.side1.row.sportsbook, m.side1.row.line, m.side2.row.sportsbook, m.side2.row.line]).toEqual([
+      'draftkings',
+      -2.5,
+      'fanduel',
+      7.5,
+    ]);
     const a = m.analysis;
     expect(a.middleSize).toBe(5);
     expect(a.middleNumbers).toEqual([3, 4, 5, 6, 7]);

@@ -3,7 +3,16 @@ import type { FeatureDef } from '../../common/auth/access-policy.js';
 import { assertNever } from '../../common/assert-never.js';
 import { isQuarterLine, shortHash } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
-import { analyzeMiddle, discretisedNormal, marginPmf, middleQualityScore, poissonPmf, totalPmf, type MiddleAnalysis, type Pmf } from '../../math/index.js';
+import {
+  analyzeMiddle,
+  discretisedNormal,
+  marginPmf,
+  middleQualityScore,
+  poissonPmf,
+  totalPmf,
+  type MiddleAnalysis,
+  type Pmf,
+} from '../../math/index.js';
 import type { Detector, Guards, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
 import { flagOf, groupInfo, guardsOf, type DetectContext } from '../detection/group-info.js';
 import { ageSeconds, isHandicap, outcomesOf, type BookFilter } from '../detection/market-groups.js';
@@ -15,7 +24,16 @@ export const MIDDLE_MIN_EV = -2.5;
 export const KEY_NUMBERS: Record<string, number[]> = { football: [3, 7, 10, 14], hockey: [1], baseball: [1], soccer: [1] };
 /** Typical game totals, for middles on events with no totals market of their own. */
 const DEFAULT_TOTAL: Record<string, number> = {
-  nba: 226, ncaab: 145, wnba: 165, euroleague: 160, nfl: 45, ncaaf: 54, nhl: 6, mlb: 8.5, atp: 22, wta: 21,
+  nba: 226,
+  ncaab: 145,
+  wnba: 165,
+  euroleague: 160,
+  nfl: 45,
+  ncaaf: 54,
+  nhl: 6,
+  mlb: 8.5,
+  atp: 22,
+  wta: 21,
 };
 const SPORT_TOTAL: Record<string, number> = { basketball: 220, football: 45, hockey: 6, soccer: 2.6, baseball: 8.5, tennis: 22 };
 
@@ -167,7 +185,12 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
       const [a, b] = pick;
       let analysis: MiddleAnalysis;
       try {
-        analysis = analyzeMiddle({ above: { kind: 'above', threshold: ta, decimal: a.decimal }, below: { kind: 'below', threshold: tb, decimal: b.decimal }, pmf, keyNumbers });
+        analysis = analyzeMiddle({
+          above: { kind: 'above', threshold: ta, decimal: a.decimal },
+          below: { kind: 'below', threshold: tb, decimal: b.decimal },
+          pmf,
+          keyNumbers,
+        });
       } catch {
         continue;
       }
@@ -226,7 +249,14 @@ function cheapestPair(listA: readonly OddsRow[], listB: readonly OddsRow[]): [Od
   return pick;
 }
 
-function middleRecord(ctx: DetectContext, ladderKey: string, first: OddsRow, side1: MiddleSideRecord, side2: MiddleSideRecord, analysis: MiddleAnalysis): MiddleRecord {
+function middleRecord(
+  ctx: DetectContext,
+  ladderKey: string,
+  first: OddsRow,
+  side1: MiddleSideRecord,
+  side2: MiddleSideRecord,
+  analysis: MiddleAnalysis,
+): MiddleRecord {
   const a = side1.row;
   const b = side2.row;
   const age = Math.max(ageSeconds(ctx.board, a, ctx.now), ageSeconds(ctx.board, b, ctx.now));
@@ -274,7 +304,13 @@ export class MiddlesDetector implements Detector<MiddleRecord> {
   readonly perScope = true;
   readonly feature: FeatureDef = { name: 'middles', label: 'Middles', title: 'Middles', fromTier: 'pro' };
   readonly extraFeatures: readonly FeatureDef[] = [{ name: 'middles_summary', label: 'The middles summary', fromTier: 'pro' }];
-  readonly stream: StreamNames = { channel: 'middles', type: 'middles', detected: 'middles:detected', expired: 'middles:expired', expiredAt: false };
+  readonly stream: StreamNames = {
+    channel: 'middles',
+    type: 'middles',
+    detected: 'middles:detected',
+    expired: 'middles:expired',
+    expiredAt: false,
+  };
   readonly gauge = { name: 'opportunities_middles', help: 'Live middles (all books)' };
 
   constructor(private readonly presenter: MiddlesPresenter) {}

@@ -10,7 +10,11 @@ import { BoardModule } from '../board/board.module.js';
 import { ReferenceModule } from '../reference/reference.module.js';
 
 /** Middles: its detector (registered with the engine), presenter, list and route. */
-@Module({ imports: [BoardModule, ReferenceModule, DetectionModule, OpportunityListsModule], controllers: [MiddlesController], providers: [MiddlesDetector, MiddlesPresenter, MiddlesService] })
+@Module({
+  imports: [BoardModule, ReferenceModule, DetectionModule, OpportunityListsModule],
+  controllers: [MiddlesController],
+  providers: [MiddlesDetector, MiddlesPresenter, MiddlesService],
+})
 export class MiddlesModule implements OnModuleInit {
   constructor(
     private readonly engine: DetectionEngine,

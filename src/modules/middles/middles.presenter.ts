@@ -23,9 +23,7 @@ export const MIDDLE_WARN = {
 /** Turns middle records into the items of `/opportunities/middles` and `middles:detected`. */
 @Injectable()
 export class MiddlesPresenter {
-  constructor(
-    private readonly refs: RefBlocks,
-  ) {}
+  constructor(private readonly refs: RefBlocks) {}
 
   private side(board: OddsBoard, e: BoardEvent | undefined, s: MiddleSideRecord, stake: number, now: number): Json {
     return {
@@ -33,7 +31,12 @@ export class MiddlesPresenter {
       selection: s.row.selection,
       selection_type: s.row.selectionType,
       line: s.row.line,
-      odds: { american: s.row.american, decimal: s.row.decimal, probability: s.row.probability, fair_probability: roundTo(s.winProbability, 6) },
+      odds: {
+        american: s.row.american,
+        decimal: s.row.decimal,
+        probability: s.row.probability,
+        fair_probability: roundTo(s.winProbability, 6),
+      },
       stake_percent: r4(stake),
       odds_age_seconds: r2(ageSeconds(board, s.row, now)),
       deep_link: deepLinkPath(s.row.sportsbook, s.row.id),

@@ -32,7 +32,9 @@ export class MiddlesService {
     }
     const c = this.lists.scope(account, q);
     const minSize = q.min_size ?? 0.5;
-    const found = this.lists.records<MiddleRecord>(this.detector.kind, account, c, q.include_flagged).filter((m) => m.analysis.middleSize >= minSize && this.lists.passes(c, q, m, this.detector.rows(m)));
+    const found = this.lists
+      .records<MiddleRecord>(this.detector.kind, account, c, q.include_flagged)
+      .filter((m) => m.analysis.middleSize >= minSize && this.lists.passes(c, q, m, this.detector.rows(m)));
     return { c, found };
   }
 
@@ -47,22 +49,42 @@ export class MiddlesService {
     };
     found.sort((a, b) => (reverse ? -1 : 1) * (cmp[field]!(a, b) || (a.id < b.id ? -1 : 1)));
     const data = found.slice(q.offset, q.offset + q.limit).map((m) => this.presenter.present(c.board, m, c.now));
-    const filters = { sport: q.sport ?? null, league: q.league ?? null, sportsbook: c.books.isDefault ? null : c.books.books, market: q.market ?? null, min_size: q.min_size ?? 0.5, min_odds: q.min_odds ?? null, max_odds: q.max_odds ?? null };
-    return page(data, { limit: q.limit, offset: q.offset, total: found.length }, { source: 'cache', summary: { count: found.length }, filters, updated_at: this.clock.iso() }, { updated_at: this.clock.iso() });
+    const filters = {
+      sport: q.sport ?? null,
+      league: q.league ?? null,
+      sportsbook: c.books.isDefault ? null : c.books.books,
+      market: q.market ?? null,
+      min_size: q.min_size ?? 0.5,
+      min_odds: q.min_odds ?? null,
+      max_odds: q.max_odds ?? null,
+    };
+    return page(
+      data,
+      { limit: q.limit, offset: q.offset, total: found.length },
+      { source: 'cache', summary: { count: found.length }, filters, updated_at: this.clock.iso() },
+      { updated_at: this.clock.iso() },
+    );
   }
 
   /** One live middle (any scope), unless it uses a book above the caller's tier. */
   one(account: Account, id: string) {
-    if (!/^[0-9a-f]{16}$/.test(id)) throw badRequest(`Invalid middle id "${id}": expected 16 lowercase hexadecimal characters`, { parameter: 'id' });
+    if (!/^[0-9a-f]{16}$/.test(id))
+      throw badRequest(`Invalid middle id "${id}": expected 16 lowercase hexadecimal characters`, { parameter: 'id' });
     const found = this.engine.known<MiddleRecord>(this.detector.kind, id);
     if (!found) throw notFound(`No live middle with id ${id} (it may have expired)`);
     for (const book of [found.side1.row.sportsbook, found.side2.row.sportsbook]) {
       const def = this.catalog.book(book);
       if (def && !this.policy.mayUseBook(account.tier, def)) {
-        throw tierRestricted(`This middle uses ${def.display_name}, which requires the ${def.requires_tier} tier`, def.requires_tier!, { tier: account.tier });
+        throw tierRestricted(`This middle uses ${def.display_name}, which requires the ${def.requires_tier} tier`, def.requires_tier!, {
+          tier: account.tier,
+        });
       }
     }
-    return { success: true as const, data: this.presenter.present(this.boards.board, found, this.clock.now()), updated_at: this.clock.iso() };
+    return {
+      success: true as const,
+      data: this.presenter.present(this.boards.board, found, this.clock.now()),
+      updated_at: this.clock.iso(),
+    };
   }
 
   summary(account: Account | undefined, q: MiddlesSummaryQuery) {

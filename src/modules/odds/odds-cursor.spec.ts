@@ -18,11 +18,17 @@ describe('odds cursor', () => {
 
   it('refuses what it did not issue: not base64 JSON, no key list, or items other than numbers and strings', () => {
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-    for (const bad of ['', 'not a cursor', '%%%', b64({}), b64({ k: 'x' }), b64({ k: [1, null] }), b64({ k: [{}] }), b64([1, 2])]) expect(decodeCursor(bad)).toBeNull();
+    for (const bad of ['', 'not a cursor', '%%%', b64({}), b64({ k: 'x' }), b64({ k: [1, null] }), b64({ k: [{}] }), b64([1, 2])])
+      expect(decodeCursor(bad)).toBeNull();
   });
 
   it('finds the first row after the cursor in an ascending field sort ([value, id] keys)', () => {
-    const list = rows([[-200, 'a'], [-110, 'a'], [-110, 'b'], [150, 'a']]);
+    const list = rows([
+      [-200, 'a'],
+      [-110, 'a'],
+      [-110, 'b'],
+      [150, 'a'],
+    ]);
     expect(afterCursor(list, keyOf, [-110, 'a'], false)).toBe(2);
     expect(afterCursor(list, keyOf, [-110, 'b'], false)).toBe(3);
     expect(afterCursor(list, keyOf, [-300, 'z'], false)).toBe(0);
@@ -32,7 +38,12 @@ describe('odds cursor', () => {
   });
 
   it('reverses only the value in a descending field sort; ties stay in id order', () => {
-    const list = rows([[150, 'a'], [-110, 'a'], [-110, 'b'], [-200, 'a']]);
+    const list = rows([
+      [150, 'a'],
+      [-110, 'a'],
+      [-110, 'b'],
+      [-200, 'a'],
+    ]);
     expect(afterCursor(list, keyOf, [-110, 'a'], true)).toBe(2);
     expect(afterCursor(list, keyOf, [150, 'a'], true)).toBe(1);
     expect(afterCursor(list, keyOf, [0, 'x'], true)).toBe(1);
@@ -40,19 +51,27 @@ describe('odds cursor', () => {
 
   it('pages through any sorted list without a gap or a repeat (property)', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.tuple(fc.integer({ min: -500, max: 500 }), fc.constantFrom('a', 'b', 'c', 'd')), { selector: (t) => `${t[0]}|${t[1]}`, maxLength: 60 }), fc.integer({ min: 1, max: 7 }), fc.boolean(), (keys, size, desc) => {
-        const sorted = [...keys].sort((x, y) => (desc ? y[0] - x[0] : x[0] - y[0]) || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
-        const list = rows(sorted);
-        const seen: Key[] = [];
-        let start = 0;
-        while (start < list.length) {
-          const page = list.slice(start, start + size);
-          seen.push(...page.map(keyOf));
-          const cursor = decodeCursor(encodeCursor(keyOf(page[page.length - 1]!)))!;
-          start = afterCursor(list, keyOf, cursor, desc);
-        }
-        expect(seen).toEqual(sorted);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.tuple(fc.integer({ min: -500, max: 500 }), fc.constantFrom('a', 'b', 'c', 'd')), {
+          selector: (t) => `${t[0]}|${t[1]}`,
+          maxLength: 60,
+        }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.boolean(),
+        (keys, size, desc) => {
+          const sorted = [...keys].sort((x, y) => (desc ? y[0] - x[0] : x[0] - y[0]) || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
+          const list = rows(sorted);
+          const seen: Key[] = [];
+          let start = 0;
+          while (start < list.length) {
+            const page = list.slice(start, start + size);
+            seen.push(...page.map(keyOf));
+            const cursor = decodeCursor(encodeCursor(keyOf(page[page.length - 1]!)))!;
+            start = afterCursor(list, keyOf, cursor, desc);
+          }
+          expect(seen).toEqual(sorted);
+        },
+      ),
     );
   });
 });

@@ -17,7 +17,12 @@ export function decodeCursor(cursor: string): Array<number | string> | null {
 }
 
 /** Index of the first row whose sort key is after the cursor's (sorted rows, same sort). */
-export function afterCursor(rows: OddsRow[], keyOf: (r: OddsRow) => Array<number | string>, cursor: Array<number | string>, desc: boolean): number {
+export function afterCursor(
+  rows: OddsRow[],
+  keyOf: (r: OddsRow) => Array<number | string>,
+  cursor: Array<number | string>,
+  desc: boolean,
+): number {
   const compareKeys = (a: Array<number | string>, b: Array<number | string>) => {
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
       const c = cmp(a[i] ?? '', b[i] ?? '');

@@ -4,7 +4,18 @@ import { naturalKey } from './ordered-page.js';
 
 /** Sort orders of /odds and /odds/delta: the fields `sort` accepts, and the comparators and keyset keys of each. */
 
-export const SORT_FIELDS = ['odds_american', 'odds_decimal', 'probability', 'odds_probability', 'timestamp', 'event_start_time', 'sportsbook', 'sport', 'league', 'id'] as const;
+export const SORT_FIELDS = [
+  'odds_american',
+  'odds_decimal',
+  'probability',
+  'odds_probability',
+  'timestamp',
+  'event_start_time',
+  'sportsbook',
+  'sport',
+  'league',
+  'id',
+] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
 export interface SortSpec {

@@ -8,5 +8,10 @@ import { ReferenceModule } from '../reference/reference.module.js';
 import { EventsModule } from '../events/events.module.js';
 
 /** Odds lists, batch and one event's odds; the odds item builder (the stream uses it too). */
-@Module({ imports: [BoardModule, ReferenceModule, EventsModule, DetectionModule], controllers: [OddsController], providers: [OddsService, OddsItemBuilder], exports: [OddsService, OddsItemBuilder] })
+@Module({
+  imports: [BoardModule, ReferenceModule, EventsModule, DetectionModule],
+  controllers: [OddsController],
+  providers: [OddsService, OddsItemBuilder],
+  exports: [OddsService, OddsItemBuilder],
+})
 export class OddsModule {}

@@ -49,7 +49,9 @@ interface FilterInput {
 /** `is_main_line` (the name of the row field) with `main` (the TypeScript SDK's parameter) accepted as its alias. */
 export function mainLineOnly(q: { main?: boolean; is_main_line?: boolean }): true | undefined {
   if (q.main !== undefined && q.is_main_line !== undefined && q.main !== q.is_main_line) {
-    throw badRequest('Invalid parameters: "main" is an alias of "is_main_line"; give one of them, or both with the same value', { parameter: 'main' });
+    throw badRequest('Invalid parameters: "main" is an alias of "is_main_line"; give one of them, or both with the same value', {
+      parameter: 'main',
+    });
   }
   return (q.is_main_line ?? q.main) === true ? true : undefined;
 }
@@ -107,7 +109,12 @@ export class OddsService {
     const date = q.date;
     const matchers: Array<(e: BoardEvent) => boolean> = [];
     if (team) matchers.push((e) => this.events.matchesTeam(e, team));
-    if (text) matchers.push((e) => this.events.matchesTeam(e, text) || foldName(`${e.league} ${this.catalog.league(e.league)?.label ?? ''} ${e.sport}`).includes(text));
+    if (text)
+      matchers.push(
+        (e) =>
+          this.events.matchesTeam(e, text) ||
+          foldName(`${e.league} ${this.catalog.league(e.league)?.label ?? ''} ${e.sport}`).includes(text),
+      );
     if (date) matchers.push((e) => this.events.localDate(e) === date);
     if (q.min_odds !== undefined && q.max_odds !== undefined && q.min_odds > q.max_odds) {
       throw badRequest('Invalid parameters: min_odds is greater than max_odds', { parameter: 'min_odds' });
@@ -152,7 +159,9 @@ export class OddsService {
    * (those /sportsbooks lists) and the unlisted ones that have prices on the board (/sportsbooks?include_unlisted=true).
    */
   private booksAvailable(books: BookScope, board: OddsBoard): string[] {
-    return books.all ? this.catalog.books.filter((b) => !b.unlisted || (board.ids('book', b.id)?.size ?? 0) > 0).map((b) => b.id) : books.books;
+    return books.all
+      ? this.catalog.books.filter((b) => !b.unlisted || (board.ids('book', b.id)?.size ?? 0) > 0).map((b) => b.id)
+      : books.books;
   }
 
   list(account: Account | undefined, q: ListOddsQuery) {
@@ -160,7 +169,24 @@ export class OddsService {
     const mainOnly = mainLineOnly(q);
     const f = { ...this.filter(books, q), mainOnly };
     const sort = this.sortSpec(q.sort);
-    const key = JSON.stringify(['list', books.books, books.all, q.sport, q.league, q.market, q.event, q.event_id, q.live, q.team, q.q, q.date, q.min_odds, q.max_odds, mainOnly, q.sort]);
+    const key = JSON.stringify([
+      'list',
+      books.books,
+      books.all,
+      q.sport,
+      q.league,
+      q.market,
+      q.event,
+      q.event_id,
+      q.live,
+      q.team,
+      q.q,
+      q.date,
+      q.min_odds,
+      q.max_odds,
+      mainOnly,
+      q.sort,
+    ]);
     const now = this.dataTime(board);
     const filters = this.filtersEcho(q, books);
     const available = this.booksAvailable(books, board);
@@ -184,7 +210,12 @@ export class OddsService {
           odds: list.map((r) => this.items.project(this.items.build(board, r, e), q.fields)),
         };
       });
-      return page(slice, { limit: q.limit, offset: q.offset, total: all.length }, { group_by: 'event', books_available: available, filters, updated_at: now }, { updated_at: now });
+      return page(
+        slice,
+        { limit: q.limit, offset: q.offset, total: all.length },
+        { group_by: 'event', books_available: available, filters, updated_at: now },
+        { updated_at: now },
+      );
     }
 
     const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
@@ -197,7 +228,17 @@ export class OddsService {
     if (sort.field === 'default') {
       // Row-level filters only (event-level ones are applied per event): the key of the per-event counts.
       const rowFilterKey = JSON.stringify([books.books, books.all, q.market, q.live, q.min_odds, q.max_odds, mainOnly]);
-      ({ rows: slice, start, total } = orderedPage(board, f, { offset: q.offset, limit: q.limit, cursor: cursor as NaturalKey | undefined, counter: this.counts, rowFilterKey }));
+      ({
+        rows: slice,
+        start,
+        total,
+      } = orderedPage(board, f, {
+        offset: q.offset,
+        limit: q.limit,
+        cursor: cursor as NaturalKey | undefined,
+        counter: this.counts,
+        rowFilterKey,
+      }));
     } else {
       const rows = this.sorted(board, f, sort, key);
       start = cursor ? afterCursor(rows, (r) => sortKey(board, sort, r), cursor, sort.desc) : q.offset;
@@ -206,7 +247,10 @@ export class OddsService {
     }
     const items = slice.map((r) => this.items.project(this.items.build(board, r), q.fields));
     const hasMore = start + slice.length < total;
-    const pg = { ...pagination(q.limit, start, total, slice.length), next_cursor: hasMore && slice.length ? encodeCursor(sortKey(board, sort, slice[slice.length - 1]!)) : null };
+    const pg = {
+      ...pagination(q.limit, start, total, slice.length),
+      next_cursor: hasMore && slice.length ? encodeCursor(sortKey(board, sort, slice[slice.length - 1]!)) : null,
+    };
     const meta = {
       count: items.length,
       total,
@@ -216,7 +260,14 @@ export class OddsService {
       updated_at: now,
       filters,
     };
-    return { success: true as const, data: items, pagination: pg, meta, updated_at: now, ...(total > OVERFLOW_AT ? { overflow: true } : {}) };
+    return {
+      success: true as const,
+      data: items,
+      pagination: pg,
+      meta,
+      updated_at: now,
+      ...(total > OVERFLOW_AT ? { overflow: true } : {}),
+    };
   }
 
   /** The best active, fresh price per selection across the books in scope (one Odds row per selection). */
@@ -225,7 +276,15 @@ export class OddsService {
     const f: OddsFilter = { ...this.filter(books, q), activeOnly: true, mainOnly: mainLineOnly(q) };
     const fkey = JSON.stringify([books.books, books.all, q.market, q.live, q.min_odds, q.max_odds, f.mainOnly]);
     const viewNow = this.asOf(account);
-    const events = board.eventOrder().filter((e) => (!f.events || f.events.has(e.id)) && (!f.sports || f.sports.has(e.sport)) && (!f.leagues || f.leagues.has(e.league)) && (!f.eventMatch || f.eventMatch(e)));
+    const events = board
+      .eventOrder()
+      .filter(
+        (e) =>
+          (!f.events || f.events.has(e.id)) &&
+          (!f.sports || f.sports.has(e.sport)) &&
+          (!f.leagues || f.leagues.has(e.league)) &&
+          (!f.eventMatch || f.eventMatch(e)),
+      );
     const perEvent = events.map((e) => this.bestOfEvent(board, e.id, f, fkey, viewNow));
     const total = perEvent.reduce((a, b) => a + b.length, 0);
     const out: Array<{ row: OddsRow; books: number }> = [];
@@ -241,10 +300,18 @@ export class OddsService {
     }
     const items = out.map((b) => ({ ...this.items.build(board, b.row), books_compared: b.books }));
     const now = this.dataTime(board);
-    return page(items, { limit: q.limit, offset: q.offset, total }, { books_available: this.booksAvailable(books, board), filters: this.filtersEcho(q, books), updated_at: now }, { updated_at: now });
+    return page(
+      items,
+      { limit: q.limit, offset: q.offset, total },
+      { books_available: this.booksAvailable(books, board), filters: this.filtersEcho(q, books), updated_at: now },
+      { updated_at: now },
+    );
   }
 
-  private readonly bestMemo = new WeakMap<OddsBoard, Map<string, { version: number; validUntil: number; list: Array<{ row: OddsRow; books: number }> }>>();
+  private readonly bestMemo = new WeakMap<
+    OddsBoard,
+    Map<string, { version: number; validUntil: number; list: Array<{ row: OddsRow; books: number }> }>
+  >();
 
   /**
    * One event's best price per selection, cached per (event version, filter) until a chosen price would turn
@@ -285,7 +352,9 @@ export class OddsService {
     const { board, books } = this.scope(account, q);
     const e = board.events.get(eventId);
     if (!e) throw notFound(`No event with id "${eventId}"`);
-    const rows = selectRows(board, { books, events: new Set([eventId]), markets: this.events.resolveMarkets(q.market) }).sort(comparator(board, { field: 'default', desc: false }));
+    const rows = selectRows(board, { books, events: new Set([eventId]), markets: this.events.resolveMarkets(q.market) }).sort(
+      comparator(board, { field: 'default', desc: false }),
+    );
     const data: Record<string, OddsItem[]> = {};
     for (const r of rows) (data[r.sportsbook] ??= []).push(this.items.build(board, r, e));
     const now = this.clock.iso();
@@ -311,9 +380,19 @@ export class OddsService {
     const ids = [...new Set(body.event_ids.map((s) => s.trim()).filter(Boolean))];
     if (!ids.length) throw badRequest('Invalid body: event_ids must name at least one event', { parameter: 'event_ids' });
     if (ids.length > tier.batchSize) {
-      throw new ApiError('invalid_request', `Too many events: the ${tier.name} tier allows ${tier.batchSize} events per batch; this request has ${ids.length}`, { parameter: 'event_ids', max_batch: tier.batchSize, tier: tier.name });
+      throw new ApiError(
+        'invalid_request',
+        `Too many events: the ${tier.name} tier allows ${tier.batchSize} events per batch; this request has ${ids.length}`,
+        { parameter: 'event_ids', max_batch: tier.batchSize, tier: tier.name },
+      );
     }
-    const split = (v?: string) => (v ? v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : undefined);
+    const split = (v?: string) =>
+      v
+        ? v
+            .split(',')
+            .map((s) => s.trim().toLowerCase())
+            .filter(Boolean)
+        : undefined;
     const { board, books } = this.scope(account, { sportsbook: split(body.sportsbook) });
     const markets = this.events.resolveMarkets(split(body.market));
     const data: Record<string, OddsItem[]> = {};
@@ -330,7 +409,14 @@ export class OddsService {
     }
     const now = this.clock.iso();
     return envelope(data, {
-      meta: { requested: ids.length, found: ids.length - missing.length, missing, max_batch: tier.batchSize, filters: { sportsbook: books.isDefault ? null : books.books, market: body.market ?? null }, updated_at: now },
+      meta: {
+        requested: ids.length,
+        found: ids.length - missing.length,
+        missing,
+        max_batch: tier.batchSize,
+        filters: { sportsbook: books.isDefault ? null : books.books, market: body.market ?? null },
+        updated_at: now,
+      },
       updated_at: now,
     });
   }
@@ -339,7 +425,8 @@ export class OddsService {
   delta(account: Account | undefined, q: DeltaQuery) {
     if (!q.since) throw badRequest('Missing required parameter "since" (an RFC 3339 time)', { parameter: 'since' });
     const since = parseTime(q.since);
-    if (since === null) throw badRequest(`Invalid parameter "since": "${q.since}" is not an RFC 3339 time or Unix seconds`, { parameter: 'since' });
+    if (since === null)
+      throw badRequest(`Invalid parameter "since": "${q.since}" is not an RFC 3339 time or Unix seconds`, { parameter: 'since' });
     const { board, books } = this.scope(account, q);
     const serverTime = this.asOf(account);
     const f = this.filter(books, q);
@@ -350,10 +437,21 @@ export class OddsService {
     const slice = rows.slice(q.offset, q.offset + q.limit);
     const items = slice.map((r) => this.items.project(this.items.build(board, r), q.fields));
     const removedAll = changes.removed.filter((rm) => books.has(rm.sportsbook) && (!f.events || f.events.has(rm.eventId)));
-    const removed = removedAll.slice(0, REMOVED_CAP).map((rm) => ({ id: rm.id, sportsbook: rm.sportsbook, removed_at: new Date(rm.removedAt).toISOString() }));
+    const removed = removedAll
+      .slice(0, REMOVED_CAP)
+      .map((rm) => ({ id: rm.id, sportsbook: rm.sportsbook, removed_at: new Date(rm.removedAt).toISOString() }));
     const now = new Date(serverTime).toISOString();
     return {
-      ...page(items, { limit: q.limit, offset: q.offset, total: rows.length }, { server_time: now, books_changed: [...new Set(rows.map((r) => r.sportsbook))].sort(), filters: this.filtersEcho(q, books), since: new Date(since).toISOString() }),
+      ...page(
+        items,
+        { limit: q.limit, offset: q.offset, total: rows.length },
+        {
+          server_time: now,
+          books_changed: [...new Set(rows.map((r) => r.sportsbook))].sort(),
+          filters: this.filtersEcho(q, books),
+          since: new Date(since).toISOString(),
+        },
+      ),
       ...(removed.length ? { removed } : {}),
       ...(removedAll.length > REMOVED_CAP ? { removed_truncated: true } : {}),
       ...(changes.clamped ? { since_clamped: true } : {}),

@@ -7,7 +7,16 @@ import type { OddsFilter } from './odds-filter.js';
 export type NaturalKey = [number, string, string, string, number, string, string, string];
 
 export function naturalKey(board: OddsBoard, r: OddsRow): NaturalKey {
-  return [board.events.get(r.eventId)?.startTime ?? 0, r.eventId, r.marketType, r.ladderKey, r.groupLine ?? 0, r.selectionType, r.sportsbook, r.id];
+  return [
+    board.events.get(r.eventId)?.startTime ?? 0,
+    r.eventId,
+    r.marketType,
+    r.ladderKey,
+    r.groupLine ?? 0,
+    r.selectionType,
+    r.sportsbook,
+    r.id,
+  ];
 }
 
 function eventLevelOk(e: BoardEvent, f: OddsFilter): boolean {
@@ -20,7 +29,14 @@ function eventLevelOk(e: BoardEvent, f: OddsFilter): boolean {
 
 /** True when only books and markets filter rows, so counts come from the board's per-event counters. */
 function countable(f: OddsFilter): boolean {
-  return f.live === undefined && f.minOdds === undefined && f.maxOdds === undefined && !f.activeOnly && !f.mainOnly && f.changedSince === undefined;
+  return (
+    f.live === undefined &&
+    f.minOdds === undefined &&
+    f.maxOdds === undefined &&
+    !f.activeOnly &&
+    !f.mainOnly &&
+    f.changedSince === undefined
+  );
 }
 
 export function rowMatches(board: OddsBoard, r: OddsRow, f: OddsFilter): boolean {
@@ -104,7 +120,8 @@ export function orderedPage(
   if (opts.cursor) {
     const [start, eventId] = opts.cursor;
     skip = 0;
-    while (i < events.length && (events[i]!.startTime < start || (events[i]!.startTime === start && events[i]!.id < eventId))) index += counts[i++]!;
+    while (i < events.length && (events[i]!.startTime < start || (events[i]!.startTime === start && events[i]!.id < eventId)))
+      index += counts[i++]!;
     if (i < events.length && events[i]!.id === eventId) {
       const list = board.sortedRowsOf(eventId);
       let j = 0;

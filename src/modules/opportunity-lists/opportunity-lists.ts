@@ -27,7 +27,7 @@ export interface ListScope {
 
 /** What every opportunity list's API description says about book scopes and the guards. */
 export const LIST_SCOPE_NOTE =
-  'Opportunities are found continuously in each tier\'s default book set (hobby: 5 books, pro: 15, sharp and enterprise: all); `sportsbook` narrows to opportunities among the named books (tier book rules apply: a book above the tier or more books than the tier allows is 403 tier_restricted). Suspended prices never enter an opportunity; every leg is a complementary outcome of the same market (same event, period, line and settlement). A venue whose own market crosses itself or holds far over its usual hold is left out (`include_flagged=true` lists what it would add, with VENUE_SELF_ARBITRAGE or VENUE_EXCESS_HOLD); a price far from the other books\' consensus adds PRICE_OFF_CONSENSUS (thresholds in the README, Opportunities).';
+  "Opportunities are found continuously in each tier's default book set (hobby: 5 books, pro: 15, sharp and enterprise: all); `sportsbook` narrows to opportunities among the named books (tier book rules apply: a book above the tier or more books than the tier allows is 403 tier_restricted). Suspended prices never enter an opportunity; every leg is a complementary outcome of the same market (same event, period, line and settlement). A venue whose own market crosses itself or holds far over its usual hold is left out (`include_flagged=true` lists what it would add, with VENUE_SELF_ARBITRAGE or VENUE_EXCESS_HOLD); a price far from the other books' consensus adds PRICE_OFF_CONSENSUS (thresholds in the README, Opportunities).";
 
 const ET = 'America/New_York';
 const DAY = 86_400_000;
@@ -85,7 +85,12 @@ export class OpportunityLists {
     if (q.date_range) {
       const today = localDateHour(now, ET).date;
       const midnight = Date.parse(`${today}T00:00:00Z`) + etOffsetMs(now);
-      window = q.date_range === 'today' ? [midnight, midnight + DAY] : q.date_range === 'tomorrow' ? [midnight + DAY, midnight + 2 * DAY] : [now - 6 * 3600_000, now + 7 * DAY];
+      window =
+        q.date_range === 'today'
+          ? [midnight, midnight + DAY]
+          : q.date_range === 'tomorrow'
+            ? [midnight + DAY, midnight + 2 * DAY]
+            : [now - 6 * 3600_000, now + 7 * DAY];
     }
     const eventIds = [...(q.event ?? []), ...(q.event_id ?? [])];
     return {
@@ -119,7 +124,12 @@ export class OpportunityLists {
   }
 
   /** Whether an opportunity passes the filters on its prices, its event and (`max_odds_age`) its oldest price. */
-  passes(c: ListScope, q: OpportunityFilters & { min_odds?: number; max_odds?: number }, r: OpportunityRecord, rows: readonly OddsRow[]): boolean {
+  passes(
+    c: ListScope,
+    q: OpportunityFilters & { min_odds?: number; max_odds?: number },
+    r: OpportunityRecord,
+    rows: readonly OddsRow[],
+  ): boolean {
     if (!rows.every((row) => this.rowOk(c, row, q))) return false;
     if (!c.eventOk(c.board.events.get(r.eventId))) return false;
     if (q.max_odds_age !== undefined && this.maxAge(c, rows) > q.max_odds_age) return false;

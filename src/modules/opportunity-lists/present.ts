@@ -48,7 +48,12 @@ function venueWarning(flag: MarketFlag): (typeof VENUE_WARNINGS)[number] {
 }
 
 /** How old the oldest of some prices is (seconds, rounded), and whether that is stale or very stale. */
-export function staleness(board: OddsBoard, rows: readonly OddsRow[], live: boolean, now: number): { oldest: number; stale: boolean; very: boolean } {
+export function staleness(
+  board: OddsBoard,
+  rows: readonly OddsRow[],
+  live: boolean,
+  now: number,
+): { oldest: number; stale: boolean; very: boolean } {
   const oldest = Math.max(...rows.map((r) => ageSeconds(board, r, now)));
   const stale = live ? oldest > STALE.live : oldest > STALE.pregame;
   const very = live ? oldest > STALE.liveVery : oldest > STALE.pregameVery;

@@ -1,9 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { Catalog } from '../../config/catalog.js';
 
-export interface TeamBlock { id: string; numerical_id: number; name: string; abbreviation: string }
-export interface SportBlock { id: string; numerical_id: number; name: string }
-export interface LabelBlock { id: string; numerical_id: number | null; label: string }
+export interface TeamBlock {
+  id: string;
+  numerical_id: number;
+  name: string;
+  abbreviation: string;
+}
+export interface SportBlock {
+  id: string;
+  numerical_id: number;
+  name: string;
+}
+export interface LabelBlock {
+  id: string;
+  numerical_id: number | null;
+  label: string;
+}
 
 /**
  * The optional reference blocks of Odds, Event and opportunity items (home, away, sport_ref, league_ref, market_ref,
@@ -47,7 +60,11 @@ export class RefBlocks {
   }
 
   /** The blocks for an object about one event (and optionally one market and book); absent ones omitted. */
-  forEvent(e: { sport: string; league: string; homeTeam: string; awayTeam: string }, market?: string, book?: string): Record<string, unknown> {
+  forEvent(
+    e: { sport: string; league: string; homeTeam: string; awayTeam: string },
+    market?: string,
+    book?: string,
+  ): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const home = this.team(e.league, e.homeTeam);
     const away = this.team(e.league, e.awayTeam);

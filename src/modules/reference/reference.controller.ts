@@ -7,7 +7,16 @@ import { ApiDataResponse, ApiListResponse, ApiPagedResponse } from '../../common
 import { envelope, paginate } from '../../common/http/envelope.js';
 import { Clock } from '../../common/time/clock.js';
 import { BoardService } from '../board/board.service.js';
-import { LeagueDto, MarketDto, MarketsMetaDto, SportDto, SportsbookDto, SportsbooksMetaDto, TeamDto, TeamsMetaDto } from './dto/reference.response.dto.js';
+import {
+  LeagueDto,
+  MarketDto,
+  MarketsMetaDto,
+  SportDto,
+  SportsbookDto,
+  SportsbooksMetaDto,
+  TeamDto,
+  TeamsMetaDto,
+} from './dto/reference.response.dto.js';
 import { LeaguesQuery, MarketsQuery, SportsbooksQuery, SportsQuery, TeamsQuery } from './dto/reference.query.js';
 import { ReferenceService } from './reference.service.js';
 
@@ -23,7 +32,11 @@ export class ReferenceController {
   @Get('sports')
   @OptionalKey()
   @ApiListResponse(SportDto, { description: 'Sports with events now (include_empty: every catalog sport)' })
-  @ApiOperation({ summary: 'Sports with current event and live counts', description: 'Works without a key (10 requests a minute per IP); a key gives its tier\'s rate. `include_empty=true` lists every catalog sport.' })
+  @ApiOperation({
+    summary: 'Sports with current event and live counts',
+    description:
+      "Works without a key (10 requests a minute per IP); a key gives its tier's rate. `include_empty=true` lists every catalog sport.",
+  })
   sports(@Query() q: SportsQuery, @CurrentAccount() account: Account | undefined) {
     const data = this.reference.sports(this.boards.viewFor(account), q.include_empty ?? false);
     return envelope(data, { meta: { count: data.length, total: data.length }, updated_at: this.clock.iso() });
@@ -61,11 +74,18 @@ export class ReferenceController {
   @ApiPagedResponse(SportsbookDto, { description: 'Every matching book, on one page', meta: SportsbooksMetaDto })
   @ApiOperation({
     summary: 'Sportsbooks',
-    description: 'By default, the listed books that have events now. `catalog=true` gives the configured catalog (26 listed books: 23 open to every tier, 3 sharp-tier) whether or not they have data; `include_unlisted` adds unlisted books; `include_inactive` adds books with no events.',
+    description:
+      'By default, the listed books that have events now. `catalog=true` gives the configured catalog (26 listed books: 23 open to every tier, 3 sharp-tier) whether or not they have data; `include_unlisted` adds unlisted books; `include_inactive` adds books with no events.',
   })
   sportsbooks(@Query() q: SportsbooksQuery, @CurrentAccount() account: Account | undefined) {
     const all = this.reference.sportsbooks(this.boards.viewFor(account), q);
-    const filters = { region: q.region ?? null, sharp: q.sharp ?? null, catalog: q.catalog ?? false, include_unlisted: q.include_unlisted ?? false, include_inactive: q.include_inactive ?? false };
+    const filters = {
+      region: q.region ?? null,
+      sharp: q.sharp ?? null,
+      catalog: q.catalog ?? false,
+      include_unlisted: q.include_unlisted ?? false,
+      include_inactive: q.include_inactive ?? false,
+    };
     const p = paginate(all, Math.max(all.length, 1), 0, { updated_at: this.clock.iso(), filters });
     return { ...p, updated_at: this.clock.iso() };
   }
@@ -85,7 +105,10 @@ export class ReferenceController {
   @ApiOperation({ summary: 'Market types, with how many events and rows carry them now' })
   markets(@Query() q: MarketsQuery, @CurrentAccount() account: Account | undefined) {
     const data = this.reference.markets(this.boards.viewFor(account), q.sport);
-    return envelope(data, { meta: { count: data.length, total: data.length, aliases: this.reference.marketAliases() }, updated_at: this.clock.iso() });
+    return envelope(data, {
+      meta: { count: data.length, total: data.length, aliases: this.reference.marketAliases() },
+      updated_at: this.clock.iso(),
+    });
   }
 
   @Get('teams')

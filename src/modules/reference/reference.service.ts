@@ -112,7 +112,19 @@ export class ReferenceService {
 
   private leagueView(l: LeagueDef, counts: Map<string, { events: number; live: number }>): LeagueView {
     const c = counts.get(l.id) ?? { events: 0, live: 0 };
-    return { id: l.id, slug: l.id, numerical_id: l.numerical_id, name: l.name, label: l.label, in_catalog: !l.registered, sport: l.sport, sport_id: l.sport, active: c.events > 0, event_count: c.events, live_count: c.live };
+    return {
+      id: l.id,
+      slug: l.id,
+      numerical_id: l.numerical_id,
+      name: l.name,
+      label: l.label,
+      in_catalog: !l.registered,
+      sport: l.sport,
+      sport_id: l.sport,
+      active: c.events > 0,
+      event_count: c.events,
+      live_count: c.live,
+    };
   }
 
   leagues(board: OddsBoard, sports: string[] | undefined, includeEmpty: boolean): LeagueView[] {
@@ -168,7 +180,10 @@ export class ReferenceService {
     return out;
   }
 
-  sportsbooks(board: OddsBoard, q: { region?: string; sharp?: boolean; catalog?: boolean; include_unlisted?: boolean; include_inactive?: boolean }): SportsbookView[] {
+  sportsbooks(
+    board: OddsBoard,
+    q: { region?: string; sharp?: boolean; catalog?: boolean; include_unlisted?: boolean; include_inactive?: boolean },
+  ): SportsbookView[] {
     if (q.region && !REGIONS.includes(q.region.toUpperCase())) {
       throw badRequest(`Invalid parameter "region": must be one of ${REGIONS.join(', ')}`, { parameter: 'region' });
     }

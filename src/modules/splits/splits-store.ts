@@ -72,15 +72,29 @@ export function cleanMarkets(m: SplitsMarkets): SplitsMarkets {
   const out: SplitsMarkets = {};
   const s = m.spread;
   if (s && finite(s.away_line, s.home_line, s.handle_pct?.away, s.handle_pct?.home, s.bets_pct?.away, s.bets_pct?.home)) {
-    out.spread = { away_line: s.away_line, home_line: s.home_line, handle_pct: { away: s.handle_pct.away, home: s.handle_pct.home }, bets_pct: { away: s.bets_pct.away, home: s.bets_pct.home } };
+    out.spread = {
+      away_line: s.away_line,
+      home_line: s.home_line,
+      handle_pct: { away: s.handle_pct.away, home: s.handle_pct.home },
+      bets_pct: { away: s.bets_pct.away, home: s.bets_pct.home },
+    };
   }
   const t = m.total;
   if (t && finite(t.line, t.handle_pct?.over, t.handle_pct?.under, t.bets_pct?.over, t.bets_pct?.under)) {
-    out.total = { line: t.line, handle_pct: { over: t.handle_pct.over, under: t.handle_pct.under }, bets_pct: { over: t.bets_pct.over, under: t.bets_pct.under } };
+    out.total = {
+      line: t.line,
+      handle_pct: { over: t.handle_pct.over, under: t.handle_pct.under },
+      bets_pct: { over: t.bets_pct.over, under: t.bets_pct.under },
+    };
   }
   const ml = m.moneyline;
   if (ml && finite(ml.away_odds, ml.home_odds, ml.handle_pct?.away, ml.handle_pct?.home, ml.bets_pct?.away, ml.bets_pct?.home)) {
-    out.moneyline = { away_odds: ml.away_odds, home_odds: ml.home_odds, handle_pct: { away: ml.handle_pct.away, home: ml.handle_pct.home }, bets_pct: { away: ml.bets_pct.away, home: ml.bets_pct.home } };
+    out.moneyline = {
+      away_odds: ml.away_odds,
+      home_odds: ml.home_odds,
+      handle_pct: { away: ml.handle_pct.away, home: ml.handle_pct.home },
+      bets_pct: { away: ml.bets_pct.away, home: ml.bets_pct.home },
+    };
   }
   return out;
 }

@@ -15,12 +15,18 @@ export function parseTimeParam(raw: string): number | null {
   const m = RFC3339.exec(s);
   if (!m) return null;
   const [, y, mo, d, h = '0', mi = '0', sec = '0', frac, off] = m;
-  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(sec);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d),
+    hour = Number(h),
+    minute = Number(mi),
+    second = Number(sec);
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return null;
   let offsetMin = 0;
   if (off && off.toUpperCase() !== 'Z') {
     const digits = off.replace(':', '');
-    const oh = Number(digits.slice(1, 3)), om = Number(digits.slice(3, 5));
+    const oh = Number(digits.slice(1, 3)),
+      om = Number(digits.slice(3, 5));
     if (oh > 23 || om > 59) return null;
     offsetMin = (digits.startsWith('-') ? -1 : 1) * (oh * 60 + om);
   }

@@ -31,7 +31,7 @@ export class SplitsController {
   @Get('history')
   @RequiresKey()
   @ApiOperation({
-    summary: 'One event\'s splits history (snapshots about every 5 minutes, kept 48 hours)',
+    summary: "One event's splits history (snapshots about every 5 minutes, kept 48 hours)",
     description: `\`event_id\` is required (alias \`event\`; missing: 400 invalid_request naming it). Entries are oldest first, one per (capture, book). \`start_time\`/\`end_time\` (inclusive; RFC 3339 or Unix seconds, anything else 400; start after end 400) bound the window. Without \`sportsbook\`, at most \`limit\` (1-200, default 100) entries are returned: the most recent ones, still oldest first, with \`meta.truncated\` true when more matched. With \`sportsbook\`, \`limit\` is ignored and every match in the window is returned. \`meta.total\` counts the matches before the limit, \`meta.books\` lists their books, \`meta.oldest\`/\`meta.newest\` are the capture times of the first and last returned entries (null when none). An event id with no snapshots (unknown, or history older than 48 h) is 200 with empty \`data\`, not 404: history may outlive the event on the board. Free keys do not see snapshots captured in the last 60 s. ${TIER_NOTE}`,
   })
   @ApiOkResponse({ type: SplitsHistoryResponseDto })

@@ -24,7 +24,14 @@ describe('splits mapper', () => {
       sportsbook: 'circa',
       away_team: 'Los Angeles Lakers',
       home_team: 'Boston Celtics',
-      spread: { away_line: 3.5, home_line: -3.5, away_odds: 3.5, home_odds: -3.5, handle_pct: { away: 0.42, home: 0.58 }, bets_pct: { away: 0.48, home: 0.52 } },
+      spread: {
+        away_line: 3.5,
+        home_line: -3.5,
+        away_odds: 3.5,
+        home_odds: -3.5,
+        handle_pct: { away: 0.42, home: 0.58 },
+        bets_pct: { away: 0.48, home: 0.52 },
+      },
       total: null,
       moneyline: { away_odds: 135, home_odds: -155, handle_pct: { away: 0.35, home: 0.65 }, bets_pct: { away: 0.4, home: 0.6 } },
       fetched_at: '2026-11-22T17:55:00.000Z',
@@ -34,6 +41,11 @@ describe('splits mapper', () => {
   it('SplitsHistoryEntry: book, ts, fractional Unix seconds', () => {
     const e = toHistoryEntry({ ...s, capturedAt: Date.UTC(2026, 10, 22, 18, 0, 0, 500) });
     expect(e).toMatchObject({ book: 'circa', ts: '2026-11-22T18:00:00.500Z', timestamp: 1795370400.5, total: null });
-    expect(e.spread).toEqual({ away_line: 3.5, home_line: -3.5, handle_pct: { away: 0.42, home: 0.58 }, bets_pct: { away: 0.48, home: 0.52 } });
+    expect(e.spread).toEqual({
+      away_line: 3.5,
+      home_line: -3.5,
+      handle_pct: { away: 0.42, home: 0.58 },
+      bets_pct: { away: 0.48, home: 0.52 },
+    });
   });
 });

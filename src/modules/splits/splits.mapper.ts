@@ -19,9 +19,25 @@ export function toSplitsGame(s: CurrentSplits): SplitsGameDto {
     sportsbook: s.sportsbook,
     away_team: s.awayTeam,
     home_team: s.homeTeam,
-    spread: s.spread ? { away_line: s.spread.away_line, home_line: s.spread.home_line, away_odds: s.spread.away_line, home_odds: s.spread.home_line, handle_pct: sides(s.spread.handle_pct), bets_pct: sides(s.spread.bets_pct) } : null,
+    spread: s.spread
+      ? {
+          away_line: s.spread.away_line,
+          home_line: s.spread.home_line,
+          away_odds: s.spread.away_line,
+          home_odds: s.spread.home_line,
+          handle_pct: sides(s.spread.handle_pct),
+          bets_pct: sides(s.spread.bets_pct),
+        }
+      : null,
     total: s.total ? { line: s.total.line, handle_pct: overUnder(s.total.handle_pct), bets_pct: overUnder(s.total.bets_pct) } : null,
-    moneyline: s.moneyline ? { away_odds: s.moneyline.away_odds, home_odds: s.moneyline.home_odds, handle_pct: sides(s.moneyline.handle_pct), bets_pct: sides(s.moneyline.bets_pct) } : null,
+    moneyline: s.moneyline
+      ? {
+          away_odds: s.moneyline.away_odds,
+          home_odds: s.moneyline.home_odds,
+          handle_pct: sides(s.moneyline.handle_pct),
+          bets_pct: sides(s.moneyline.bets_pct),
+        }
+      : null,
     fetched_at: iso(s.fetchedAt),
   };
 }
@@ -32,8 +48,22 @@ export function toHistoryEntry(s: StoredSplits): SplitsHistoryEntryDto {
     book: s.sportsbook,
     ts: iso(s.capturedAt),
     timestamp: s.capturedAt / 1000,
-    spread: s.spread ? { away_line: s.spread.away_line, home_line: s.spread.home_line, handle_pct: sides(s.spread.handle_pct), bets_pct: sides(s.spread.bets_pct) } : null,
+    spread: s.spread
+      ? {
+          away_line: s.spread.away_line,
+          home_line: s.spread.home_line,
+          handle_pct: sides(s.spread.handle_pct),
+          bets_pct: sides(s.spread.bets_pct),
+        }
+      : null,
     total: s.total ? { line: s.total.line, handle_pct: overUnder(s.total.handle_pct), bets_pct: overUnder(s.total.bets_pct) } : null,
-    moneyline: s.moneyline ? { away_odds: s.moneyline.away_odds, home_odds: s.moneyline.home_odds, handle_pct: sides(s.moneyline.handle_pct), bets_pct: sides(s.moneyline.bets_pct) } : null,
+    moneyline: s.moneyline
+      ? {
+          away_odds: s.moneyline.away_odds,
+          home_odds: s.moneyline.home_odds,
+          handle_pct: sides(s.moneyline.handle_pct),
+          bets_pct: sides(s.moneyline.bets_pct),
+        }
+      : null,
   };
 }

@@ -6,5 +6,10 @@ import { BoardModule } from '../board/board.module.js';
 import { EventsModule } from '../events/events.module.js';
 
 /** Public betting splits: current (from ingestion, over the bus), 5-minute snapshots, 48-hour history. */
-@Module({ imports: [BoardModule, EventsModule], controllers: [SplitsController], providers: [SplitsRepository, SplitsService], exports: [SplitsService] })
+@Module({
+  imports: [BoardModule, EventsModule],
+  controllers: [SplitsController],
+  providers: [SplitsRepository, SplitsService],
+  exports: [SplitsService],
+})
 export class SplitsModule {}

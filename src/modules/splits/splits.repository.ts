@@ -78,8 +78,14 @@ export class SplitsRepository {
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $8::text[])
              AS t(event_id, sportsbook, sport, league, home_team, away_team, payload)`,
           [
-            c.map((s) => s.eventId), c.map((s) => s.sportsbook), c.map((s) => s.sport), c.map((s) => s.league),
-            c.map((s) => s.homeTeam), c.map((s) => s.awayTeam), iso(capturedAt), c.map((s) => JSON.stringify(toPayload(s))),
+            c.map((s) => s.eventId),
+            c.map((s) => s.sportsbook),
+            c.map((s) => s.sport),
+            c.map((s) => s.league),
+            c.map((s) => s.homeTeam),
+            c.map((s) => s.awayTeam),
+            iso(capturedAt),
+            c.map((s) => JSON.stringify(toPayload(s))),
           ],
         );
       }
@@ -112,7 +118,10 @@ export class SplitsRepository {
     if (!total) return { total: 0, books: [], rows: [] };
     const rows =
       f.limit === null
-        ? await this.ds.query<SplitsSnapshotEntity[]>(`SELECT ${this.columns} FROM splits_snapshots WHERE ${where} ORDER BY captured_at, sportsbook, id`, params)
+        ? await this.ds.query<SplitsSnapshotEntity[]>(
+            `SELECT ${this.columns} FROM splits_snapshots WHERE ${where} ORDER BY captured_at, sportsbook, id`,
+            params,
+          )
         : await this.ds.query<SplitsSnapshotEntity[]>(
             `SELECT * FROM (
                SELECT ${this.columns} FROM splits_snapshots WHERE ${where}

@@ -58,7 +58,9 @@ export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnMo
 
   onModuleInit(): void {
     // Splits come from ingestion over the bus: published here by the active worker, and from it to the replicas.
-    const offSplits = this.bus.subscribe<SplitsMessage>(SPLITS_TOPIC, (m, remote) => this.accept(m.splits, m.at, !remote && m.backfill === true));
+    const offSplits = this.bus.subscribe<SplitsMessage>(SPLITS_TOPIC, (m, remote) =>
+      this.accept(m.splits, m.at, !remote && m.backfill === true),
+    );
     const offBoard = this.boards.board.onChange((cs) => {
       if (cs.eventsRemoved.length) this.dropEvents(cs.eventsRemoved, cs.at);
     });
@@ -71,7 +73,9 @@ export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnMo
   async onApplicationBootstrap(): Promise<void> {
     await this.load();
     // Only the active worker writes snapshots; replicas serve what the bus brings them.
-    this.jobs.every('splits:capture', SPLITS_CAPTURE_INTERVAL_MS, () => this.job('capture', () => this.captureSnapshot()), { runsOn: 'leader' });
+    this.jobs.every('splits:capture', SPLITS_CAPTURE_INTERVAL_MS, () => this.job('capture', () => this.captureSnapshot()), {
+      runsOn: 'leader',
+    });
     this.jobs.every('splits:purge', PURGE_INTERVAL_MS, () => this.job('purge', () => this.purge()), { runsOn: 'leader' });
   }
 
@@ -199,7 +203,13 @@ export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnMo
     all.sort((a, b) => a.startTime - b.startTime || cmp(a.eventId, b.eventId) || cmp(a.sportsbook, b.sportsbook));
     const data = all.slice(q.offset, q.offset + q.limit).map(toSplitsGame);
     const pg = { ...pagination(q.limit, q.offset, all.length, data.length), count: data.length, total: all.length };
-    return { success: true, data, pagination: pg, meta: { count: data.length, total: all.length, pagination: pg }, updated_at: this.clock.iso() };
+    return {
+      success: true,
+      data,
+      pagination: pg,
+      meta: { count: data.length, total: all.length, pagination: pg },
+      updated_at: this.clock.iso(),
+    };
   }
 
   /** GET /splits/history: one event's snapshots, oldest first. */
@@ -209,13 +219,22 @@ export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnMo
     const start = this.time('start_time', q.start_time);
     const end = this.time('end_time', q.end_time);
     if (start !== undefined && end !== undefined && start > end) {
-      throw badRequest(`Invalid parameter "start_time": it is after end_time (${new Date(start).toISOString()} > ${new Date(end).toISOString()})`, { parameter: 'start_time' });
+      throw badRequest(
+        `Invalid parameter "start_time": it is after end_time (${new Date(start).toISOString()} > ${new Date(end).toISOString()})`,
+        { parameter: 'start_time' },
+      );
     }
     const now = this.clock.now();
     // The tier's delay: snapshots captured within the last `delay` seconds are not visible yet.
     const visibleUntil = now - this.policy.delaySeconds(account) * 1000;
     const limit = books ? null : q.limit;
-    const r = await this.repo.history({ eventId, books, from: start, to: end === undefined ? visibleUntil : Math.min(end, visibleUntil), limit });
+    const r = await this.repo.history({
+      eventId,
+      books,
+      from: start,
+      to: end === undefined ? visibleUntil : Math.min(end, visibleUntil),
+      limit,
+    });
     const data = r.rows.map(toHistoryEntry);
     return {
       success: true,
@@ -237,7 +256,8 @@ export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnMo
   private resolveEventId(q: SplitsHistoryQuery): string {
     const a = q.event_id?.trim();
     const b = q.event?.trim();
-    if (a && b && a !== b) throw badRequest('Parameters "event_id" and "event" name different events; send one of them', { parameter: 'event_id' });
+    if (a && b && a !== b)
+      throw badRequest('Parameters "event_id" and "event" name different events; send one of them', { parameter: 'event_id' });
     const id = a || b;
     if (!id) throw badRequest('Missing required parameter "event_id"', { parameter: 'event_id' });
     return id;
@@ -249,8 +269,14 @@ export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnMo
     const out: string[] = [];
     for (const raw of input) {
       const id = this.catalog.book(raw)?.id;
-      if (!id) throw badRequest(`Invalid parameter "sportsbook": unknown sportsbook "${raw}"; splits come from ${SPLITS_BOOKS.join(' and ')}`, { parameter: 'sportsbook' });
-      if (!SPLITS_BOOKS.includes(id)) throw badRequest(`Invalid parameter "sportsbook": ${id} publishes no splits; splits come from ${SPLITS_BOOKS.join(' and ')}`, { parameter: 'sportsbook' });
+      if (!id)
+        throw badRequest(`Invalid parameter "sportsbook": unknown sportsbook "${raw}"; splits come from ${SPLITS_BOOKS.join(' and ')}`, {
+          parameter: 'sportsbook',
+        });
+      if (!SPLITS_BOOKS.includes(id))
+        throw badRequest(`Invalid parameter "sportsbook": ${id} publishes no splits; splits come from ${SPLITS_BOOKS.join(' and ')}`, {
+          parameter: 'sportsbook',
+        });
       if (!out.includes(id)) out.push(id);
     }
     return out;

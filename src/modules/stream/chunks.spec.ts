@@ -22,7 +22,10 @@ describe('snapshot frame chunks', () => {
     const c = new Chunker(1000);
     expect(c.maxBytes).toBe(MAX_FRAME_BYTES - ENVELOPE_BYTES);
     const item = 'r'.repeat(700);
-    const groups = chunk(Array.from({ length: 2000 }, () => item), 1000);
+    const groups = chunk(
+      Array.from({ length: 2000 }, () => item),
+      1000,
+    );
     for (const g of groups) expect(Buffer.byteLength(`[${g.join(',')}]`)).toBeLessThanOrEqual(MAX_FRAME_BYTES - ENVELOPE_BYTES + 2);
     // 701 bytes per item with its comma: 373 items fit in 261,120 bytes.
     expect(groups[0]!.length).toBe(Math.floor((MAX_FRAME_BYTES - ENVELOPE_BYTES + 1) / 701));
@@ -30,15 +33,20 @@ describe('snapshot frame chunks', () => {
 
   it('property: groups concatenate to the input, respect both bounds (unless a lone oversized item)', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 40 })), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 120 }), (items, maxItems, maxBytes) => {
-        const groups = chunk(items, maxItems, maxBytes);
-        expect(groups.flat()).toEqual(items);
-        for (const g of groups) {
-          expect(g.length).toBeGreaterThan(0);
-          expect(g.length).toBeLessThanOrEqual(maxItems);
-          if (g.length > 1) expect(Buffer.byteLength(g.join(','))).toBeLessThanOrEqual(maxBytes);
-        }
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 40 })),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 120 }),
+        (items, maxItems, maxBytes) => {
+          const groups = chunk(items, maxItems, maxBytes);
+          expect(groups.flat()).toEqual(items);
+          for (const g of groups) {
+            expect(g.length).toBeGreaterThan(0);
+            expect(g.length).toBeLessThanOrEqual(maxItems);
+            if (g.length > 1) expect(Buffer.byteLength(g.join(','))).toBeLessThanOrEqual(maxBytes);
+          }
+        },
+      ),
     );
   });
 });

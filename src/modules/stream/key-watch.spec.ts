@@ -81,7 +81,16 @@ describe('which keys still work', () => {
     const s: KeyStatus = { refused: null, expiresAt: NOW + 60_000 };
     expect(keyRefusal(s, NOW + 59_999)).toBeNull();
     expect(keyRefusal(s, NOW + 60_000)).toBe('The API key expired');
-    expect(keysToClose(new Map([['a', s], ['b', ok], ['c', { refused: 'The API key was revoked', expiresAt: null }]]), NOW + 60_000)).toEqual([
+    expect(
+      keysToClose(
+        new Map([
+          ['a', s],
+          ['b', ok],
+          ['c', { refused: 'The API key was revoked', expiresAt: null }],
+        ]),
+        NOW + 60_000,
+      ),
+    ).toEqual([
       { keyId: 'a', why: 'The API key expired' },
       { keyId: 'c', why: 'The API key was revoked' },
     ]);
@@ -99,7 +108,9 @@ describe('StreamKeyWatch', () => {
     // No explicit check: the bus message triggers it (long before the next periodic one, KEY_CHECK_MS away).
     bus.publish(KEYS_TOPIC, { at: NOW, keyId: 'key_a' });
     await new Promise((r) => setTimeout(r, 50));
-    expect(hub.closed).toEqual([{ keyId: 'key_a', reason: { code: 'unauthorized', message: 'The API key was revoked; the stream is closed' } }]);
+    expect(hub.closed).toEqual([
+      { keyId: 'key_a', reason: { code: 'unauthorized', message: 'The API key was revoked; the stream is closed' } },
+    ]);
     expect(hub.streamingKeys()).toEqual(['key_b']);
     // Cached lookups of keys are dropped too, so REST refuses the key here at once.
     expect(keys.invalidations).toBe(1);
@@ -129,7 +140,9 @@ describe('StreamKeyWatch', () => {
     expect(hub.closed).toEqual([]);
     clock.advance(1_000);
     await watch.check();
-    expect(hub.closed).toEqual([{ keyId: 'key_a', reason: { code: 'unauthorized', message: 'The API key expired; the stream is closed' } }]);
+    expect(hub.closed).toEqual([
+      { keyId: 'key_a', reason: { code: 'unauthorized', message: 'The API key expired; the stream is closed' } },
+    ]);
   });
 
   it('an unreachable store closes nothing it cannot judge, and nothing is read while no stream is open', async () => {

@@ -78,7 +78,11 @@ export class StreamKeyWatch implements OnModuleInit, OnApplicationShutdown {
       if (this.storeFailing) this.logger.log({ msg: 'stream key checks read the key store again' });
       this.storeFailing = false;
     } catch (err) {
-      if (!this.storeFailing) this.logger.warn({ msg: 'stream key checks cannot read the key store; expiry times already read still apply', error: (err as Error).message });
+      if (!this.storeFailing)
+        this.logger.warn({
+          msg: 'stream key checks cannot read the key store; expiry times already read still apply',
+          error: (err as Error).message,
+        });
       this.storeFailing = true;
     }
     const refused = keysToClose(this.known, this.clock.now());

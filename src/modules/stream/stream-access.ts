@@ -50,16 +50,24 @@ export class StreamAccess {
   filter(account: Account, q: FilterInput, opts: { defaultChannels?: string[]; exact?: boolean; kinds?: string[] } = {}): StreamFilter {
     this.policy.assertFeature(account, 'streaming');
     const requested = q.channels?.length ? q.channels : (opts.defaultChannels ?? ['opportunities']);
-    for (const ch of requested) if (!CHANNELS.includes(ch)) throw badRequest(`Invalid parameter "channel": "${ch}" (allowed: ${CHANNELS.join(', ')})`, { parameter: 'channel' });
+    for (const ch of requested)
+      if (!CHANNELS.includes(ch))
+        throw badRequest(`Invalid parameter "channel": "${ch}" (allowed: ${CHANNELS.join(', ')})`, { parameter: 'channel' });
     const channels = new Set<Channel>();
     const all = requested.includes('all') || (!opts.exact && requested.length > 1);
     for (const ch of all ? ['odds', 'opportunities', 'gamestate'] : requested) channels.add(ch as Channel);
     if (channels.has('gamestate') && !this.policy.hasFeature(account, 'game_state')) {
-      if (!all) throw tierRestricted(`The gamestate channel requires the ${this.policy.requiredTierFor('game_state')} tier; this key is on the ${account.tier} tier`, this.policy.requiredTierFor('game_state'), { tier: account.tier });
+      if (!all)
+        throw tierRestricted(
+          `The gamestate channel requires the ${this.policy.requiredTierFor('game_state')} tier; this key is on the ${account.tier} tier`,
+          this.policy.requiredTierFor('game_state'),
+          { tier: account.tier },
+        );
       channels.delete('gamestate');
     }
     const kinds = new Set<string>();
-    for (const d of this.engine.types()) if (this.policy.hasFeature(account, d.feature.name) && (!opts.kinds || opts.kinds.includes(d.kind))) kinds.add(d.kind);
+    for (const d of this.engine.types())
+      if (this.policy.hasFeature(account, d.feature.name) && (!opts.kinds || opts.kinds.includes(d.kind))) kinds.add(d.kind);
     const books = this.policy.resolveBooks(account, q.sportsbook, q.add_sportsbook);
     return {
       channels,

@@ -1,6 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Account } from '../../common/auth/account.js';
-import { MAX_QUEUED_BYTES, SOCKET_HIGH_WATER, STALL_TIMEOUT_MS, StreamClient, type CloseReason, type Frame, type StreamFilter, type Transport } from './stream-client.js';
+import {
+  MAX_QUEUED_BYTES,
+  SOCKET_HIGH_WATER,
+  STALL_TIMEOUT_MS,
+  StreamClient,
+  type CloseReason,
+  type Frame,
+  type StreamFilter,
+  type Transport,
+} from './stream-client.js';
 
 /** A transport whose socket buffer the test sets; records what was written and how it was closed. */
 class FakeTransport implements Transport {
@@ -84,7 +93,9 @@ describe('StreamClient', () => {
     now += STALL_TIMEOUT_MS + 1;
     await waiting;
     expect(c.closed).toBe(true);
-    expect(t.closedWith).toEqual([{ code: 'backpressure', message: `The client read nothing for ${STALL_TIMEOUT_MS / 1000} s; reconnect with Last-Event-ID to resume` }]);
+    expect(t.closedWith).toEqual([
+      { code: 'backpressure', message: `The client read nothing for ${STALL_TIMEOUT_MS / 1000} s; reconnect with Last-Event-ID to resume` },
+    ]);
   });
 
   it('a superseded wait for the socket ends at once', async () => {

@@ -146,7 +146,10 @@ export class StreamClient {
 
   private checkLimit(): boolean {
     if (this.queuedBytes <= MAX_QUEUED_BYTES) return true;
-    this.close({ code: 'backpressure', message: `The client is reading too slowly (over ${MAX_QUEUED_BYTES} bytes behind); reconnect with Last-Event-ID to resume` });
+    this.close({
+      code: 'backpressure',
+      message: `The client is reading too slowly (over ${MAX_QUEUED_BYTES} bytes behind); reconnect with Last-Event-ID to resume`,
+    });
     return false;
   }
 
@@ -180,7 +183,10 @@ export class StreamClient {
       // Polling the socket's send buffer is I/O plumbing (real time); the stall deadline is on the clock.
       const t = setInterval(() => {
         if (!this.closed && this.transport.buffered() > SOCKET_HIGH_WATER && this.now() > deadline) {
-          this.close({ code: 'backpressure', message: `The client read nothing for ${STALL_TIMEOUT_MS / 1000} s; reconnect with Last-Event-ID to resume` });
+          this.close({
+            code: 'backpressure',
+            message: `The client read nothing for ${STALL_TIMEOUT_MS / 1000} s; reconnect with Last-Event-ID to resume`,
+          });
         }
         if (this.closed || cancelled() || this.transport.buffered() <= SOCKET_HIGH_WATER) {
           clearInterval(t);

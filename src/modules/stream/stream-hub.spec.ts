@@ -43,7 +43,14 @@ const toy: Detector<ToyRecord> = {
   reads: 'n_way',
   perScope: false,
   feature: { name: 'toy', label: 'Toys', fromTier: 'free' },
-  stream: { channel: 'toy', type: 'toy', detected: 'toy:detected', expired: 'toy:expired', expiredAt: true, threshold: { param: 'min_ev', value: (item) => Number(item.score) } },
+  stream: {
+    channel: 'toy',
+    type: 'toy',
+    detected: 'toy:detected',
+    expired: 'toy:expired',
+    expiredAt: true,
+    threshold: { param: 'min_ev', value: (item) => Number(item.score) },
+  },
   gauge: { name: 'toys', help: 'toys' },
   detect: () => [],
   present: (r): Json => ({ id: r.id, book: r.row.sportsbook, score: r.score }),
@@ -51,9 +58,22 @@ const toy: Detector<ToyRecord> = {
   signature: (r) => [r.row.decimal, r.score],
 };
 
-const nfl = (book: string, side: 'home' | 'away', american: number, teams: [string, string] = ['Kansas City Chiefs', 'Buffalo Bills']): Quote => ({
-  book, league: 'nfl', homeTeam: teams[0], awayTeam: teams[1], startTime: KICK, marketType: 'moneyline',
-  selection: side === 'home' ? teams[0] : teams[1], selectionType: side, line: null, price: { american },
+const nfl = (
+  book: string,
+  side: 'home' | 'away',
+  american: number,
+  teams: [string, string] = ['Kansas City Chiefs', 'Buffalo Bills'],
+): Quote => ({
+  book,
+  league: 'nfl',
+  homeTeam: teams[0],
+  awayTeam: teams[1],
+  startTime: KICK,
+  marketType: 'moneyline',
+  selection: side === 'home' ? teams[0] : teams[1],
+  selectionType: side,
+  line: null,
+  price: { american },
 });
 
 function recorder(): { frames: Frame[]; closed: unknown[]; transport: Transport } {
@@ -62,7 +82,13 @@ function recorder(): { frames: Frame[]; closed: unknown[]; transport: Transport 
   return {
     frames,
     closed,
-    transport: { write: (f) => (frames.push(f), true), buffered: () => 0, onDrain: () => undefined, close: (reason) => void closed.push(reason ?? null), onGone: () => undefined },
+    transport: {
+      write: (f) => (frames.push(f), true),
+      buffered: () => 0,
+      onDrain: () => undefined,
+      close: (reason) => void closed.push(reason ?? null),
+      onGone: () => undefined,
+    },
   };
 }
 
@@ -91,7 +117,16 @@ describe('stream hub', () => {
       live: () => ({ values: () => records.values() }),
       scopeFor: () => 'all',
     } as unknown as DetectionEngine;
-    hub = new StreamHub(bus, { board } as BoardService, engine, new OddsItemBuilder(catalog, new RefBlocks(catalog)), policy, clock, new Jobs(clock, new SchedulerRegistry(), { isLeader: true } as Leadership, { schedulers: false } as AppConfig), new MetricsService());
+    hub = new StreamHub(
+      bus,
+      { board } as BoardService,
+      engine,
+      new OddsItemBuilder(catalog, new RefBlocks(catalog)),
+      policy,
+      clock,
+      new Jobs(clock, new SchedulerRegistry(), { isLeader: true } as Leadership, { schedulers: false } as AppConfig),
+      new MetricsService(),
+    );
     hub.onModuleInit();
   });
 
@@ -104,12 +139,31 @@ describe('stream hub', () => {
     return cs;
   };
   const rowOf = (book: string, side: string) => [...board.rows.values()].find((r) => r.sportsbook === book && r.selectionType === side)!;
-  const toyOf = (row: OddsRow, score: number): ToyRecord => ({ kind: 'toy', id: `toy_${row.id}`, source: row.groupKey, eventId: row.eventId, marketType: row.marketType, detectedAt: clock.now(), updatedAt: clock.now(), guards: { flagged: [], offConsensus: [] }, row, score });
+  const toyOf = (row: OddsRow, score: number): ToyRecord => ({
+    kind: 'toy',
+    id: `toy_${row.id}`,
+    source: row.groupKey,
+    eventId: row.eventId,
+    marketType: row.marketType,
+    detectedAt: clock.now(),
+    updatedAt: clock.now(),
+    guards: { flagged: [], offConsensus: [] },
+    row,
+    score,
+  });
   /** What the engine announces: the records are live first, as the engine holds them when it publishes. */
   const announce = (detected: ToyRecord[], expired: ToyRecord[] = []) => {
     for (const r of detected) records.set(r.id, r);
     for (const r of expired) records.delete(r.id);
-    const evt: OpportunityEvent = { seq, kind: 'toy', scope: 'all', at: clock.now(), detected: detected.map((r) => refOf(toy, r)), expired: expired.map((r) => refOf(toy, r)), updated: [] };
+    const evt: OpportunityEvent = {
+      seq,
+      kind: 'toy',
+      scope: 'all',
+      at: clock.now(),
+      detected: detected.map((r) => refOf(toy, r)),
+      expired: expired.map((r) => refOf(toy, r)),
+      updated: [],
+    };
     bus.publishLocal(OPPORTUNITIES_TOPIC, evt);
   };
   const filter = (over: Partial<StreamFilter> & { named?: string[] } = {}): StreamFilter => ({
@@ -126,16 +180,28 @@ describe('stream hub', () => {
     return { ...r, client: c, live: () => r.frames.slice(r.frames.findIndex((x) => x.event === 'snapshot:complete') + 1) };
   };
 
-  it('delivers each change set\'s prices to the streams whose filter they pass, one odds:update per book', async () => {
+  it("delivers each change set's prices to the streams whose filter they pass, one odds:update per book", async () => {
     const all = await open(filter());
     const fanduel = await open(filter({ named: ['fanduel'] }));
     const nba = await open(filter({ leagues: new Set(['nba']) }));
     const oppsOnly = await open(filter({ channels: new Set(['opportunities']) }));
-    const cs = ingest([nfl('draftkings', 'home', -120), nfl('draftkings', 'away', 100), nfl('fanduel', 'home', -115), nfl('fanduel', 'away', -105)]);
+    const cs = ingest([
+      nfl('draftkings', 'home', -120),
+      nfl('draftkings', 'away', 100),
+      nfl('fanduel', 'home', -115),
+      nfl('fanduel', 'away', -105),
+    ]);
     const ids = (f: Frame) => (JSON.parse(f.data) as { odds: Array<{ id: string }> }).odds.map((o) => o.id).sort();
-    const byBook = (book: string) => cs.upserted.filter((r) => r.sportsbook === book).map((r) => r.id).sort();
+    const byBook = (book: string) =>
+      cs.upserted
+        .filter((r) => r.sportsbook === book)
+        .map((r) => r.id)
+        .sort();
 
-    expect(all.live().map((f) => [f.id, f.event])).toEqual([[`${cs.seq}-0`, 'odds:update'], [`${cs.seq}-1`, 'odds:update']]);
+    expect(all.live().map((f) => [f.id, f.event])).toEqual([
+      [`${cs.seq}-0`, 'odds:update'],
+      [`${cs.seq}-1`, 'odds:update'],
+    ]);
     expect(all.live().map(ids)).toEqual([byBook('draftkings'), byBook('fanduel')]);
     expect(fanduel.live().map((f) => [f.id, f.event, JSON.parse(f.data).book])).toEqual([[`${cs.seq}-0`, 'odds:update', 'fanduel']]);
     expect(fanduel.live().map(ids)).toEqual([byBook('fanduel')]);
@@ -143,7 +209,7 @@ describe('stream hub', () => {
     expect(oppsOnly.live()).toEqual([]);
   });
 
-  it('sends a type\'s lifecycle events to the streams that receive the type, see its books and events, and pass its threshold', async () => {
+  it("sends a type's lifecycle events to the streams that receive the type, see its books and events, and pass its threshold", async () => {
     ingest([nfl('draftkings', 'home', -120), nfl('draftkings', 'away', 100), nfl('fanduel', 'home', -115), nfl('fanduel', 'away', -105)]);
     const every = await open(filter());
     const noToy = await open(filter({ kinds: new Set() }));
@@ -158,7 +224,13 @@ describe('stream hub', () => {
     const events = (s: { live: () => Frame[] }) => s.live().map((f) => [f.event, JSON.parse(f.data)]);
 
     expect(events(every)).toEqual([
-      ['toy:detected', [{ id: dk.id, book: 'draftkings', score: 3 }, { id: fd.id, book: 'fanduel', score: 7 }]],
+      [
+        'toy:detected',
+        [
+          { id: dk.id, book: 'draftkings', score: 3 },
+          { id: fd.id, book: 'fanduel', score: 7 },
+        ],
+      ],
       ['toy:expired', { expired: [dk.id], timestamp: new Date(NOW + 1000).toISOString() }],
     ]);
     expect(events(noToy)).toEqual([]);
@@ -222,7 +294,20 @@ describe('Last-Event-ID parsing', () => {
     expect(parseLastEventId(`${S}-s41`)).toBe('snapshot');
   });
 
-  it.each([[undefined], [''], ['abc'], ['123456789-1'], ['123456789012345678901-1'], [`${S}`], [`${S}-`], [`${S}-x`], [`${S}-h`], [`${S}-1-2`], [`${S}-s`], [`-${S}-1`]])('%s is not an id of ours', (raw) => {
+  it.each([
+    [undefined],
+    [''],
+    ['abc'],
+    ['123456789-1'],
+    ['123456789012345678901-1'],
+    [`${S}`],
+    [`${S}-`],
+    [`${S}-x`],
+    [`${S}-h`],
+    [`${S}-1-2`],
+    [`${S}-s`],
+    [`-${S}-1`],
+  ])('%s is not an id of ours', (raw) => {
     expect(parseLastEventId(raw)).toBeNull();
   });
 });

@@ -104,7 +104,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   }
 
   onApplicationShutdown(): void {
-    for (const c of [...this.clients]) c.close({ code: 'service_unavailable', message: 'The server is shutting down; reconnect with Last-Event-ID' });
+    for (const c of [...this.clients])
+      c.close({ code: 'service_unavailable', message: 'The server is shutting down; reconnect with Last-Event-ID' });
   }
 
   get openStreams(): number {
@@ -274,11 +275,19 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     if (!e.cs) return out;
     if (f.channels.has('odds')) {
       const byBook = new Map<string, OddsRow[]>();
-      for (const r of e.cs.upserted) if (this.rowVisible(f, r)) (byBook.get(r.sportsbook) ?? byBook.set(r.sportsbook, []).get(r.sportsbook)!).push(r);
+      for (const r of e.cs.upserted)
+        if (this.rowVisible(f, r)) (byBook.get(r.sportsbook) ?? byBook.set(r.sportsbook, []).get(r.sportsbook)!).push(r);
       for (const [book, rows] of byBook) {
-        out.push({ event: 'odds:update', data: `{"odds":[${rows.map((r) => this.rowJson(e, r)).join(',')}],"count":${rows.length},"book":${JSON.stringify(book)},"partial":false}` });
+        out.push({
+          event: 'odds:update',
+          data: `{"odds":[${rows.map((r) => this.rowJson(e, r)).join(',')}],"count":${rows.length},"book":${JSON.stringify(book)},"partial":false}`,
+        });
         const locked = rows.filter((r) => !r.isActive);
-        if (locked.length) out.push({ event: 'odds:locked', data: `{"odds":[${locked.map((r) => this.rowJson(e, r)).join(',')}],"count":${locked.length},"book":${JSON.stringify(book)},"partial":false}` });
+        if (locked.length)
+          out.push({
+            event: 'odds:locked',
+            data: `{"odds":[${locked.map((r) => this.rowJson(e, r)).join(',')}],"count":${locked.length},"book":${JSON.stringify(book)},"partial":false}`,
+          });
       }
       const removed = new Map<string, string[]>();
       for (const rm of [...e.cs.removed, ...e.removedRows]) {
@@ -291,10 +300,32 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     }
     if (f.channels.has('gamestate')) {
       for (const ev of e.cs.events) {
-        if (!ev.gameState || (f.events && !f.events.has(ev.id)) || (f.sports && !f.sports.has(ev.sport)) || (f.leagues && !f.leagues.has(ev.league))) continue;
+        if (
+          !ev.gameState ||
+          (f.events && !f.events.has(ev.id)) ||
+          (f.sports && !f.sports.has(ev.sport)) ||
+          (f.leagues && !f.leagues.has(ev.league))
+        )
+          continue;
         // Live: the CONTRACT 13.1 object /gamestate serves; otherwise (the final score) the state as last reported.
         const obj = gameStateObject(ev, this.boards.board.booksOf(ev.id).length, e.cs.at);
-        out.push({ event: 'gamestate:update', data: JSON.stringify(obj ? { event_id: ev.id, status: ev.status, ...obj } : { event_id: ev.id, sport: ev.sport, league: ev.league, home_team: ev.homeTeam, away_team: ev.awayTeam, status: ev.status, is_live: false, ...ev.gameState }) });
+        out.push({
+          event: 'gamestate:update',
+          data: JSON.stringify(
+            obj
+              ? { event_id: ev.id, status: ev.status, ...obj }
+              : {
+                  event_id: ev.id,
+                  sport: ev.sport,
+                  league: ev.league,
+                  home_team: ev.homeTeam,
+                  away_team: ev.awayTeam,
+                  status: ev.status,
+                  is_live: false,
+                  ...ev.gameState,
+                },
+          ),
+        });
       }
       for (const id of e.cs.eventsRemoved) {
         if (f.events && !f.events.has(id)) continue;
@@ -378,7 +409,10 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     const mine = (this.byKey.get(c.account.keyId) ?? []).filter((x) => !x.closed);
     while (mine.length >= cap && mine.length) {
       const oldest = mine.shift()!;
-      oldest.close({ code: 'too_many_streams', message: `This key may hold ${cap} stream${cap === 1 ? '' : 's'} at once (${c.account.tier} tier); a newer stream replaced this one` });
+      oldest.close({
+        code: 'too_many_streams',
+        message: `This key may hold ${cap} stream${cap === 1 ? '' : 's'} at once (${c.account.tier} tier); a newer stream replaced this one`,
+      });
     }
     mine.push(c);
     this.byKey.set(c.account.keyId, mine);
@@ -466,7 +500,11 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   /** Rows a snapshot starts from: the events', the books' or the whole board's. */
   private candidates(f: StreamFilter): Iterable<string> {
     const board = this.boards.board;
-    return f.events ? [...f.events].flatMap((id) => [...(board.ids('event', id) ?? [])]) : f.books.all ? board.rows.keys() : f.books.books.flatMap((b) => [...(board.ids('book', b) ?? [])]);
+    return f.events
+      ? [...f.events].flatMap((id) => [...(board.ids('event', id) ?? [])])
+      : f.books.all
+        ? board.rows.keys()
+        : f.books.books.flatMap((b) => [...(board.ids('book', b) ?? [])]);
   }
 
   /** How many prices a snapshot would hold: exact past the limit, else a bound (no scan when the board is small). */
@@ -523,7 +561,12 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** The snapshot's prices (`snapshot` frames with `odds`); the books they come from. */
-  private async snapshotOdds(f: StreamFilter, board: OddsBoard, write: SnapshotWrite, live: () => boolean): Promise<{ total: number; books: Set<string> }> {
+  private async snapshotOdds(
+    f: StreamFilter,
+    board: OddsBoard,
+    write: SnapshotWrite,
+    live: () => boolean,
+  ): Promise<{ total: number; books: Set<string> }> {
     const rows: OddsRow[] = [];
     for (const id of this.candidates(f)) {
       const r = board.rows.get(id);
@@ -539,13 +582,23 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       }
     }
     await writeInFrames(json(), MAX_ODDS_PER_FRAME, live, false, (odds, at) =>
-      write('snapshot', () => `{"odds":[${odds.join(',')}],"count":${odds.length},"total":${rows.length},"offset":${at},"has_more":${at + odds.length < rows.length}}`),
+      write(
+        'snapshot',
+        () =>
+          `{"odds":[${odds.join(',')}],"count":${odds.length},"total":${rows.length},"offset":${at},"has_more":${at + odds.length < rows.length}}`,
+      ),
     );
     return { total: rows.length, books };
   }
 
   /** The opportunities of each type the stream receives, in registration order; at least one frame per type. */
-  private async snapshotOpportunities(c: StreamClient, board: OddsBoard, now: number, write: SnapshotWrite, live: () => boolean): Promise<number> {
+  private async snapshotOpportunities(
+    c: StreamClient,
+    board: OddsBoard,
+    now: number,
+    write: SnapshotWrite,
+    live: () => boolean,
+  ): Promise<number> {
     const f = c.filter;
     let total = 0;
     for (const detector of this.engine.types()) {
@@ -560,7 +613,11 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       total += list.length;
       const head = `{"type":${JSON.stringify(detector.stream.type)},"kind":${JSON.stringify(kind)}`;
       await writeInFrames(list, MAX_OPPORTUNITIES_PER_FRAME, live, true, (opps, at) =>
-        write('snapshot', () => `${head},"opportunities":[${opps.join(',')}],"count":${opps.length},"total":${list.length},"offset":${at},"has_more":${at + opps.length < list.length}}`),
+        write(
+          'snapshot',
+          () =>
+            `${head},"opportunities":[${opps.join(',')}],"count":${opps.length},"total":${list.length},"offset":${at},"has_more":${at + opps.length < list.length}}`,
+        ),
       );
     }
     return total;
@@ -570,12 +627,23 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   private async snapshotGameStates(f: StreamFilter, board: OddsBoard, write: SnapshotWrite, live: () => boolean): Promise<void> {
     const states: string[] = [];
     for (const e of board.events.values()) {
-      if (!e.gameState || e.status !== 'live' || (f.events && !f.events.has(e.id)) || (f.sports && !f.sports.has(e.sport)) || (f.leagues && !f.leagues.has(e.league))) continue;
+      if (
+        !e.gameState ||
+        e.status !== 'live' ||
+        (f.events && !f.events.has(e.id)) ||
+        (f.sports && !f.sports.has(e.sport)) ||
+        (f.leagues && !f.leagues.has(e.league))
+      )
+        continue;
       const obj = gameStateObject(e, board.booksOf(e.id).length, this.clock.now());
       if (obj) states.push(`${JSON.stringify(e.id)}:${JSON.stringify(obj)}`);
     }
     await writeInFrames(states, MAX_ODDS_PER_FRAME, live, true, (events, at) =>
-      write('gamestate:snapshot', () => `{"events":{${events.join(',')}},"count":${events.length},"total":${states.length},"offset":${at},"has_more":${at + events.length < states.length}}`),
+      write(
+        'gamestate:snapshot',
+        () =>
+          `{"events":{${events.join(',')}},"count":${events.length},"total":${states.length},"offset":${at},"has_more":${at + events.length < states.length}}`,
+      ),
     );
   }
 
@@ -615,7 +683,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
 
   private heartbeat(): void {
     const data = JSON.stringify({ timestamp: this.clock.iso(), streams: this.clients.size });
-    for (const c of this.clients) if (!c.snapshotting) c.send({ id: `${Math.max(c.lastSeq, this.lastSeq)}-h${c.heartbeats++}`, event: 'heartbeat', data });
+    for (const c of this.clients)
+      if (!c.snapshotting) c.send({ id: `${Math.max(c.lastSeq, this.lastSeq)}-h${c.heartbeats++}`, event: 'heartbeat', data });
   }
 
   /** Sends a heartbeat now (tests; the schedule sends one every 30 s). */

@@ -12,7 +12,12 @@ import { EventsModule } from '../events/events.module.js';
 import { OddsModule } from '../odds/odds.module.js';
 
 /** SSE and WebSocket streams, fed by the hub from the bus (prices) and the detection engine (opportunities). */
-@Module({ imports: [AccountsModule, BoardModule, EventsModule, OddsModule, DetectionModule], controllers: [SseController], providers: [StreamHub, StreamAccess, WsGateway, StreamKeyWatch], exports: [StreamHub] })
+@Module({
+  imports: [AccountsModule, BoardModule, EventsModule, OddsModule, DetectionModule],
+  controllers: [SseController],
+  providers: [StreamHub, StreamAccess, WsGateway, StreamKeyWatch],
+  exports: [StreamHub],
+})
 export class StreamModule implements OnModuleInit {
   constructor(
     private readonly hub: StreamHub,

@@ -42,7 +42,9 @@ describe('SseTransport', () => {
     t.close({ code: 'unauthorized', message: 'The API key was revoked' });
     await clientClosed;
     await serverSocketClosed;
-    expect(body).toBe('id: 1-0\nevent: odds:update\ndata: {"a":1}\n\nevent: error\ndata: {"code":"unauthorized","message":"The API key was revoked"}\n\n');
+    expect(body).toBe(
+      'id: 1-0\nevent: odds:update\ndata: {"a":1}\n\nevent: error\ndata: {"code":"unauthorized","message":"The API key was revoked"}\n\n',
+    );
     expect(gone).toBe(true);
     expect(t.write({ id: '1-1', event: 'x', data: '{}' })).toBe(false);
   });
@@ -99,7 +101,9 @@ describe('WsTransport', () => {
     t.close({ code: 'unauthorized', message: 'The API key was revoked; the stream is closed' });
     expect(await closed).toEqual([4001, 'unauthorized']);
     const message = 'The API key was revoked; the stream is closed';
-    expect(frames).toEqual([{ type: 'error', timestamp: '2026-11-22T12:00:00.000Z', code: 'unauthorized', message, data: { code: 'unauthorized', message } }]);
+    expect(frames).toEqual([
+      { type: 'error', timestamp: '2026-11-22T12:00:00.000Z', code: 'unauthorized', message, data: { code: 'unauthorized', message } },
+    ]);
     expect(WS_CLOSE.rate_limited).toBe(4029);
   });
 

@@ -113,7 +113,9 @@ export class WsTransport implements Transport {
 
   write(f: Frame): boolean {
     if (this.ws.readyState !== this.ws.OPEN || this.closing) return false;
-    this.ws.send(`{"type":${JSON.stringify(f.event)},"seq":${JSON.stringify(f.id)},"timestamp":${JSON.stringify(this.timestamp())},"data":${f.data}}`);
+    this.ws.send(
+      `{"type":${JSON.stringify(f.event)},"seq":${JSON.stringify(f.id)},"timestamp":${JSON.stringify(this.timestamp())},"data":${f.data}}`,
+    );
     return this.ws.bufferedAmount <= SOCKET_HIGH_WATER;
   }
 

@@ -20,7 +20,19 @@ describe('WebSocket message schema', () => {
     // A ping may carry the client's own fields (some clients send a timestamp).
     expect(text('{"type":"ping","ts":1}').ok).toBe(true);
     expect(text('{"type":"subscribe"}')).toEqual({ ok: true, message: { type: 'subscribe' } });
-    const full = { type: 'subscribe', channels: ['odds', 'ev'], filters: { sports: ['basketball'], sportsbooks: ['draftkings'], leagues: ['nba'], markets: ['moneyline'], eventIds: ['e1'], min_ev: 3, min_profit: 1 } };
+    const full = {
+      type: 'subscribe',
+      channels: ['odds', 'ev'],
+      filters: {
+        sports: ['basketball'],
+        sportsbooks: ['draftkings'],
+        leagues: ['nba'],
+        markets: ['moneyline'],
+        eventIds: ['e1'],
+        min_ev: 3,
+        min_profit: 1,
+      },
+    };
     expect(text(JSON.stringify(full))).toEqual({ ok: true, message: full });
     // The TypeScript SDK's form: filters and no channels.
     expect(text('{"type":"subscribe","filters":{"sportsbooks":["fanduel"],"leagues":["nba"]}}').ok).toBe(true);
@@ -76,13 +88,21 @@ describe('WebSocket message schema', () => {
 
   it('bounds list sizes and value lengths', () => {
     const many = Array.from({ length: MAX_LIST + 1 }, (_, i) => `e${i}`);
-    expect(refused(JSON.stringify({ type: 'subscribe', filters: { eventIds: many } })).message).toBe(`Invalid subscribe message: filters.eventIds must NOT have more than ${MAX_LIST} items`);
+    expect(refused(JSON.stringify({ type: 'subscribe', filters: { eventIds: many } })).message).toBe(
+      `Invalid subscribe message: filters.eventIds must NOT have more than ${MAX_LIST} items`,
+    );
     expect(text(JSON.stringify({ type: 'subscribe', filters: { eventIds: many.slice(1) } })).ok).toBe(true);
-    expect(refused(JSON.stringify({ type: 'subscribe', filters: { leagues: ['x'.repeat(MAX_VALUE_LENGTH + 1)] } })).message).toContain(`must NOT have more than ${MAX_VALUE_LENGTH} characters`);
+    expect(refused(JSON.stringify({ type: 'subscribe', filters: { leagues: ['x'.repeat(MAX_VALUE_LENGTH + 1)] } })).message).toContain(
+      `must NOT have more than ${MAX_VALUE_LENGTH} characters`,
+    );
   });
 
   it('refuses binary frames and survives deeply nested JSON', () => {
-    expect(parseClientMessage(Buffer.from('{"type":"ping"}'), true)).toEqual({ ok: false, code: 'invalid_message', message: 'Binary frames are not accepted: send JSON text frames' });
+    expect(parseClientMessage(Buffer.from('{"type":"ping"}'), true)).toEqual({
+      ok: false,
+      code: 'invalid_message',
+      message: 'Binary frames are not accepted: send JSON text frames',
+    });
     const deep = `{"type":"subscribe","filters":{"leagues":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
     expect(refused(deep).message).toBe('Invalid subscribe message: filters.leagues.0 must be of type string');
     expect(refused('['.repeat(10_000) + ']'.repeat(10_000)).code).toBe('invalid_message');
@@ -91,7 +111,9 @@ describe('WebSocket message schema', () => {
   });
 
   it('treats prototype names as plain fields', () => {
-    expect(refused('{"type":"subscribe","__proto__":{"channels":["odds"]}}').message).toBe('Invalid subscribe message: the message has an unknown field "__proto__"');
+    expect(refused('{"type":"subscribe","__proto__":{"channels":["odds"]}}').message).toBe(
+      'Invalid subscribe message: the message has an unknown field "__proto__"',
+    );
     expect(refused('{"type":"constructor"}').code).toBe('unknown_message_type');
   });
 });
@@ -99,13 +121,24 @@ describe('WebSocket message schema', () => {
 describe('subscription from the upgrade URL', () => {
   it('reads comma lists (lower-cased names, event ids as given) and numbers', () => {
     const r = subscribeFromQuery({ channels: 'Odds,ev', league: 'NBA,nhl', event_id: 'Ev_1', min_ev: '3.5', api_key: 'k' });
-    expect(r).toEqual({ ok: true, message: { type: 'subscribe', channels: ['odds', 'ev'], filters: { leagues: ['nba', 'nhl'], eventIds: ['Ev_1'], min_ev: 3.5 } } });
+    expect(r).toEqual({
+      ok: true,
+      message: { type: 'subscribe', channels: ['odds', 'ev'], filters: { leagues: ['nba', 'nhl'], eventIds: ['Ev_1'], min_ev: 3.5 } },
+    });
     expect(subscribeFromQuery({})).toEqual({ ok: true, message: { type: 'subscribe', filters: {} } });
   });
 
   it('refuses what the message schema refuses', () => {
-    expect(subscribeFromQuery({ channels: 'bets' })).toEqual({ ok: false, code: 'invalid_message', message: 'Invalid query string: channels.0 must be one of ev, arbitrage, middles, low_hold, odds, gamestate' });
-    expect(subscribeFromQuery({ min_ev: 'abc' })).toEqual({ ok: false, code: 'invalid_message', message: 'Invalid query string: filters.min_ev must be of type number' });
+    expect(subscribeFromQuery({ channels: 'bets' })).toEqual({
+      ok: false,
+      code: 'invalid_message',
+      message: 'Invalid query string: channels.0 must be one of ev, arbitrage, middles, low_hold, odds, gamestate',
+    });
+    expect(subscribeFromQuery({ min_ev: 'abc' })).toEqual({
+      ok: false,
+      code: 'invalid_message',
+      message: 'Invalid query string: filters.min_ev must be of type number',
+    });
     expect(subscribeFromQuery({ min_profit: '500' }).ok).toBe(false);
     expect(checkSubscribe({ type: 'subscribe', channels: ['odds'] }).ok).toBe(true);
   });

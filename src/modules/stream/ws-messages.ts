@@ -77,7 +77,6 @@ const pingSchema: JSONSchemaType<PingMessage> = {
   required: ['type'],
 };
 
-
 /** `filters.sportsbooks.0 must be string`: the first schema error, in the client's terms. */
 export function describeError(e: ErrorObject | undefined): string {
   if (!e) return 'The message does not match its schema';
@@ -117,7 +116,8 @@ export class WsMessages {
 
   /** Validates a value as a subscribe message (a message's body, or what the upgrade URL's query asks for). */
   checkSubscribe(value: unknown, what = 'subscribe message'): ParsedMessage {
-    if (!this.validators.subscribe(value)) return fail('invalid_message', `Invalid ${what}: ${describeError(this.validators.subscribe.errors?.[0])}`);
+    if (!this.validators.subscribe(value))
+      return fail('invalid_message', `Invalid ${what}: ${describeError(this.validators.subscribe.errors?.[0])}`);
     return { ok: true, message: value };
   }
 
@@ -131,7 +131,10 @@ export class WsMessages {
       if (v === undefined) return undefined;
       const parts = Array.isArray(v) ? v : [v];
       if (!parts.every((p): p is string => typeof p === 'string')) return v;
-      const out = parts.flatMap((p) => p.split(',')).map((x) => x.trim()).filter((x) => x.length > 0);
+      const out = parts
+        .flatMap((p) => p.split(','))
+        .map((x) => x.trim())
+        .filter((x) => x.length > 0);
       return lower ? out.map((x) => x.toLowerCase()) : out;
     };
     const num = (v: unknown): unknown => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
@@ -170,7 +173,8 @@ export class WsMessages {
     const type = value.type;
     if (type === 'subscribe') return this.checkSubscribe(value);
     if (type === 'ping') {
-      if (!this.validators.ping(value)) return fail('invalid_message', `Invalid ping message: ${describeError(this.validators.ping.errors?.[0])}`);
+      if (!this.validators.ping(value))
+        return fail('invalid_message', `Invalid ping message: ${describeError(this.validators.ping.errors?.[0])}`);
       return { ok: true, message: value };
     }
     return fail('unknown_message_type', `Unknown message type ${JSON.stringify(type.slice(0, 64))} (allowed: subscribe, ping)`);

@@ -68,7 +68,12 @@ export class WsSession {
   }
 
   /** The key was accepted: registers the stream, sends `connected`, and serves what the client sent so far. */
-  start(account: Account, q: Record<string, unknown>, lastEventId: string | undefined, extra: (f: StreamFilter) => Record<string, unknown>): void {
+  start(
+    account: Account,
+    q: Record<string, unknown>,
+    lastEventId: string | undefined,
+    extra: (f: StreamFilter) => Record<string, unknown>,
+  ): void {
     if (this.ended) return;
     this.safely(() => {
       const fromQuery = this.deps.messages.subscribeFromQuery(q);
@@ -106,7 +111,11 @@ export class WsSession {
   }
 
   crash(err: unknown): void {
-    this.deps.logger.error({ msg: 'websocket handler failed; closing that socket', stream: this.client?.id ?? null, err: err instanceof Error ? err.stack : String(err) });
+    this.deps.logger.error({
+      msg: 'websocket handler failed; closing that socket',
+      stream: this.client?.id ?? null,
+      err: err instanceof Error ? err.stack : String(err),
+    });
     this.close({ code: 'internal_error', message: 'Internal server error' });
   }
 
@@ -118,14 +127,25 @@ export class WsSession {
     if (this.ended) return;
     const budget = this.messages.take(this.deps.clock.now());
     if (budget === 'abusive') {
-      return this.close({ code: 'rate_limited', message: `Too many messages: at most ${MESSAGE_BUDGET.limit} per ${MESSAGE_BUDGET.windowMs / 1000} s; closing the connection` });
+      return this.close({
+        code: 'rate_limited',
+        message: `Too many messages: at most ${MESSAGE_BUDGET.limit} per ${MESSAGE_BUDGET.windowMs / 1000} s; closing the connection`,
+      });
     }
     if (!this.client) {
-      if (this.early.length >= MAX_EARLY_MESSAGES) return this.close({ code: 'rate_limited', message: `Too many messages before the connection was ready (at most ${MAX_EARLY_MESSAGES})` });
+      if (this.early.length >= MAX_EARLY_MESSAGES)
+        return this.close({
+          code: 'rate_limited',
+          message: `Too many messages before the connection was ready (at most ${MAX_EARLY_MESSAGES})`,
+        });
       this.early.push({ data, isBinary });
       return;
     }
-    if (budget === 'over') return this.reply('rate_limited', `Too many messages: at most ${MESSAGE_BUDGET.limit} per ${MESSAGE_BUDGET.windowMs / 1000} s; this one was ignored`);
+    if (budget === 'over')
+      return this.reply(
+        'rate_limited',
+        `Too many messages: at most ${MESSAGE_BUDGET.limit} per ${MESSAGE_BUDGET.windowMs / 1000} s; this one was ignored`,
+      );
     this.handle(data, isBinary);
   }
 
@@ -134,14 +154,23 @@ export class WsSession {
     if (!parsed.ok) return this.reply(parsed.code, parsed.message);
     const msg = parsed.message;
     if (msg.type === 'ping') {
-      this.transport.writeRaw(JSON.stringify({ type: 'pong', timestamp: this.deps.clock.iso(), data: { timestamp: this.deps.clock.iso() } }));
+      this.transport.writeRaw(
+        JSON.stringify({ type: 'pong', timestamp: this.deps.clock.iso(), data: { timestamp: this.deps.clock.iso() } }),
+      );
       return;
     }
     const budget = this.subscribes.take(this.deps.clock.now());
     if (budget === 'abusive') {
-      return this.close({ code: 'rate_limited', message: `Too many subscribe messages: at most ${SUBSCRIBE_BUDGET.limit} per ${SUBSCRIBE_BUDGET.windowMs / 1000} s; closing the connection` });
+      return this.close({
+        code: 'rate_limited',
+        message: `Too many subscribe messages: at most ${SUBSCRIBE_BUDGET.limit} per ${SUBSCRIBE_BUDGET.windowMs / 1000} s; closing the connection`,
+      });
     }
-    if (budget === 'over') return this.reply('rate_limited', `Too many subscribe messages: at most ${SUBSCRIBE_BUDGET.limit} per ${SUBSCRIBE_BUDGET.windowMs / 1000} s; this one was ignored`);
+    if (budget === 'over')
+      return this.reply(
+        'rate_limited',
+        `Too many subscribe messages: at most ${SUBSCRIBE_BUDGET.limit} per ${SUBSCRIBE_BUDGET.windowMs / 1000} s; this one was ignored`,
+      );
     const next = this.next(msg);
     try {
       this.apply(next);
@@ -166,7 +195,8 @@ export class WsSession {
       min_profit: fl.min_profit,
     };
     const filter: FilterInput = { ...this.subscription.filter };
-    for (const [k, v] of Object.entries(asked) as Array<[keyof FilterInput, FilterInput[keyof FilterInput]]>) if (v !== undefined) (filter as Record<string, unknown>)[k] = v;
+    for (const [k, v] of Object.entries(asked) as Array<[keyof FilterInput, FilterInput[keyof FilterInput]]>)
+      if (v !== undefined) (filter as Record<string, unknown>)[k] = v;
     return { channels: msg.channels ?? this.subscription.channels, filter };
   }
 

@@ -45,7 +45,10 @@ export class WsGateway implements OnModuleInit {
   private messages(): Pick<SessionDeps, 'messages' | 'kindOfChannel'> {
     if (!this.protocol) {
       const types = this.engine.types();
-      this.protocol = { messages: new WsMessages(types.map((d) => d.stream.channel)), kindOfChannel: new Map(types.map((d) => [d.stream.channel, d.kind])) };
+      this.protocol = {
+        messages: new WsMessages(types.map((d) => d.stream.channel)),
+        kindOfChannel: new Map(types.map((d) => [d.stream.channel, d.kind])),
+      };
     }
     return this.protocol;
   }
@@ -56,15 +59,27 @@ export class WsGateway implements OnModuleInit {
   }
 
   private accept(socket: WebSocket, req: FastifyRequest): void {
-    const session = new WsSession(socket, { hub: this.hub, access: this.access, clock: this.clock, logger: this.logger, ...this.messages() });
+    const session = new WsSession(socket, {
+      hub: this.hub,
+      access: this.access,
+      clock: this.clock,
+      logger: this.logger,
+      ...this.messages(),
+    });
     const q = (req.query ?? {}) as Record<string, unknown>;
     this.admit(req)
       .then(
         (account) => {
           const t = this.policy.tier(account.tier);
-          const features = Object.fromEntries(this.engine.types().map((d) => [d.feature.name, this.policy.hasFeature(account, d.feature.name)]));
+          const features = Object.fromEntries(
+            this.engine.types().map((d) => [d.feature.name, this.policy.hasFeature(account, d.feature.name)]),
+          );
           const lastEventId = typeof q.last_event_id === 'string' ? q.last_event_id : undefined;
-          session.start(account, q, lastEventId, (f) => ({ message: 'connected', features, books: { max: t.maxBooks ?? -1, allowed: f.books.all ? null : f.books.books } }));
+          session.start(account, q, lastEventId, (f) => ({
+            message: 'connected',
+            features,
+            books: { max: t.maxBooks ?? -1, allowed: f.books.all ? null : f.books.books },
+          }));
         },
         (err: unknown) => session.fail(err),
       )
@@ -94,7 +109,9 @@ export class WsGateway implements OnModuleInit {
     const limit = this.policy.requestsPerMinute(account);
     const rec = await this.limits.increment(`key:${account.keyId}`, RATE_WINDOW_MS, limit, RATE_WINDOW_MS, 'default');
     if (rec.isBlocked) {
-      throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry in ${rec.timeToBlockExpire} s`, { retry_after: rec.timeToBlockExpire });
+      throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry in ${rec.timeToBlockExpire} s`, {
+        retry_after: rec.timeToBlockExpire,
+      });
     }
   }
 }

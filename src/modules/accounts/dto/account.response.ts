@@ -35,7 +35,11 @@ export class AccountData {
   @ApiProperty({ example: 'acct_1a2b3c4d5e6f7a8b' }) account_id: string;
   @ApiProperty({ example: 'pro' }) tier: string;
   @ApiProperty({ type: AccountRateLimit }) rate_limit: AccountRateLimit;
-  @ApiProperty({ type: [String], example: ['odds', 'schedule', 'splits', 'streaming', 'ev', 'arbitrage', 'middles', 'low_hold'], description: 'The enabled features as tokens (the flat shape\'s `features` array)' })
+  @ApiProperty({
+    type: [String],
+    example: ['odds', 'schedule', 'splits', 'streaming', 'ev', 'arbitrage', 'middles', 'low_hold'],
+    description: "The enabled features as tokens (the flat shape's `features` array)",
+  })
   feature_list: string[];
   @ApiProperty({ type: AccountStreaming }) streaming: AccountStreaming;
   @ApiProperty({ type: AccountKey }) key: AccountKey;
@@ -44,7 +48,8 @@ export class AccountData {
     type: 'object',
     properties: { odds: { type: 'boolean' }, splits: { type: 'boolean' }, game_state: { type: 'boolean' }, streaming: { type: 'boolean' } },
     additionalProperties: { type: 'boolean' },
-    description: 'Features of the key: odds, splits, game_state, streaming, and one per opportunity type the service runs (ev, arbitrage, middles, low_hold, and any type added later), in registration order',
+    description:
+      'Features of the key: odds, splits, game_state, streaming, and one per opportunity type the service runs (ev, arbitrage, middles, low_hold, and any type added later), in registration order',
     example: { odds: true, splits: true, ev: true, arbitrage: true, middles: true, low_hold: true, game_state: false, streaming: true },
   })
   features: Record<string, boolean>;
@@ -101,8 +106,10 @@ export class KeyItem {
   @ApiProperty({ example: true }) is_active: boolean;
   @ApiProperty({ example: '2026-11-01T08:30:00.000Z' }) created_at: string;
   @ApiProperty({ example: '2026-11-01T08:30:00.000Z' }) updated_at: string;
-  @ApiProperty({ example: '2026-11-22T14:44:02.000Z', nullable: true, type: String, description: 'Kept current within a minute' }) last_used_at: string | null;
-  @ApiProperty({ example: null, nullable: true, type: String, description: 'End of a rotation grace period; null = no expiry' }) expires_at: string | null;
+  @ApiProperty({ example: '2026-11-22T14:44:02.000Z', nullable: true, type: String, description: 'Kept current within a minute' })
+  last_used_at: string | null;
+  @ApiProperty({ example: null, nullable: true, type: String, description: 'End of a rotation grace period; null = no expiry' })
+  expires_at: string | null;
 }
 
 class KeyListMeta {
@@ -123,12 +130,19 @@ export class CreateKeyRequest {
 }
 
 export class RotateKeyRequest {
-  @ApiPropertyOptional({ example: 24, minimum: 0, maximum: 72, description: 'Hours the old key keeps working (default 0; `grace_period_hours` too)' }) gracePeriodHours?: number;
+  @ApiPropertyOptional({
+    example: 24,
+    minimum: 0,
+    maximum: 72,
+    description: 'Hours the old key keeps working (default 0; `grace_period_hours` too)',
+  })
+  gracePeriodHours?: number;
   @ApiPropertyOptional({ example: 'Production', maxLength: 100, description: "The new key's name (default: the old one's)" }) name?: string;
 }
 
 class CreatedKey extends KeyItem {
-  @ApiProperty({ example: 'sk_live_0123456789ABCDEFGHIJKLMNOPQRSTUV', description: 'The key value: shown once, stored hashed' }) key: string;
+  @ApiProperty({ example: 'sk_live_0123456789ABCDEFGHIJKLMNOPQRSTUV', description: 'The key value: shown once, stored hashed' })
+  key: string;
 }
 
 export class CreatedKeyResponse {

@@ -21,12 +21,30 @@ export class ClosingLinesDataDto {
   @ApiProperty({ example: 'Boston Celtics' }) home_team: string;
   @ApiProperty({ example: 'Los Angeles Lakers' }) away_team: string;
   @ApiProperty({ example: '2026-11-22T00:30:00.000Z' }) event_start_time: string;
-  @ApiProperty({ type: String, nullable: true, example: '2026-11-22T00:30:04.000Z', description: 'The first capture among the books returned; null when none was captured (yet)' }) captured_at: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-11-22T00:30:04.000Z',
+    description: 'The first capture among the books returned; null when none was captured (yet)',
+  })
+  captured_at: string | null;
   @ApiProperty({
     description: 'Book id -> its closing prices (every market it quoted before it went live). `{}` before the game starts.',
     type: 'object',
     additionalProperties: { type: 'array', items: { $ref: '#/components/schemas/ClosingLineItemDto' } },
-    example: { pinnacle: [{ sportsbook: 'pinnacle', market_type: 'moneyline', period: 'game', selection: 'Boston Celtics', selection_type: 'home', odds_american: -150, odds_decimal: 1.667 }] },
+    example: {
+      pinnacle: [
+        {
+          sportsbook: 'pinnacle',
+          market_type: 'moneyline',
+          period: 'game',
+          selection: 'Boston Celtics',
+          selection_type: 'home',
+          odds_american: -150,
+          odds_decimal: 1.667,
+        },
+      ],
+    },
   })
   books: Record<string, ClosingLineItemDto[]>;
 }

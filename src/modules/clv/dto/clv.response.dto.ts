@@ -2,14 +2,21 @@ import { ApiProperty } from '@nestjs/swagger';
 
 /** Summary of one group of recorded +EV detections. */
 export class ClvGroupDto {
-  @ApiProperty({ example: 'draftkings', description: 'The group: a book, sport, league, market type, UTC day or devig book' }) group_key: string;
+  @ApiProperty({ example: 'draftkings', description: 'The group: a book, sport, league, market type, UTC day or devig book' })
+  group_key: string;
   @ApiProperty({ example: 412, description: 'Detections recorded in the group' }) total_predictions: number;
   @ApiProperty({ example: 380, description: 'Detections graded win, loss or push' }) total_graded: number;
   @ApiProperty({ example: 190 }) wins: number;
   @ApiProperty({ example: 185 }) losses: number;
   @ApiProperty({ example: 5 }) pushes: number;
   @ApiProperty({ type: Number, nullable: true, example: 0.5067, description: 'wins / (wins + losses)' }) win_rate: number | null;
-  @ApiProperty({ type: Number, nullable: true, example: 1.23, description: 'Mean CLV% = (closing no-vig probability x entry decimal - 1) x 100, over the detections whose CLV is known' }) avg_clv_percent: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 1.23,
+    description: 'Mean CLV% = (closing no-vig probability x entry decimal - 1) x 100, over the detections whose CLV is known',
+  })
+  avg_clv_percent: number | null;
   @ApiProperty({ example: 398, description: 'Detections with a known CLV (the reference book closed the whole market)' }) clv_count: number;
   @ApiProperty({ example: 251, description: 'Of those, how many beat the close (CLV > 0)' }) beat_close: number;
   @ApiProperty({ type: Number, nullable: true, example: 2.1, description: 'Mean EV% at detection' }) avg_ev_percent: number | null;
@@ -25,15 +32,25 @@ export class ClvDateRangeDto {
 export class ClvDataDto {
   @ApiProperty({ type: ClvDateRangeDto }) date_range: ClvDateRangeDto;
   @ApiProperty({ example: 'sportsbook', enum: ['sportsbook', 'sport', 'league', 'market', 'day', 'devig_book'] }) group_by: string;
-  @ApiProperty({ example: 'power', description: 'The devig method of the fair and closing probabilities (CLV_DEVIG_METHOD)' }) devig_method: string;
-  @ApiProperty({ type: ClvGroupDto, description: 'Every detection in the window (group_key "all")' }) overall: Omit<ClvGroupDto, 'group_key'>;
+  @ApiProperty({ example: 'power', description: 'The devig method of the fair and closing probabilities (CLV_DEVIG_METHOD)' })
+  devig_method: string;
+  @ApiProperty({ type: ClvGroupDto, description: 'Every detection in the window (group_key "all")' }) overall: Omit<
+    ClvGroupDto,
+    'group_key'
+  >;
   @ApiProperty({ type: [ClvGroupDto] }) groups: ClvGroupDto[];
 }
 
 export class ClvMetaDto {
   @ApiProperty({ example: { sport: null, league: ['nba'], sportsbook: null, devig_book: null } }) filters: Record<string, string[] | null>;
   @ApiProperty({ example: 'database' }) source: string;
-  @ApiProperty({ type: Number, nullable: true, example: 90, description: 'How far back the tier may look: free 7, hobby 30, pro 90, sharp 365, enterprise null (no limit)' }) tier_window_days: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 90,
+    description: 'How far back the tier may look: free 7, hobby 30, pro 90, sharp 365, enterprise null (no limit)',
+  })
+  tier_window_days: number | null;
   @ApiProperty({ example: false, description: 'True when `from` was moved to the start of the tier window' }) window_clamped: boolean;
   @ApiProperty({ example: '2026-11-22T21:00:00.000Z' }) updated_at: string;
 }

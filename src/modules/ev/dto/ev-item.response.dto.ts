@@ -6,12 +6,19 @@ import { OpportunityEventDto, WARNINGS_DESCRIPTION } from '../../opportunity-lis
 export class EvItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'Stable while the opportunity lives (lowercase hex)', example: '9c1f0a7b3e2d4c58' }) id: string;
   @ApiProperty({ description: 'Alias of event_id' }) game_id: string;
-  @ApiProperty({ type: String, nullable: true, description: 'Canonical player id on player props (sport_league_player-slug); null otherwise', example: 'baseball_mlb_corbin_carroll' }) player_id: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Canonical player id on player props (sport_league_player-slug); null otherwise',
+    example: 'baseball_mlb_corbin_carroll',
+  })
+  player_id: string | null;
   @ApiProperty({ description: 'Alias of event_name' }) game: string;
   @ApiProperty({ description: 'Alias of market_type' }) market: string;
   @ApiProperty({ description: 'The outcome as the book names it', example: 'Boston Celtics' }) selection: string;
   @ApiProperty({ description: 'home, away, draw, over, under, yes, no', example: 'home' }) selection_type: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'The line of the price (spread or total); null without one', example: -3.5 }) line: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'The line of the price (spread or total); null without one', example: -3.5 })
+  line: number | null;
   @ApiProperty({ description: 'The book offering the price', example: 'draftkings' }) sportsbook: string;
   @ApiProperty({ example: 120 }) odds_american: number;
   @ApiProperty({ example: 2.2 }) odds_decimal: number;
@@ -20,18 +27,37 @@ export class EvItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'Fair American odds (no vig)', example: 113 }) no_vig_odds: number;
   @ApiProperty({ enum: DEVIG_METHODS, description: 'How the sharp line was devigged' }) devig_method: string;
   @ApiProperty({ description: 'The sharp reference book devigged', example: 'pinnacle' }) sharp_book: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'Width of the sharp two-way market in cents; null on three-way markets', example: 20 }) market_width: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Width of the sharp two-way market in cents; null on three-way markets',
+    example: 20,
+  })
+  market_width: number | null;
   @ApiProperty() is_live: boolean;
-  @ApiProperty({ type: String, nullable: true, description: "The book's own event id, when the feed sends one" }) external_event_id: string | null;
-  @ApiProperty({ type: String, nullable: true, description: "The book's own selection id, when the feed sends one" }) selection_id: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The book's own event id, when the feed sends one" }) external_event_id:
+    string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The book's own selection id, when the feed sends one" }) selection_id:
+    string | null;
   @ApiProperty({ format: 'date-time', description: 'First detection (kept while the opportunity lives)' }) detected_at: string;
-  @ApiProperty({ description: 'Confidence 0 to 100 (books quoting, sharp width and hold, age, liveness, main line)', example: 78 }) confidence_score: number;
+  @ApiProperty({ description: 'Confidence 0 to 100 (books quoting, sharp width and hold, age, liveness, main line)', example: 78 })
+  confidence_score: number;
   @ApiProperty({ description: 'Full-Kelly stake as a fraction of bankroll, 0 to 1', example: 0.028753 }) kelly_percent: number;
   @ApiProperty({ description: 'Books quoting this selection', example: 12 }) book_count: number;
   @ApiProperty({ description: 'Whether an arbitrage (all books) exists on the same market' }) arb_available: boolean;
   @ApiProperty({ type: Number, nullable: true, description: "That arbitrage's profit percent" }) arb_profit: number | null;
   @ApiProperty({ description: 'The price or a sharp price was last confirmed more than 60 s ago (live: 10 s)' }) possibly_stale: boolean;
   @ApiProperty({ description: 'Seconds since the stalest price used was confirmed', example: 4.5 }) oldest_odds_age_seconds: number;
-  @ApiProperty({ type: [String], description: `LIVE_STALE_ODDS, POTENTIALLY_STALE_ODDS, SINGLE_SHARP_REF, LOW_IMPLIED_TOTAL, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD. ${WARNINGS_DESCRIPTION}` }) warnings: string[];
-  @ApiProperty({ type: String, nullable: true, description: "The deep-link resolver for this price (`/api/v1/deeplink/{odds id}`: 302 to the book's bet slip, event or home page); null for a book without a link template" }) deep_link: string | null;
+  @ApiProperty({
+    type: [String],
+    description: `LIVE_STALE_ODDS, POTENTIALLY_STALE_ODDS, SINGLE_SHARP_REF, LOW_IMPLIED_TOTAL, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD. ${WARNINGS_DESCRIPTION}`,
+  })
+  warnings: string[];
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "The deep-link resolver for this price (`/api/v1/deeplink/{odds id}`: 302 to the book's bet slip, event or home page); null for a book without a link template",
+  })
+  deep_link: string | null;
 }

@@ -12,7 +12,8 @@ export class EvSummaryDto {
 
 /** `meta` of /opportunities/ev. */
 export class EvListMetaDto extends OpportunityListMetaDto {
-  @ApiProperty({ enum: ['multiplicative', 'additive', 'power', 'shin', 'worst_case'], description: 'The devig method the EV % uses' }) devig_method: string;
+  @ApiProperty({ enum: ['multiplicative', 'additive', 'power', 'shin', 'worst_case'], description: 'The devig method the EV % uses' })
+  devig_method: string;
   @ApiProperty({ type: EvSummaryDto }) summary: EvSummaryDto;
   @ApiProperty({ type: OpportunityFiltersEchoDto }) filters: OpportunityFiltersEchoDto;
 }

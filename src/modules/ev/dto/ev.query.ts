@@ -8,26 +8,49 @@ export const EV_SORTS = sortValues(['ev', 'odds', 'confidence', 'start_time', 'k
 
 export class EvQuery extends OddsBounds {
   @ApiPropertyOptional({ description: 'Minimum EV in percent (default 0)', example: 2, type: Number })
-  @IsOptional() @NumberParam() @IsNumber({}, { message: 'min_ev must be a number (percent)' }) @Min(-100) @Max(1000)
+  @IsOptional()
+  @NumberParam()
+  @IsNumber({}, { message: 'min_ev must be a number (percent)' })
+  @Min(-100)
+  @Max(1000)
   min_ev?: number;
 
   @ApiPropertyOptional({ description: 'Maximum EV in percent', example: 15, type: Number })
-  @IsOptional() @NumberParam() @IsNumber({}, { message: 'max_ev must be a number (percent)' }) @Min(-100) @Max(1000)
+  @IsOptional()
+  @NumberParam()
+  @IsNumber({}, { message: 'max_ev must be a number (percent)' })
+  @Min(-100)
+  @Max(1000)
   max_ev?: number;
 
   @ApiPropertyOptional({ description: 'Minimum width of the sharp two-way market, in cents', type: Number })
-  @IsOptional() @NumberParam() @IsNumber({}, { message: 'min_market_width must be a number' })
+  @IsOptional()
+  @NumberParam()
+  @IsNumber({}, { message: 'min_market_width must be a number' })
   min_market_width?: number;
 
   @ApiPropertyOptional({ description: 'Maximum width of the sharp two-way market, in cents (narrow = sharper)', example: 25, type: Number })
-  @IsOptional() @NumberParam() @IsNumber({}, { message: 'max_market_width must be a number' })
+  @IsOptional()
+  @NumberParam()
+  @IsNumber({}, { message: 'max_market_width must be a number' })
   max_market_width?: number;
 
-  @ApiPropertyOptional({ enum: EV_SORTS, description: 'ev (highest first, the default), odds, confidence, start_time, kelly; "-" reverses' })
-  @IsOptional() @StringParam() @IsIn(EV_SORTS, { message: `sort must be one of ${EV_SORTS.join(', ')}` })
+  @ApiPropertyOptional({
+    enum: EV_SORTS,
+    description: 'ev (highest first, the default), odds, confidence, start_time, kelly; "-" reverses',
+  })
+  @IsOptional()
+  @StringParam()
+  @IsIn(EV_SORTS, { message: `sort must be one of ${EV_SORTS.join(', ')}` })
   sort?: string;
 
-  @ApiPropertyOptional({ enum: DEVIG_METHODS, description: 'How the sharp line is devigged (default power); echoed in each item', example: 'power' })
-  @IsOptional() @StringParam() @IsIn(DEVIG_METHODS as unknown as string[], { message: `devig_method must be one of ${DEVIG_METHODS.join(', ')}` })
+  @ApiPropertyOptional({
+    enum: DEVIG_METHODS,
+    description: 'How the sharp line is devigged (default power); echoed in each item',
+    example: 'power',
+  })
+  @IsOptional()
+  @StringParam()
+  @IsIn(DEVIG_METHODS as unknown as string[], { message: `devig_method must be one of ${DEVIG_METHODS.join(', ')}` })
   devig_method?: string;
 }

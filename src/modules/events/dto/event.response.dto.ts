@@ -5,7 +5,12 @@ import { RefBlocksDto } from '../../reference/dto/ref-blocks.response.dto.js';
 /** One event (game) on the board (events.service.ts `view`). */
 export class EventDto extends RefBlocksDto {
   @ApiProperty({ description: '{league}_{teamA}_{teamB}_{YYYY-MM-DD}_b{N}', example: 'nba_celtics_lakers_2026-11-22_b3' }) id: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: "Each source's own id of the event, by source", example: { odds_api: 'e912304de2b2ce35b473ce2ecd3d1502' } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: "Each source's own id of the event, by source",
+    example: { odds_api: 'e912304de2b2ce35b473ce2ecd3d1502' },
+  })
   external_ids: Record<string, string>;
   @ApiProperty({ example: 'basketball' }) sport: string;
   @ApiProperty({ example: 'nba' }) league: string;
@@ -15,7 +20,8 @@ export class EventDto extends RefBlocksDto {
   @ApiProperty({ enum: ['upcoming', 'live', 'ended', 'postponed', 'cancelled'] }) status: string;
   @ApiProperty() is_live: boolean;
   @ApiProperty({ description: 'Books pricing the event', example: 12 }) book_count: number;
-  @ApiProperty({ type: [String], description: 'Market types priced', example: ['moneyline', 'point_spread', 'total_points'] }) markets: string[];
+  @ApiProperty({ type: [String], description: 'Market types priced', example: ['moneyline', 'point_spread', 'total_points'] })
+  markets: string[];
   @ApiProperty({ type: [String], description: 'Books pricing the event' }) books: string[];
 }
 

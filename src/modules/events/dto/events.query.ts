@@ -3,20 +3,39 @@ import { LiveParam, SportLeagueParams, TeamParam } from '../../../common/http/fi
 import { IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
 import { BooleanParam, CsvList, PageQuery, SearchText, StringParam } from '../../../common/http/query.js';
 
-export class ListEventsQuery extends IntersectionType(PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }), SportLeagueParams, LiveParam, TeamParam) {
+export class ListEventsQuery extends IntersectionType(
+  PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }),
+  SportLeagueParams,
+  LiveParam,
+  TeamParam,
+) {
   @ApiPropertyOptional({ description: 'Only events with prices from these books (comma-separated)', example: 'draftkings' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  @IsOptional()
+  @CsvList({ lowercase: true })
+  @IsString({ each: true })
   sportsbook?: string[];
 
   @ApiPropertyOptional({ description: 'true: only events with a live score; false: only without', type: Boolean })
-  @IsOptional() @BooleanParam() @IsBoolean({ message: 'has_score must be true or false' })
+  @IsOptional()
+  @BooleanParam()
+  @IsBoolean({ message: 'has_score must be true or false' })
   has_score?: boolean;
 
-  @ApiPropertyOptional({ description: 'Local date of the game (US Eastern for US leagues, UTC otherwise), YYYY-MM-DD', example: '2026-11-22' })
-  @IsOptional() @StringParam() @IsString() @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' })
+  @ApiPropertyOptional({
+    description: 'Local date of the game (US Eastern for US leagues, UTC otherwise), YYYY-MM-DD',
+    example: '2026-11-22',
+  })
+  @IsOptional()
+  @StringParam()
+  @IsString()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' })
   date?: string;
 
-  @ApiPropertyOptional({ description: 'Text search over teams, league and sport (partial; must contain a letter or digit)', example: 'celtics' })
-  @IsOptional() @SearchText()
+  @ApiPropertyOptional({
+    description: 'Text search over teams, league and sport (partial; must contain a letter or digit)',
+    example: 'celtics',
+  })
+  @IsOptional()
+  @SearchText()
   q?: string;
 }

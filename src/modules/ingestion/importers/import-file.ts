@@ -25,7 +25,14 @@ export function parseImport(text: string, catalog: Catalog, opts: ReadOptions): 
       // The line of the position the parser names (a truncated file: its last line).
       const pos = /position (\d+)/.exec((err as Error).message);
       const line = pos ? trimmed.slice(0, Number(pos[1])).split('\n').length : trimmed.split('\n').length;
-      return { format: 'odds_api_json', quotes: [], errors: [{ line, reason: `not valid JSON (truncated or malformed): ${(err as Error).message}` }], records: 0, capturedAt: null, shiftMs: 0 };
+      return {
+        format: 'odds_api_json',
+        quotes: [],
+        errors: [{ line, reason: `not valid JSON (truncated or malformed): ${(err as Error).message}` }],
+        records: 0,
+        capturedAt: null,
+        shiftMs: 0,
+      };
     }
     parsed = parseOddsApiEvents(json, catalog);
   } else {

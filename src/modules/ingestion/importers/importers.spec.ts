@@ -7,7 +7,8 @@ import { parseOddsApiEvents } from '../odds-api/odds-api-format.js';
 
 const catalog = new Catalog();
 const SAMPLE = new URL('../../../../test/fixtures/mlb_odds_snapshot.csv', import.meta.url).pathname;
-const HEADER = 'id,sportsbook,event_id,sport,league,home_team,away_team,market_type,selection,selection_type,odds_american,odds_decimal,odds_probability,line,event_start_time,is_live,timestamp';
+const HEADER =
+  'id,sportsbook,event_id,sport,league,home_team,away_team,market_type,selection,selection_type,odds_american,odds_decimal,odds_probability,line,event_start_time,is_live,timestamp';
 
 describe('sample CSV', () => {
   it('reads every row of the MLB sample: one quote per row, no unreadable rows', () => {
@@ -83,11 +84,23 @@ describe('The Odds API v4 format', () => {
     const q = p.quotes.map((x) => x.quote);
     const dk = q.filter((x) => x.book === 'draftkings');
     expect(dk).toHaveLength(6);
-    expect(dk.find((x) => x.marketType === 'moneyline' && x.selection === 'Phoenix Suns')).toMatchObject({ selectionType: 'away', price: { decimal: 2.35 }, line: null, league: 'nba', isLive: false, externalEventId: 'e912304de2b2ce35b473ce2ecd3d1502' });
+    expect(dk.find((x) => x.marketType === 'moneyline' && x.selection === 'Phoenix Suns')).toMatchObject({
+      selectionType: 'away',
+      price: { decimal: 2.35 },
+      line: null,
+      league: 'nba',
+      isLive: false,
+      externalEventId: 'e912304de2b2ce35b473ce2ecd3d1502',
+    });
     expect(dk.find((x) => x.marketType === 'point_spread' && x.selectionType === 'home')).toMatchObject({ line: -4.5 });
     expect(dk.find((x) => x.marketType === 'total_points' && x.selectionType === 'under')).toMatchObject({ line: 229.5 });
     expect(q.filter((x) => x.book === 'caesars')).toHaveLength(2);
-    expect(q.find((x) => x.marketType === 'player_points' && x.selectionType === 'over')).toMatchObject({ book: 'pinnacle', playerName: 'Nikola Jokic', line: 27.5, statCategory: 'points' });
+    expect(q.find((x) => x.marketType === 'player_points' && x.selectionType === 'over')).toMatchObject({
+      book: 'pinnacle',
+      playerName: 'Nikola Jokic',
+      line: 27.5,
+      statCategory: 'points',
+    });
     const soccer = q.filter((x) => x.league === 'epl');
     expect(soccer.map((x) => x.selectionType).sort()).toEqual(['away', 'draw', 'home']);
     expect(soccer.every((x) => x.isLive)).toBe(true);

@@ -92,12 +92,18 @@ interface OutcomeContext {
 }
 
 /** One outcome as a quote, or why it cannot be one. Outcomes are matched to the teams by name, never by position. */
-function outcomeQuote(o: V4Outcome, mapped: { type: string; period?: string }, format: NonNullable<OddsApiParseOptions['oddsFormat']>, c: OutcomeContext): Quote | string {
+function outcomeQuote(
+  o: V4Outcome,
+  mapped: { type: string; period?: string },
+  format: NonNullable<OddsApiParseOptions['oddsFormat']>,
+  c: OutcomeContext,
+): Quote | string {
   const name = str(o.name);
   const price = typeof o.price === 'number' && Number.isFinite(o.price) ? o.price : null;
   if (!name) return 'outcome name is missing';
   if (price === null) return 'outcome price is missing or not a number';
-  const point = o.point === undefined || o.point === null ? null : typeof o.point === 'number' && Number.isFinite(o.point) ? o.point : Number.NaN;
+  const point =
+    o.point === undefined || o.point === null ? null : typeof o.point === 'number' && Number.isFinite(o.point) ? o.point : Number.NaN;
   if (Number.isNaN(point)) return 'outcome point is not a number';
   const american = format === 'american' || (format === 'auto' && (price < 0 || (Math.abs(price) >= 100 && Number.isInteger(price))));
   let selectionType: string;
@@ -142,14 +148,26 @@ function outcomeQuote(o: V4Outcome, mapped: { type: string; period?: string }, f
  * and unknown bookmakers or market keys are reported and skipped.
  * `line` numbers in errors and quotes are 1-based positions of the outcome in the file's traversal order.
  */
-export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsApiParseOptions = {}): ParsedFile & { unknownBooks: string[] } {
+export function parseOddsApiEvents(
+  input: unknown,
+  catalog: Catalog,
+  opts: OddsApiParseOptions = {},
+): ParsedFile & { unknownBooks: string[] } {
   const events = Array.isArray(input) ? (input as V4Event[]) : input && typeof input === 'object' ? [input as V4Event] : null;
   const errors: ParseError[] = [];
   const quotes: ParsedQuote[] = [];
   const unknownBooks = new Set<string>();
   let n = 0;
   let capturedAt: number | null = null;
-  if (!events) return { format: 'odds_api_json', quotes, errors: [{ line: 1, reason: 'expected an array of events or one event object' }], records: 0, capturedAt, unknownBooks: [] };
+  if (!events)
+    return {
+      format: 'odds_api_json',
+      quotes,
+      errors: [{ line: 1, reason: 'expected an array of events or one event object' }],
+      records: 0,
+      capturedAt,
+      unknownBooks: [],
+    };
   const format = opts.oddsFormat ?? 'auto';
 
   events.forEach((ev, ei) => {
@@ -161,7 +179,9 @@ export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsA
     // A sport key the catalog lacks is passed on under its sport (its prefix: `soccer_brazil_campeonato`); the
     // pipeline registers it. A key whose sport is unknown is refused here.
     const known = sportKey ? catalog.league(sportKey) : undefined;
-    const prefixSport = sportKey ? catalog.sportId(sportKey.split('_')[0]!) ?? catalog.sportId(sportKey.split('_').slice(0, 2).join('_')) : undefined;
+    const prefixSport = sportKey
+      ? (catalog.sportId(sportKey.split('_')[0]!) ?? catalog.sportId(sportKey.split('_').slice(0, 2).join('_')))
+      : undefined;
     const league = known ? { id: known.id, sport: known.sport } : prefixSport ? { id: sportKey!, sport: prefixSport } : undefined;
     const bookmakers = Array.isArray(ev?.bookmakers) ? (ev.bookmakers as V4Bookmaker[]) : [];
     // Outrights (`basketball_nba_championship_winner`, market key `outrights`, no teams): futures markets.
@@ -171,9 +191,24 @@ export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsA
       });
       return;
     }
-    const evProblem = !sportKey ? 'sport_key is missing' : !league ? `unknown sport_key "${sportKey}"` : !home || !away ? 'home_team or away_team is missing' : start === null ? 'commence_time is missing or invalid' : null;
+    const evProblem = !sportKey
+      ? 'sport_key is missing'
+      : !league
+        ? `unknown sport_key "${sportKey}"`
+        : !home || !away
+          ? 'home_team or away_team is missing'
+          : start === null
+            ? 'commence_time is missing or invalid'
+            : null;
     if (evProblem) {
-      const outcomes = bookmakers.reduce((s, b) => s + (Array.isArray(b.markets) ? (b.markets as V4Market[]).reduce((t, m) => t + (Array.isArray(m.outcomes) ? m.outcomes.length : 0), 0) : 0), 0);
+      const outcomes = bookmakers.reduce(
+        (s, b) =>
+          s +
+          (Array.isArray(b.markets)
+            ? (b.markets as V4Market[]).reduce((t, m) => t + (Array.isArray(m.outcomes) ? m.outcomes.length : 0), 0)
+            : 0),
+        0,
+      );
       n += Math.max(outcomes, 1);
       errors.push({ line: n, reason: `${where}: ${evProblem}` });
       return;
@@ -193,14 +228,31 @@ export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsA
         const mUpdate = time(m.last_update) ?? bookUpdate;
         for (const o of outcomes) {
           n++;
-          const bad = (reason: string) => errors.push({ line: n, reason: `${where}, ${bookKey || 'bookmaker ?'} ${key || 'market ?'}: ${reason}` });
+          const bad = (reason: string) =>
+            errors.push({ line: n, reason: `${where}, ${bookKey || 'bookmaker ?'} ${key || 'market ?'}: ${reason}` });
           if (!book) {
             bad('bookmaker key is missing');
             continue;
           }
-          if (key.endsWith('_lay')) { bad('lay prices are not back prices'); continue; }
-          if (!mapped) { bad(`unsupported market key "${key}"`); continue; }
-          const quote = outcomeQuote(o, mapped, format, { book: book.id, league: league!, known: Boolean(known), home: home!, away: away!, start: start!, isLive, sourceTime: mUpdate, ev });
+          if (key.endsWith('_lay')) {
+            bad('lay prices are not back prices');
+            continue;
+          }
+          if (!mapped) {
+            bad(`unsupported market key "${key}"`);
+            continue;
+          }
+          const quote = outcomeQuote(o, mapped, format, {
+            book: book.id,
+            league: league!,
+            known: Boolean(known),
+            home: home!,
+            away: away!,
+            start: start!,
+            isLive,
+            sourceTime: mUpdate,
+            ev,
+          });
           if (typeof quote === 'string') {
             bad(quote);
             continue;
@@ -217,7 +269,10 @@ export function parseOddsApiEvents(input: unknown, catalog: Catalog, opts: OddsA
 const OUTRIGHT_SUFFIX = /_(championship_winner|super_bowl_winner|world_series_winner|stanley_cup_winner|winner|championship|outrights?)$/;
 
 function isOutrightEvent(sportKey: string, bookmakers: V4Bookmaker[]): boolean {
-  return OUTRIGHT_SUFFIX.test(sportKey) || bookmakers.some((b) => Array.isArray(b.markets) && (b.markets as V4Market[]).some((m) => str(m.key) === 'outrights'));
+  return (
+    OUTRIGHT_SUFFIX.test(sportKey) ||
+    bookmakers.some((b) => Array.isArray(b.markets) && (b.markets as V4Market[]).some((m) => str(m.key) === 'outrights'))
+  );
 }
 
 /**
@@ -227,7 +282,16 @@ function isOutrightEvent(sportKey: string, bookmakers: V4Bookmaker[]): boolean {
  * event closes in, the same market the other sources' championship rows join; any other outright is a market
  * of its own sport key. Returns the running outcome count.
  */
-function outrightQuotes(ev: V4Event, sportKey: string, bookmakers: V4Bookmaker[], catalog: Catalog, n: number, quotes: ParsedQuote[], errors: ParseError[], seen: (t: number | null) => void): number {
+function outrightQuotes(
+  ev: V4Event,
+  sportKey: string,
+  bookmakers: V4Bookmaker[],
+  catalog: Catalog,
+  n: number,
+  quotes: ParsedQuote[],
+  errors: ParseError[],
+  seen: (t: number | null) => void,
+): number {
   const where = `event ${str(ev.id) ?? sportKey}`;
   const suffix = OUTRIGHT_SUFFIX.exec(sportKey)?.[1] ?? 'winner';
   const base = sportKey.replace(OUTRIGHT_SUFFIX, '');
@@ -243,13 +307,28 @@ function outrightQuotes(ev: V4Event, sportKey: string, bookmakers: V4Bookmaker[]
       for (const o of Array.isArray(m.outcomes) ? (m.outcomes as V4Outcome[]) : []) {
         n++;
         const bad = (reason: string) => errors.push({ line: n, reason: `${where}, ${bookKey || 'bookmaker ?'} outrights: ${reason}` });
-        if (!league) { bad(`no catalog league for outright sport_key "${sportKey}"`); continue; }
-        if (start === null) { bad('commence_time is missing or invalid'); continue; }
-        if (!bookKey) { bad('bookmaker key is missing'); continue; }
-        if (str(m.key) !== 'outrights') { bad(`unsupported market key "${str(m.key) ?? ''}" on an outright`); continue; }
+        if (!league) {
+          bad(`no catalog league for outright sport_key "${sportKey}"`);
+          continue;
+        }
+        if (start === null) {
+          bad('commence_time is missing or invalid');
+          continue;
+        }
+        if (!bookKey) {
+          bad('bookmaker key is missing');
+          continue;
+        }
+        if (str(m.key) !== 'outrights') {
+          bad(`unsupported market key "${str(m.key) ?? ''}" on an outright`);
+          continue;
+        }
         const name = str(o.name);
         const price = typeof o.price === 'number' && Number.isFinite(o.price) ? o.price : null;
-        if (!name || price === null) { bad('outcome name or price is missing'); continue; }
+        if (!name || price === null) {
+          bad('outcome name or price is missing');
+          continue;
+        }
         const season = new Date(start).getUTCFullYear();
         const kind = championship ? 'championship_winner' : 'tournament_winner';
         const market = championship ? `championship_winner_${season}` : `${sportKey.replace(/[^a-z0-9]+/g, '_')}_${season}`;
@@ -268,7 +347,12 @@ function outrightQuotes(ev: V4Event, sportKey: string, bookmakers: V4Bookmaker[]
           price: price < 0 || (Math.abs(price) >= 100 && Number.isInteger(price)) ? { american: price } : { decimal: price },
           sourceTime: time(m.last_update) ?? time(bm.last_update),
           externalEventId: str(ev.id),
-          future: { market, name: championship ? `${league.label || league.name} Championship winner ${season}` : title, type: league.sport === 'golf' || league.sport === 'tennis' ? 'PLAYER' : 'TEAM', kind },
+          future: {
+            market,
+            name: championship ? `${league.label || league.name} Championship winner ${season}` : title,
+            type: league.sport === 'golf' || league.sport === 'tennis' ? 'PLAYER' : 'TEAM',
+            kind,
+          },
         };
         quotes.push({ line: n, quote });
       }

@@ -6,7 +6,9 @@ import { Catalog } from '../../../config/catalog.js';
 import { OddsApiProvider } from './odds-api.provider.js';
 
 const catalog = new Catalog();
-const recorded = JSON.parse(readFileSync(new URL('../../../../test/fixtures/odds-api-nba.json', import.meta.url), 'utf8')) as Array<Record<string, unknown>>;
+const recorded = JSON.parse(readFileSync(new URL('../../../../test/fixtures/odds-api-nba.json', import.meta.url), 'utf8')) as Array<
+  Record<string, unknown>
+>;
 
 /** A stand-in for api.the-odds-api.com serving recorded responses, scriptable per test. */
 let server: Server;
@@ -18,8 +20,17 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url!, 'http://x');
     requests.push(url);
-    const step = script.shift() ?? { status: 200, body: recorded.filter((e) => e.sport_key === url.pathname.split('/')[3]), remaining: 400 };
-    res.writeHead(step.status, { 'content-type': 'application/json', 'x-requests-remaining': String(step.remaining ?? 400), 'x-requests-used': '100', 'x-requests-last': '3' });
+    const step = script.shift() ?? {
+      status: 200,
+      body: recorded.filter((e) => e.sport_key === url.pathname.split('/')[3]),
+      remaining: 400,
+    };
+    res.writeHead(step.status, {
+      'content-type': 'application/json',
+      'x-requests-remaining': String(step.remaining ?? 400),
+      'x-requests-used': '100',
+      'x-requests-last': '3',
+    });
     res.end(JSON.stringify(step.body ?? { message: 'error' }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -32,7 +43,14 @@ beforeEach(() => {
 });
 
 const cfg = (over: Partial<ConstructorParameters<typeof OddsApiProvider>[1]> = {}) => ({
-  key: 'test-key', baseUrl: base, sports: ['basketball_nba'], regions: ['us', 'eu'], markets: ['h2h', 'spreads', 'totals'], intervalSeconds: 60, minRemaining: 20, ...over,
+  key: 'test-key',
+  baseUrl: base,
+  sports: ['basketball_nba'],
+  regions: ['us', 'eu'],
+  markets: ['h2h', 'spreads', 'totals'],
+  intervalSeconds: 60,
+  minRemaining: 20,
+  ...over,
 });
 const T = Date.parse('2026-11-22T18:05:00Z');
 
@@ -41,7 +59,13 @@ describe('OddsApiProvider (against recorded responses on localhost)', () => {
     const p = new OddsApiProvider(catalog, cfg());
     const batch = await p.poll(T);
     expect(requests[0]!.pathname).toBe('/v4/sports/basketball_nba/odds');
-    expect(Object.fromEntries(requests[0]!.searchParams)).toMatchObject({ apiKey: 'test-key', regions: 'us,eu', markets: 'h2h,spreads,totals', oddsFormat: 'decimal', dateFormat: 'iso' });
+    expect(Object.fromEntries(requests[0]!.searchParams)).toMatchObject({
+      apiKey: 'test-key',
+      regions: 'us,eu',
+      markets: 'h2h,spreads,totals',
+      oddsFormat: 'decimal',
+      dateFormat: 'iso',
+    });
     expect(batch!.quotes.filter((q) => q.book === 'draftkings')).toHaveLength(6);
     expect(batch!.removals).toEqual([]);
     expect(p.status).toMatchObject({ requestsRemaining: 400, requestsUsed: 100, lastCost: 3, unknownBooks: ['mystery_book'] });
@@ -57,7 +81,18 @@ describe('OddsApiProvider (against recorded responses on localhost)', () => {
     const batch = await p.poll(T + 60_000);
     expect(batch!.quotes).toHaveLength(4);
     const removed = batch!.removals!.map((r) => `${r.book}:${r.marketType}`).sort();
-    expect(removed).toEqual(['caesars:moneyline', 'caesars:moneyline', 'draftkings:total_points', 'draftkings:total_points', 'mystery_book:moneyline', 'mystery_book:moneyline', 'pinnacle:moneyline', 'pinnacle:moneyline', 'pinnacle:player_points', 'pinnacle:player_points']);
+    expect(removed).toEqual([
+      'caesars:moneyline',
+      'caesars:moneyline',
+      'draftkings:total_points',
+      'draftkings:total_points',
+      'mystery_book:moneyline',
+      'mystery_book:moneyline',
+      'pinnacle:moneyline',
+      'pinnacle:moneyline',
+      'pinnacle:player_points',
+      'pinnacle:player_points',
+    ]);
   });
 
   it('backs off exponentially on 429 and 5xx and recovers', async () => {
@@ -97,7 +132,11 @@ describe('OddsApiProvider (against recorded responses on localhost)', () => {
     expect(await p.poll(T + 60_000)).toBeNull();
     expect(p.status.enabled).toBe(false);
     expect(await p.poll(T + 120_000)).toBeNull();
-    expect(requests.map((r) => r.pathname)).toEqual(['/v4/sports/nope_sport/odds', '/v4/sports/basketball_nba/odds', '/v4/sports/basketball_nba/odds']);
+    expect(requests.map((r) => r.pathname)).toEqual([
+      '/v4/sports/nope_sport/odds',
+      '/v4/sports/basketball_nba/odds',
+      '/v4/sports/basketball_nba/odds',
+    ]);
   });
 
   it('does nothing without a key', async () => {

@@ -22,7 +22,15 @@ const MAX_BACKOFF_MS = 30 * 60_000;
 const QUOTA_PAUSE_MS = 3600_000;
 
 function keyOf(k: QuoteKey & { externalEventId?: string | null }): string {
-  return [k.book, k.externalEventId ?? `${k.homeTeam}|${k.awayTeam}|${k.startTime}`, k.marketType, k.period ?? 'game', k.selectionType, k.line ?? '', k.playerName ?? ''].join('|');
+  return [
+    k.book,
+    k.externalEventId ?? `${k.homeTeam}|${k.awayTeam}|${k.startTime}`,
+    k.marketType,
+    k.period ?? 'game',
+    k.selectionType,
+    k.line ?? '',
+    k.playerName ?? '',
+  ].join('|');
 }
 
 /**
@@ -53,7 +61,17 @@ export class OddsApiProvider implements OddsProvider {
     // Scores are polled on their own (shorter) interval while games are in progress; odds on theirs.
     const scores = cfg.scoresIntervalSeconds ? cfg.scoresIntervalSeconds : Number.POSITIVE_INFINITY;
     this.intervalMs = Math.min(cfg.intervalSeconds, scores) * 1000;
-    this.status = { enabled: Boolean(cfg.key), requestsRemaining: null, requestsUsed: null, lastCost: null, lastSuccessAt: null, lastError: cfg.key ? null : 'ODDS_API_KEY is not set', backoffUntil: null, disabledSports: [], unknownBooks: [] };
+    this.status = {
+      enabled: Boolean(cfg.key),
+      requestsRemaining: null,
+      requestsUsed: null,
+      lastCost: null,
+      lastSuccessAt: null,
+      lastError: cfg.key ? null : 'ODDS_API_KEY is not set',
+      backoffUntil: null,
+      disabledSports: [],
+      unknownBooks: [],
+    };
   }
 
   start(now: number): Promise<ProviderBatch | null> {
@@ -167,7 +185,9 @@ export class OddsApiProvider implements OddsProvider {
     for (const sport of this.cfg.sports) {
       if (this.status.disabledSports.includes(sport)) continue;
       if (now - (this.lastScoresAt.get(sport) ?? 0) < every * 1000 - 500) continue;
-      const inProgress = [...(this.starts.get(sport) ?? new Map<string, number>())].some(([id, t]) => t <= now && now - t < 6 * 3600_000 && !this.completed.has(id));
+      const inProgress = [...(this.starts.get(sport) ?? new Map<string, number>())].some(
+        ([id, t]) => t <= now && now - t < 6 * 3600_000 && !this.completed.has(id),
+      );
       if (!inProgress) continue;
       if (this.status.requestsRemaining !== null && this.status.requestsRemaining < this.cfg.minRemaining) return ok;
       const url = new URL(`/v4/sports/${encodeURIComponent(sport)}/scores`, this.cfg.baseUrl);

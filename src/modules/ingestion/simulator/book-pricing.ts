@@ -53,7 +53,13 @@ export class BookPricing {
     be.rows.clear();
     if (report) {
       const ev = be.ev;
-      this.w.pendingEventRemovals.push({ book: be.p.id, league: ev.league.id, homeTeam: ev.home, awayTeam: ev.away, startTime: ev.startTime });
+      this.w.pendingEventRemovals.push({
+        book: be.p.id,
+        league: ev.league.id,
+        homeTeam: ev.home,
+        awayTeam: ev.away,
+        startTime: ev.startTime,
+      });
     }
   }
 

@@ -71,7 +71,8 @@ export class Emitter {
       w.pendingEventRemovals = [];
     }
     // Live games report their state (clock) at least every GAME_STATE_REFRESH_MS, between scoring plays too.
-    for (const ev of w.events.values()) if (ev.status === 'live' && !ev.removed && now - (this.stateAt.get(ev) ?? 0) >= GAME_STATE_REFRESH_MS) w.dirtyEvents.add(ev);
+    for (const ev of w.events.values())
+      if (ev.status === 'live' && !ev.removed && now - (this.stateAt.get(ev) ?? 0) >= GAME_STATE_REFRESH_MS) w.dirtyEvents.add(ev);
     if (w.dirtyEvents.size > 0) {
       batch.events = [...w.dirtyEvents].map((ev) => this.eventUpdate(ev, now));
       w.dirtyEvents.clear();
@@ -120,7 +121,8 @@ export class Emitter {
 function removalsOf(removed: Row[], quotes: Quote[]): QuoteKey[] {
   if (removed.length === 0) return [];
   const posted = new Set<string>();
-  for (const q of quotes) posted.add(`${q.externalEventId ?? ''}|${q.marketType}|${q.line ?? 'null'}|${q.selectionType}|${q.playerName ?? ''}`);
+  for (const q of quotes)
+    posted.add(`${q.externalEventId ?? ''}|${q.marketType}|${q.line ?? 'null'}|${q.selectionType}|${q.playerName ?? ''}`);
   const removals: QuoteKey[] = [];
   for (const r of removed) {
     if (!posted.has(`${r.be.ext}|${r.lk}`)) removals.push(keyOf(r));
@@ -157,7 +159,11 @@ function markEmitted(r: Row): void {
 }
 
 /** Simulated exchange and prediction-market volume and open interest of a contract. */
-function marketData(selectionId: string, moves: number, kind: 'exchange' | 'prediction'): Pick<Quote, 'volume' | 'volume24h' | 'openInterest'> {
+function marketData(
+  selectionId: string,
+  moves: number,
+  kind: 'exchange' | 'prediction',
+): Pick<Quote, 'volume' | 'volume24h' | 'openInterest'> {
   const d = simulatedMarketData(selectionId, moves, kind);
   return { volume: d.volume, volume24h: d.volume24h, openInterest: d.openInterest };
 }

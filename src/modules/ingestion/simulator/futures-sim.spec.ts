@@ -60,7 +60,8 @@ describe('futures simulator', () => {
 
   it('n-way holds are realistic: retail 20-45 %, sharp under 12 %, prediction markets under 6 %', () => {
     const champ = store.pricesOf('nba_championship_winner_2027');
-    const hold = (book: string) => (champ.filter((p) => p.sportsbook === book).reduce((a, p) => a + 1 / americanToDecimal(p.american), 0) - 1) * 100;
+    const hold = (book: string) =>
+      (champ.filter((p) => p.sportsbook === book).reduce((a, p) => a + 1 / americanToDecimal(p.american), 0) - 1) * 100;
     for (const b of ['draftkings', 'fanduel', 'betmgm', 'caesars']) {
       expect(hold(b)).toBeGreaterThan(20);
       expect(hold(b)).toBeLessThan(45);
@@ -96,7 +97,10 @@ describe('futures simulator', () => {
       if (b) moved += applyFutures(store, catalog, splitFutures(b).futures, NOW + i * 180_000).changed;
     }
     expect(moved).toBeGreaterThan(0);
-    const fav = store.pricesOf('nba_championship_winner_2027').filter((p) => p.sportsbook === 'pinnacle').sort((a, b) => a.decimal - b.decimal)[0]!;
+    const fav = store
+      .pricesOf('nba_championship_winner_2027')
+      .filter((p) => p.sportsbook === 'pinnacle')
+      .sort((a, b) => a.decimal - b.decimal)[0]!;
     expect(Math.abs(1 / fav.decimal - 1 / before.get(fav.id)!)).toBeLessThan(0.08);
   });
 });

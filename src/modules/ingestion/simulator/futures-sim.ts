@@ -35,11 +35,66 @@ interface LeagueSpec {
 }
 
 const LEAGUES: LeagueSpec[] = [
-  { id: 'nba', closes: [6, 20], games: 82, scale: 38, elo: 190, cutoff: 42, cutoffSd: 3.5, mvpStat: 'points', award: { kind: 'mvp', name: 'MVP' }, conferenceLabel: 'Conference' },
-  { id: 'nfl', closes: [2, 10], games: 17, scale: 55, elo: 260, cutoff: 9.5, cutoffSd: 1, mvpStat: 'pass_yards', award: { kind: 'mvp', name: 'MVP' }, conferenceLabel: 'Conference' },
-  { id: 'nhl', closes: [6, 20], games: 82, scale: 70, elo: 300, cutoff: 44, cutoffSd: 3, mvpStat: 'points', award: { kind: 'mvp', name: 'Hart Trophy (MVP)' }, conferenceLabel: 'Conference' },
-  { id: 'mlb', closes: [11, 1], games: 162, scale: 60, elo: 320, cutoff: 87, cutoffSd: 4, mvpStat: 'total_bases', award: { kind: 'mvp', name: 'MVP' }, conferenceLabel: 'League' },
-  { id: 'epl', closes: [5, 25], games: 38, scale: 32, elo: 180, cutoff: 0, cutoffSd: 0, mvpStat: 'goals', award: { kind: 'top_scorer', name: 'Golden Boot (top scorer)' }, conferenceLabel: '' },
+  {
+    id: 'nba',
+    closes: [6, 20],
+    games: 82,
+    scale: 38,
+    elo: 190,
+    cutoff: 42,
+    cutoffSd: 3.5,
+    mvpStat: 'points',
+    award: { kind: 'mvp', name: 'MVP' },
+    conferenceLabel: 'Conference',
+  },
+  {
+    id: 'nfl',
+    closes: [2, 10],
+    games: 17,
+    scale: 55,
+    elo: 260,
+    cutoff: 9.5,
+    cutoffSd: 1,
+    mvpStat: 'pass_yards',
+    award: { kind: 'mvp', name: 'MVP' },
+    conferenceLabel: 'Conference',
+  },
+  {
+    id: 'nhl',
+    closes: [6, 20],
+    games: 82,
+    scale: 70,
+    elo: 300,
+    cutoff: 44,
+    cutoffSd: 3,
+    mvpStat: 'points',
+    award: { kind: 'mvp', name: 'Hart Trophy (MVP)' },
+    conferenceLabel: 'Conference',
+  },
+  {
+    id: 'mlb',
+    closes: [11, 1],
+    games: 162,
+    scale: 60,
+    elo: 320,
+    cutoff: 87,
+    cutoffSd: 4,
+    mvpStat: 'total_bases',
+    award: { kind: 'mvp', name: 'MVP' },
+    conferenceLabel: 'League',
+  },
+  {
+    id: 'epl',
+    closes: [5, 25],
+    games: 38,
+    scale: 32,
+    elo: 180,
+    cutoff: 0,
+    cutoffSd: 0,
+    mvpStat: 'goals',
+    award: { kind: 'top_scorer', name: 'Golden Boot (top scorer)' },
+    conferenceLabel: '',
+  },
 ];
 
 interface BookSpec {
@@ -117,11 +172,11 @@ export function withMargin(p: readonly number[], hold: number): number[] {
 export function bookPrice(implied: number): number {
   const p = Math.min(0.995, Math.max(0.0005, implied));
   if (p > 0.5) {
-    const a = -100 * p / (1 - p);
+    const a = (-100 * p) / (1 - p);
     const step = a > -200 ? 5 : a > -1000 ? 10 : 50;
     return -Math.ceil(-a / step - 1e-9) * step;
   }
-  const a = 100 * (1 - p) / p;
+  const a = (100 * (1 - p)) / p;
   const step = a < 200 ? 5 : a < 1000 ? 25 : a < 5000 ? 100 : 500;
   return Math.max(100, Math.floor(a / step + 1e-9) * step);
 }
@@ -169,15 +224,33 @@ export class FuturesSimulator implements OddsProvider {
     const out: SimMarket[] = [];
     const nway = (key: string, name: string, kind: string, type: FutureType, runners: Runner[]) =>
       out.push({ league: l.id, tag: { market: `${key}_${season}`, name, type, kind }, closesAt, twoWay: false, runners });
-    nway('championship_winner', `${label} Championship winner ${season}`, 'championship_winner', 'TEAM', teams.map((t) => ({ name: t.name, logit: logitOf(t) })));
+    nway(
+      'championship_winner',
+      `${label} Championship winner ${season}`,
+      'championship_winner',
+      'TEAM',
+      teams.map((t) => ({ name: t.name, logit: logitOf(t) })),
+    );
     if (l.conferenceLabel) {
       for (const conf of [...new Set(teams.map((t) => t.conference).filter((c): c is string => !!c))]) {
         const ts = teams.filter((t) => t.conference === conf);
-        nway(`conference_winner_${conf.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`, `${label} ${conf} ${l.conferenceLabel} winner ${season}`, 'conference_winner', 'TEAM', ts.map((t) => ({ name: t.name, logit: logitOf(t) })));
+        nway(
+          `conference_winner_${conf.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`,
+          `${label} ${conf} ${l.conferenceLabel} winner ${season}`,
+          'conference_winner',
+          'TEAM',
+          ts.map((t) => ({ name: t.name, logit: logitOf(t) })),
+        );
       }
       for (const div of [...new Set(teams.map((t) => t.division).filter((d): d is string => !!d))]) {
         const ts = teams.filter((t) => t.division === div);
-        nway(`division_winner_${div.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`, `${label} ${div} division winner ${season}`, 'division_winner', 'TEAM', ts.map((t) => ({ name: t.name, logit: logitOf(t) * 1.4 })));
+        nway(
+          `division_winner_${div.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`,
+          `${label} ${div} division winner ${season}`,
+          'division_winner',
+          'TEAM',
+          ts.map((t) => ({ name: t.name, logit: logitOf(t) * 1.4 })),
+        );
       }
     }
     const players = this.catalog.players.filter((p) => p.league === l.id && p.props[l.mvpStat] !== undefined);
@@ -186,7 +259,10 @@ export class FuturesSimulator implements OddsProvider {
       const sm = stats.reduce((a, b) => a + b, 0) / stats.length;
       const sd = Math.sqrt(stats.reduce((a, b) => a + (b - sm) ** 2, 0) / stats.length) || 1;
       const team = new Map(teams.map((t) => [t.id, t]));
-      const runners = players.map((p) => ({ name: p.name, logit: ((p.props[l.mvpStat]! - sm) / sd) * 1.3 + (team.get(p.team) ? logitOf(team.get(p.team)!) * 0.8 : 0) }));
+      const runners = players.map((p) => ({
+        name: p.name,
+        logit: ((p.props[l.mvpStat]! - sm) / sd) * 1.3 + (team.get(p.team) ? logitOf(team.get(p.team)!) * 0.8 : 0),
+      }));
       runners.sort((a, b) => b.logit - a.logit);
       nway(l.award.kind, `${label} ${l.award.name} ${season}`, l.award.kind, 'PLAYER', runners.slice(0, 20));
     }
@@ -195,13 +271,33 @@ export class FuturesSimulator implements OddsProvider {
     // Binomial spread of a season's wins, widened for what a season brings (injuries, trades).
     const sdWins = Math.sqrt(l.games * 0.25) * 1.15;
     out.push({
-      league: l.id, tag: { market: `win_total_${season}`, name: `${label} regular season wins ${season}`, type: 'OVER_UNDER', kind: 'win_total' }, closesAt, twoWay: true, runners: [],
-      subjects: teams.map((t) => ({ name: t.name, mean: expected(t), sd: sdWins, line: Math.round(expected(t) + this.rng.range(-0.6, 0.6)) + 0.5, kind: 'ou' as const })),
+      league: l.id,
+      tag: { market: `win_total_${season}`, name: `${label} regular season wins ${season}`, type: 'OVER_UNDER', kind: 'win_total' },
+      closesAt,
+      twoWay: true,
+      runners: [],
+      subjects: teams.map((t) => ({
+        name: t.name,
+        mean: expected(t),
+        sd: sdWins,
+        line: Math.round(expected(t) + this.rng.range(-0.6, 0.6)) + 0.5,
+        kind: 'ou' as const,
+      })),
     });
     if (l.cutoff) {
       out.push({
-        league: l.id, tag: { market: `make_playoffs_${season}`, name: `${label} to make the playoffs ${season}`, type: 'YES_NO', kind: 'make_playoffs' }, closesAt, twoWay: true, runners: [],
-        subjects: teams.map((t) => ({ name: t.name, mean: expected(t), sd: Math.hypot(sdWins, l.cutoffSd), line: l.cutoff, kind: 'yn' as const })),
+        league: l.id,
+        tag: { market: `make_playoffs_${season}`, name: `${label} to make the playoffs ${season}`, type: 'YES_NO', kind: 'make_playoffs' },
+        closesAt,
+        twoWay: true,
+        runners: [],
+        subjects: teams.map((t) => ({
+          name: t.name,
+          mean: expected(t),
+          sd: Math.hypot(sdWins, l.cutoffSd),
+          line: l.cutoff,
+          kind: 'yn' as const,
+        })),
       });
     }
     // The two-way markets drift through one logit per subject.
@@ -222,7 +318,10 @@ export class FuturesSimulator implements OddsProvider {
           const view = truth.map((p, i) => p * Math.exp(err(m.runners[i]!.name)));
           const vs = view.reduce((a, x) => a + x, 0);
           const hold = b.nwayHold * Math.min(1.3, Math.max(0.5, m.runners.length / 30));
-          const implied = withMargin(view.map((x) => x / vs), hold);
+          const implied = withMargin(
+            view.map((x) => x / vs),
+            hold,
+          );
           m.runners.forEach((r, i) => this.push(out, m, b.id, r.name, 'other', null, bookPrice(implied[i]!), now, all));
         } else {
           m.subjects!.forEach((s, i) => {
@@ -261,13 +360,34 @@ export class FuturesSimulator implements OddsProvider {
     return e;
   }
 
-  private push(out: Quote[], m: SimMarket, book: string, selection: string, side: string, line: number | null, american: number, now: number, all: boolean): void {
+  private push(
+    out: Quote[],
+    m: SimMarket,
+    book: string,
+    selection: string,
+    side: string,
+    line: number | null,
+    american: number,
+    now: number,
+    all: boolean,
+  ): void {
     const k = `${book}|${m.tag.market}|${m.league}|${selection}`;
     if (!all && this.quoted.get(k) === american) return;
     this.quoted.set(k, american);
     out.push({
-      book, league: m.league, homeTeam: '', awayTeam: '', startTime: m.closesAt, approximateStart: true, marketType: m.tag.kind,
-      selection, selectionType: side, line, price: { american }, sourceTime: now, future: m.tag,
+      book,
+      league: m.league,
+      homeTeam: '',
+      awayTeam: '',
+      startTime: m.closesAt,
+      approximateStart: true,
+      marketType: m.tag.kind,
+      selection,
+      selectionType: side,
+      line,
+      price: { american },
+      sourceTime: now,
+      future: m.tag,
     });
   }
 }

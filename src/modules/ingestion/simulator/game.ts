@@ -62,7 +62,19 @@ export function newGame(league: LeagueConfig, t: number, rng: Rng): Game {
       if (r < rounds) segs.push({ label: `R${r}`, gameMin: 0, wallMin: 1 });
     }
   }
-  return { kind: 'period', segs: [...segs], seg: 0, segStart: t, home: 0, away: 0, overtimes: 0, ended: false, token: 0, lastScorer: null, lastScoreAt: t };
+  return {
+    kind: 'period',
+    segs: [...segs],
+    seg: 0,
+    segStart: t,
+    home: 0,
+    away: 0,
+    overtimes: 0,
+    ended: false,
+    token: 0,
+    lastScorer: null,
+    lastScoreAt: t,
+  };
 }
 
 export function segmentEnd(g: PeriodGame): number {
@@ -115,7 +127,12 @@ export function gameState(league: LeagueConfig, g: Game, t: number, pHome: numbe
   }
   const seg = g.segs[g.seg];
   if (g.ended || !seg) {
-    const state: GameState = { home_score: g.home, away_score: g.away, game_period: league.sport === 'soccer' ? 'FT' : 'F', game_clock: '0:00' };
+    const state: GameState = {
+      home_score: g.home,
+      away_score: g.away,
+      game_period: league.sport === 'soccer' ? 'FT' : 'F',
+      game_clock: '0:00',
+    };
     if (league.sport === 'mma' && pHome !== null) state.winner = g.home > g.away ? 'home' : 'away';
     return state;
   }
@@ -198,7 +215,7 @@ export function liveLines(league: LeagueConfig, g: PeriodGame, t: number, mu: nu
       const marginRem = discretisedNormal((eh - ea) * f + possessionEdge(league, g, t), msd);
       const totalRem = discretisedNormal((eh + ea) * f, tsdl);
       const step = league.sport === 'basketball' ? 1 : 3;
-      const share = sigmoid((eh - ea) / (eh + ea) * 6);
+      const share = sigmoid(((eh - ea) / (eh + ea)) * 6);
       const shifted = shiftPmf(marginRem, cm);
       const w = resolveTies(shifted, step, share);
       return { margin: Dist.fromWeights(shifted.min - step, w), total: Dist.fromPmf(totalRem, ct) };

@@ -95,7 +95,9 @@ export class Listing {
   /** Picks the posting-horizon factor and the thinning threshold so that ~targetEvents are listed at start. */
   private chooseThreshold(start: number): void {
     const visible = (): Fixture[] =>
-      this.calendar.fixtures.filter((f) => f.startTime - this.horizonMs(f.league) <= start && f.startTime + gameDurationMs(f.league) > start);
+      this.calendar.fixtures.filter(
+        (f) => f.startTime - this.horizonMs(f.league) <= start && f.startTime + gameDurationMs(f.league) > start,
+      );
     let vis = visible();
     while (vis.length < this.targetEvents && this.horizonFactor < 8) {
       this.horizonFactor += 0.25;
@@ -195,7 +197,19 @@ function newEvent(id: number, fx: Fixture, mu: number, total: number, props: Pro
     anchorT: total,
     lastStep: t,
     props,
-    fair: { seq: 0, linesV: 0, propsV: 0, margin: null, total: null, pHomeML: null, threeWay: false, props: [], live: false, home: 0, away: 0 },
+    fair: {
+      seq: 0,
+      linesV: 0,
+      propsV: 0,
+      margin: null,
+      total: null,
+      pHomeML: null,
+      threeWay: false,
+      props: [],
+      live: false,
+      home: 0,
+      away: 0,
+    },
     stale: true,
     seq: 0,
     linesV: 0,

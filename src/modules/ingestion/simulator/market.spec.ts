@@ -20,11 +20,15 @@ function decimal(p: PriceInput): number {
   throw new Error('no price');
 }
 
-const eventKey = (q: { league: string; homeTeam: string; awayTeam: string; startTime: number }): string => `${q.league}|${q.homeTeam}|${q.awayTeam}|${q.startTime}`;
+const eventKey = (q: { league: string; homeTeam: string; awayTeam: string; startTime: number }): string =>
+  `${q.league}|${q.homeTeam}|${q.awayTeam}|${q.startTime}`;
 /** Market group: event, market, line seen from the home side (spreads), player. */
 const groupKey = (q: QuoteKey): string => {
   const line = q.line ?? null;
-  const h = line !== null && (q.marketType === 'point_spread' || q.marketType === 'asian_handicap') && q.selectionType === 'away' ? -line + 0 : line;
+  const h =
+    line !== null && (q.marketType === 'point_spread' || q.marketType === 'asian_handicap') && q.selectionType === 'away'
+      ? -line + 0
+      : line;
   return `${eventKey(q)}|${q.marketType}|${h ?? ''}|${q.playerName ?? ''}`;
 };
 

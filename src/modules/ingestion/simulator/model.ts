@@ -4,14 +4,7 @@
  * (marginPmf, totalPmf, hockey/soccer score models); in-play values are built in game.ts.
  */
 
-import {
-  hockeyScorePmfs,
-  marginPmf,
-  normalSf,
-  solveScoringRates,
-  totalPmf,
-  type Pmf,
-} from '../../../math/index.js';
+import { hockeyScorePmfs, marginPmf, normalSf, solveScoringRates, totalPmf, type Pmf } from '../../../math/index.js';
 import { type LeagueConfig } from './sports.js';
 import { tennisOutlook, type TennisScore } from './tennis.js';
 
@@ -207,13 +200,22 @@ export function tennisGameP(x: number): number {
 }
 
 /** Pregame distributions for an event. */
-export function pregameLines(league: LeagueConfig, mu: number, total: number, x: number): { margin: Dist | null; total: Dist | null; pHomeML: number | null } {
+export function pregameLines(
+  league: LeagueConfig,
+  mu: number,
+  total: number,
+  x: number,
+): { margin: Dist | null; total: Dist | null; pHomeML: number | null } {
   switch (league.sport) {
     case 'basketball':
     case 'football': {
       const opts = league.marginSd !== undefined ? { sd: league.marginSd } : {};
       const topts = league.totalPmfSd !== undefined ? { sd: league.totalPmfSd, expectedHomeMargin: mu } : { expectedHomeMargin: mu };
-      return { margin: Dist.fromPmf(marginPmf(league.sport, mu, total, opts)), total: Dist.fromPmf(totalPmf(league.sport, total, topts)), pHomeML: null };
+      return {
+        margin: Dist.fromPmf(marginPmf(league.sport, mu, total, opts)),
+        total: Dist.fromPmf(totalPmf(league.sport, total, topts)),
+        pHomeML: null,
+      };
     }
     case 'hockey': {
       const { lh, la } = hockeyRates(mu, total);

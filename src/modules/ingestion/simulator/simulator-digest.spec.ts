@@ -32,6 +32,10 @@ function digest(seed: number): { sha: string; batches: number; quotes: number } 
 
 describe('MarketSimulator digest', () => {
   it('produces the recorded market for seed 20251115', () => {
-    expect(digest(20251115)).toEqual({ sha: 'ea4b33c993367e2bb048ec79a9905dd9fd86605fe096e0f3d3fdf8ce7d88d81b', batches: 361, quotes: 347056 });
+    expect(digest(20251115)).toEqual({
+      sha: 'ea4b33c993367e2bb048ec79a9905dd9fd86605fe096e0f3d3fdf8ce7d88d81b',
+      batches: 361,
+      quotes: 347056,
+    });
   });
 });

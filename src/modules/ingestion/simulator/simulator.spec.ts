@@ -60,8 +60,14 @@ describe('MarketSimulator determinism', () => {
     const coarse = mk();
     const current = (s: MarketSimulator, polls: number[]): Map<string, number> => {
       const m = new Map<string, number>();
-      const key = (q: { book: string; homeTeam: string; marketType: string; line?: number | null; selectionType: string; playerName?: string | null }): string =>
-        `${q.book}|${q.homeTeam}|${q.marketType}|${q.line ?? ''}|${q.selectionType}|${q.playerName ?? ''}`;
+      const key = (q: {
+        book: string;
+        homeTeam: string;
+        marketType: string;
+        line?: number | null;
+        selectionType: string;
+        playerName?: string | null;
+      }): string => `${q.book}|${q.homeTeam}|${q.marketType}|${q.line ?? ''}|${q.selectionType}|${q.playerName ?? ''}`;
       const apply = (b: ProviderBatch): void => {
         for (const q of b.quotes) m.set(key(q), decimal(q.price));
         for (const r of b.removals ?? []) m.delete(key(r));
@@ -71,7 +77,10 @@ describe('MarketSimulator determinism', () => {
       for (const t of polls) apply(s.poll(t));
       return m;
     };
-    const a = current(fine, Array.from({ length: 120 }, (_, i) => START + (i + 1) * 1000));
+    const a = current(
+      fine,
+      Array.from({ length: 120 }, (_, i) => START + (i + 1) * 1000),
+    );
     const b = current(coarse, [START + 30_000, START + 120_000]);
     expect(a).toEqual(b);
   });
@@ -325,7 +334,11 @@ describe('MarketSimulator end-of-game lock', () => {
       }
     };
     take(s.start(START));
-    const events = (s as unknown as { w: { events: Map<number, { locked: boolean; status: string; league: { id: string }; home: string; away: string }> } }).w.events;
+    const events = (
+      s as unknown as {
+        w: { events: Map<number, { locked: boolean; status: string; league: { id: string }; home: string; away: string }> };
+      }
+    ).w.events;
     let locked: { locked: boolean; league: { id: string }; home: string; away: string } | undefined;
     let lockSeenAt = 0;
     for (let t = START + 5_000; t < START + 8 * 3600_000 && !locked; t += 5_000) {
@@ -334,7 +347,9 @@ describe('MarketSimulator end-of-game lock', () => {
       lockSeenAt = t;
     }
     expect(locked).toBeDefined();
-    const key = [...state.keys()].find((k) => k.startsWith(`${locked!.league.id}|`) && k.includes(locked!.home) && k.includes(locked!.away))!;
+    const key = [...state.keys()].find(
+      (k) => k.startsWith(`${locked!.league.id}|`) && k.includes(locked!.home) && k.includes(locked!.away),
+    )!;
     const tradesOn = (book: string) => ['sharp', 'exchange'].includes(catalog.book(book)?.margin_profile ?? '');
     // While the lock lasts (polled every 2 s for up to a minute): no retail price is ever open, and the sharp
     // books reopen after their own short suspensions.

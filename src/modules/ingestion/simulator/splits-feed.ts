@@ -30,7 +30,14 @@ export class SplitsFeed {
     if (!be.splits) be.splits = initialSplits(this.w.rng, sharp, Math.min(1, Math.abs(pHome - 0.5) * 2.5));
     const st = be.splits;
     driftSplits(st, this.w.rng);
-    const out: SplitsInput = { book: be.p.id, league: ev.league.id, homeTeam: ev.home, awayTeam: ev.away, startTime: ev.startTime, fetchedAt: t };
+    const out: SplitsInput = {
+      book: be.p.id,
+      league: ev.league.id,
+      homeTeam: ev.home,
+      awayTeam: ev.away,
+      startTime: ev.startTime,
+      fetchedAt: t,
+    };
     moneylineSplits(be, st, sharp, pHome, out);
     if (be.spreadX !== null && ev.league.sport !== 'mma') out.spread = spreadSplits(be, be.spreadX, st, sharp, pHome >= 0.5);
     if (be.totalX !== null) out.total = totalSplits(be, be.totalX, st, sharp);

@@ -182,7 +182,14 @@ const NFL_PROPS = { pass_yards: 'player_pass_yards', rush_yards: 'player_rush_ya
 const NHL_PROPS = { shots_on_goal: 'player_shots_on_goal' };
 const SOCCER_PROPS = { shots: 'player_shots' };
 
-const soccer = (id: string, tz: string, slots: Slot[], avgTotal: number, homeAdv = 0.3, props: Record<string, string> = SOCCER_PROPS): LeagueConfig => ({
+const soccer = (
+  id: string,
+  tz: string,
+  slots: Slot[],
+  avgTotal: number,
+  homeAdv = 0.3,
+  props: Record<string, string> = SOCCER_PROPS,
+): LeagueConfig => ({
   id,
   sport: 'soccer',
   tz,
@@ -339,10 +346,25 @@ export const LEAGUES: LeagueConfig[] = [
     props: NHL_PROPS,
   },
   soccer('epl', 'Europe/London', days({ 6: ['12:30', ...rep('15:00', 4), '17:30'], 0: ['14:00', '14:00', '16:30'], 1: ['20:00'] }), 2.85),
-  soccer('la_liga', 'Europe/Madrid', days({ 5: ['21:00'], 6: ['14:00', '16:15', '18:30', '21:00'], 0: ['14:00', '16:15', '18:30', '21:00'], 1: ['21:00'] }), 2.55),
-  soccer('serie_a', 'Europe/Rome', days({ 5: ['20:45'], 6: ['15:00', '18:00', '20:45'], 0: ['12:30', '15:00', '15:00', '18:00', '20:45'], 1: ['20:45'] }), 2.65),
+  soccer(
+    'la_liga',
+    'Europe/Madrid',
+    days({ 5: ['21:00'], 6: ['14:00', '16:15', '18:30', '21:00'], 0: ['14:00', '16:15', '18:30', '21:00'], 1: ['21:00'] }),
+    2.55,
+  ),
+  soccer(
+    'serie_a',
+    'Europe/Rome',
+    days({ 5: ['20:45'], 6: ['15:00', '18:00', '20:45'], 0: ['12:30', '15:00', '15:00', '18:00', '20:45'], 1: ['20:45'] }),
+    2.65,
+  ),
   soccer('bundesliga', 'Europe/Berlin', days({ 5: ['20:30'], 6: [...rep('15:30', 5), '18:30'], 0: ['15:30', '17:30'] }), 3.15),
-  soccer('ligue_1', 'Europe/Paris', days({ 5: ['20:45'], 6: ['17:00', '19:00', '21:05'], 0: [...rep('15:00', 3), '17:15', '20:45'] }), 2.75),
+  soccer(
+    'ligue_1',
+    'Europe/Paris',
+    days({ 5: ['20:45'], 6: ['17:00', '19:00', '21:05'], 0: [...rep('15:00', 3), '17:15', '20:45'] }),
+    2.75,
+  ),
   soccer('ucl', 'Europe/Paris', days({ 2: ['18:45', '18:45', ...rep('21:00', 7)], 3: ['18:45', '18:45', ...rep('21:00', 7)] }), 3.05, 0.3),
   soccer('uel', 'Europe/Paris', days({ 4: [...rep('18:45', 5), ...rep('21:00', 5)] }), 2.8, 0.3, {}),
   soccer('mls', 'America/New_York', days({ 6: [...rep('19:30', 9), '20:30', '20:30', ...rep('22:30', 3)], 0: ['18:00'] }), 3.05, 0.4, {}),

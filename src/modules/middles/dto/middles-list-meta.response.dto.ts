@@ -8,7 +8,8 @@ export class MiddlesSummaryCountDto {
 export class MiddlesFiltersDto {
   @ApiProperty({ type: [String], nullable: true }) sport: string[] | null;
   @ApiProperty({ type: [String], nullable: true }) league: string[] | null;
-  @ApiProperty({ type: [String], nullable: true, description: "The books asked for; null: the tier's default books" }) sportsbook: string[] | null;
+  @ApiProperty({ type: [String], nullable: true, description: "The books asked for; null: the tier's default books" }) sportsbook:
+    string[] | null;
   @ApiProperty({ type: [String], nullable: true }) market: string[] | null;
   @ApiProperty({ description: 'The minimum middle size applied' }) min_size: number;
 }

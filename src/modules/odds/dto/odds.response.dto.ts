@@ -4,13 +4,19 @@ import { RefBlocksDto } from '../../opportunity-lists/dto/opportunity-item.respo
 
 /** One price of one book for one outcome (odds-item.ts builds it from a board row). */
 export class OddsItemDto extends RefBlocksDto {
-  @ApiProperty({ description: 'Row id, stable while the book offers the outcome', example: 'draftkings:nba_celtics_lakers_2026-11-22_b3:moneyline:home' }) id: string;
+  @ApiProperty({
+    description: 'Row id, stable while the book offers the outcome',
+    example: 'draftkings:nba_celtics_lakers_2026-11-22_b3:moneyline:home',
+  })
+  id: string;
   @ApiProperty({ example: 'draftkings' }) sportsbook: string;
   @ApiProperty({ example: 'DraftKings' }) sportsbook_name: string;
   @ApiProperty({ example: 'nba_celtics_lakers_2026-11-22_b3' }) event_id: string;
-  @ApiProperty({ type: String, nullable: true, description: "The book's own event id, when the feed sends one" }) external_event_id: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The book's own event id, when the feed sends one" }) external_event_id:
+    string | null;
   @ApiProperty({ type: String, nullable: true, description: "The book's own market id, when the feed sends one" }) market_id: string | null;
-  @ApiProperty({ type: String, nullable: true, description: "The book's own selection id, when the feed sends one" }) selection_id: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The book's own selection id, when the feed sends one" }) selection_id:
+    string | null;
   @ApiProperty({ example: 'basketball' }) sport: string;
   @ApiProperty({ example: 'nba' }) league: string;
   @ApiProperty({ description: 'Empty when the event left the board', example: 'Boston Celtics' }) home_team: string;
@@ -20,7 +26,13 @@ export class OddsItemDto extends RefBlocksDto {
   @ApiProperty({ description: 'full_game, 1h, 1q, ...', example: 'full_game' }) period: string;
   @ApiProperty({ description: 'The outcome as the book names it', example: 'Boston Celtics' }) selection: string;
   @ApiProperty({ description: 'home, away, draw, over, under, yes, no or other', example: 'home' }) selection_type: string;
-  @ApiProperty({ type: String, nullable: true, enum: ['home', 'away', 'draw'], description: 'The team side of a team outcome; null otherwise' }) team_side: 'home' | 'away' | 'draw' | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['home', 'away', 'draw'],
+    description: 'The team side of a team outcome; null otherwise',
+  })
+  team_side: 'home' | 'away' | 'draw' | null;
   @ApiProperty({ example: -150 }) odds_american: number;
   @ApiProperty({ example: 1.6667 }) odds_decimal: number;
   @ApiProperty({ description: 'Implied probability, 1 / decimal', example: 0.6 }) probability: number;
@@ -28,11 +40,16 @@ export class OddsItemDto extends RefBlocksDto {
   @ApiProperty({ type: Number, nullable: true, description: 'Spread or total line; null without one', example: null }) line: number | null;
   @ApiProperty({ description: "The line is the ladder's consensus main line (true without a line)" }) is_main_line: boolean;
   @ApiProperty({ description: 'A line of a ladder other than its main line' }) is_alternate_line: boolean;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'Scheduled start; null when the event left the board' }) event_start_time: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'Scheduled start; null when the event left the board' })
+  event_start_time: string | null;
   @ApiProperty() is_live: boolean;
   @ApiProperty({ description: 'false: suspended at the book' }) is_active: boolean;
   @ApiProperty({ format: 'date-time', description: 'When the price, line, live or active state last changed' }) timestamp: string;
-  @ApiProperty({ format: 'date-time', description: "The book's own change time when the feed sends one, else when the current price was first seen" }) odds_changed_at: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: "The book's own change time when the feed sends one, else when the current price was first seen",
+  })
+  odds_changed_at: string;
   @ApiProperty({ format: 'date-time', description: 'When a source last confirmed the price' }) last_seen_at: string;
   @ApiProperty({ type: String, nullable: true, description: "The book's link, when the catalog has one" }) deep_link: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The player, on player props' }) player_name: string | null;
@@ -55,14 +72,15 @@ export class OddsEventGroupDto {
   @ApiProperty({ example: 'Los Angeles Lakers' }) away_team: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) start_time: string | null;
   @ApiProperty() is_live: boolean;
-  @ApiProperty({ type: [OddsItemDto], description: 'The event\'s rows (projected by `fields` when given)' }) odds: OddsItemDto[];
+  @ApiProperty({ type: [OddsItemDto], description: "The event's rows (projected by `fields` when given)" }) odds: OddsItemDto[];
 }
 
 /** The filters an odds read echoes (null: not given). */
 export class OddsFiltersDto {
   @ApiProperty({ type: [String], nullable: true }) sport: string[] | null;
   @ApiProperty({ type: [String], nullable: true }) league: string[] | null;
-  @ApiProperty({ type: [String], nullable: true, description: 'The books asked for; null: the tier\'s default books' }) sportsbook: string[] | null;
+  @ApiProperty({ type: [String], nullable: true, description: "The books asked for; null: the tier's default books" }) sportsbook:
+    string[] | null;
   @ApiProperty({ type: [String], nullable: true }) market: string[] | null;
   @ApiProperty({ type: String, nullable: true, description: 'Event ids, comma-separated' }) event: string | null;
   @ApiProperty({ type: Boolean, nullable: true }) live: boolean | null;
@@ -77,7 +95,7 @@ export class OddsListMetaDto {
   @ApiProperty({ type: [String], description: 'The books in scope' }) books_available: string[];
   @ApiPropertyOptional({ type: [String], description: 'The books on this page (not with group_by)' }) books_returned?: string[];
   @ApiPropertyOptional({ enum: ['event'], description: 'Present with group_by=event' }) group_by?: string;
-  @ApiProperty({ format: 'date-time', description: 'When the data of the caller\'s view last changed' }) updated_at: string;
+  @ApiProperty({ format: 'date-time', description: "When the data of the caller's view last changed" }) updated_at: string;
   @ApiProperty({ type: OddsFiltersDto }) filters: OddsFiltersDto;
 }
 
@@ -117,7 +135,8 @@ export class ComparisonMetaDto {
 }
 
 export class BatchFiltersDto {
-  @ApiProperty({ type: [String], nullable: true, description: 'The books asked for; null: the tier\'s default books' }) sportsbook: string[] | null;
+  @ApiProperty({ type: [String], nullable: true, description: "The books asked for; null: the tier's default books" }) sportsbook:
+    string[] | null;
   @ApiProperty({ type: String, nullable: true }) market: string | null;
 }
 

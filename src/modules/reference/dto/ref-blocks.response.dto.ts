@@ -17,7 +17,8 @@ export class SportRefDto {
 /** The catalog's block for a league, a market type or a book. */
 export class LabelRefDto {
   @ApiProperty({ description: 'Catalog id', example: 'nba' }) id: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'Numeric id, when the catalog has one', example: 7 }) numerical_id: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Numeric id, when the catalog has one', example: 7 }) numerical_id:
+    number | null;
   @ApiProperty({ description: 'Display label', example: 'NBA' }) label: string;
 }
 

@@ -10,13 +10,15 @@ export class SportDto {
   @ApiProperty({ description: 'Has events now' }) active: boolean;
   @ApiProperty({ example: 42 }) event_count: number;
   @ApiProperty({ example: 3 }) live_count: number;
-  @ApiProperty({ type: [String], description: 'League ids (with events, unless include_empty)', example: ['nba', 'ncaab'] }) leagues: string[];
+  @ApiProperty({ type: [String], description: 'League ids (with events, unless include_empty)', example: ['nba', 'ncaab'] })
+  leagues: string[];
 }
 
 export class LeagueDto {
   @ApiProperty({ example: 'nba' }) id: string;
   @ApiProperty({ example: 'nba' }) slug: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'null for a league registered on first sight', example: 7 }) numerical_id: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'null for a league registered on first sight', example: 7 }) numerical_id:
+    number | null;
   @ApiProperty({ example: 'National Basketball Association' }) name: string;
   @ApiProperty({ example: 'NBA' }) label: string;
   @ApiProperty({ description: 'false for a league a feed sent that the catalog does not list' }) in_catalog: boolean;
@@ -76,7 +78,11 @@ export class MarketDto {
 
 /** `meta` of /markets: counts and the aliases a `market` filter accepts. */
 export class MarketsMetaDto extends ListMetaDto {
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Each alias and the market types it stands for' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'array', items: { type: 'string' } },
+    description: 'Each alias and the market types it stands for',
+  })
   aliases: Record<string, string[]>;
 }
 

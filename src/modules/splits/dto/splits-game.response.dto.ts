@@ -13,7 +13,11 @@ export class OverUnderSharesDto {
 export class SpreadSplitsDto {
   @ApiProperty({ description: 'The away spread line (as in /splits/history)', example: 3.5 }) away_line: number;
   @ApiProperty({ description: 'The home spread line', example: -3.5 }) home_line: number;
-  @ApiProperty({ description: 'Deprecated: the same line as away_line, under the name the public product (and its SDKs) use here; not a price', example: 3.5 }) away_odds: number;
+  @ApiProperty({
+    description: 'Deprecated: the same line as away_line, under the name the public product (and its SDKs) use here; not a price',
+    example: 3.5,
+  })
+  away_odds: number;
   @ApiProperty({ description: 'Deprecated: the same line as home_line; not a price', example: -3.5 }) home_odds: number;
   @ApiProperty({ type: SideSharesDto, description: 'Share of the money' }) handle_pct: SideSharesDto;
   @ApiProperty({ type: SideSharesDto, description: 'Share of the tickets' }) bets_pct: SideSharesDto;
@@ -40,7 +44,8 @@ export class SplitsGameDto {
   @ApiProperty({ example: 'draftkings', enum: ['draftkings', 'circa'] }) sportsbook: string;
   @ApiProperty({ example: 'Los Angeles Lakers' }) away_team: string;
   @ApiProperty({ example: 'Boston Celtics' }) home_team: string;
-  @ApiProperty({ type: SpreadSplitsDto, nullable: true, description: 'null when the book publishes no spread splits for the game' }) spread: SpreadSplitsDto | null;
+  @ApiProperty({ type: SpreadSplitsDto, nullable: true, description: 'null when the book publishes no spread splits for the game' })
+  spread: SpreadSplitsDto | null;
   @ApiProperty({ type: TotalSplitsDto, nullable: true }) total: TotalSplitsDto | null;
   @ApiProperty({ type: MoneylineSplitsDto, nullable: true }) moneyline: MoneylineSplitsDto | null;
   @ApiProperty({ description: 'When the book published these numbers (RFC 3339)', example: '2026-11-22T17:55:00.000Z' }) fetched_at: string;

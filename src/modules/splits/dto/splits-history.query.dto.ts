@@ -4,27 +4,61 @@ import { BaseQuery, CsvList, IntParam, StringParam } from '../../../common/http/
 
 /** GET /splits/history. `event_id` is required; the service says so with a 400 naming it. */
 export class SplitsHistoryQuery extends BaseQuery {
-  @ApiProperty({ description: 'Event id (required; alias: event). Missing: 400 invalid_request naming it.', example: 'nba_celtics_lakers_2026-11-22_b3', required: true })
-  @IsOptional() @StringParam() @IsString() @MaxLength(300)
+  @ApiProperty({
+    description: 'Event id (required; alias: event). Missing: 400 invalid_request naming it.',
+    example: 'nba_celtics_lakers_2026-11-22_b3',
+    required: true,
+  })
+  @IsOptional()
+  @StringParam()
+  @IsString()
+  @MaxLength(300)
   event_id?: string;
 
   @ApiPropertyOptional({ description: 'Alias of event_id', example: 'nba_celtics_lakers_2026-11-22_b3' })
-  @IsOptional() @StringParam() @IsString() @MaxLength(300)
+  @IsOptional()
+  @StringParam()
+  @IsString()
+  @MaxLength(300)
   event?: string;
 
-  @ApiPropertyOptional({ description: 'Only these books (`draftkings`, `circa`; comma-separated; any other book is 400). When set, `limit` is ignored and every snapshot in the window is returned.', example: 'draftkings', type: String })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  @ApiPropertyOptional({
+    description:
+      'Only these books (`draftkings`, `circa`; comma-separated; any other book is 400). When set, `limit` is ignored and every snapshot in the window is returned.',
+    example: 'draftkings',
+    type: String,
+  })
+  @IsOptional()
+  @CsvList({ lowercase: true })
+  @IsString({ each: true })
   sportsbook?: string[];
 
-  @ApiPropertyOptional({ description: 'Window start, inclusive: RFC 3339 (a time without offset is UTC) or Unix seconds. Anything else is 400.', example: '2026-11-21T18:00:00Z' })
-  @IsOptional() @StringParam() @IsString()
+  @ApiPropertyOptional({
+    description: 'Window start, inclusive: RFC 3339 (a time without offset is UTC) or Unix seconds. Anything else is 400.',
+    example: '2026-11-21T18:00:00Z',
+  })
+  @IsOptional()
+  @StringParam()
+  @IsString()
   start_time?: string;
 
-  @ApiPropertyOptional({ description: 'Window end, inclusive: RFC 3339 or Unix seconds; must not be before start_time (400). Anything else is 400.', example: '1795370400' })
-  @IsOptional() @StringParam() @IsString()
+  @ApiPropertyOptional({
+    description: 'Window end, inclusive: RFC 3339 or Unix seconds; must not be before start_time (400). Anything else is 400.',
+    example: '1795370400',
+  })
+  @IsOptional()
+  @StringParam()
+  @IsString()
   end_time?: string;
 
-  @ApiPropertyOptional({ description: 'Most recent snapshots to return (1-200; out of range is 400). Ignored when sportsbook is set.', default: 100, minimum: 1, maximum: 200, type: 'integer', example: 100 })
+  @ApiPropertyOptional({
+    description: 'Most recent snapshots to return (1-200; out of range is 400). Ignored when sportsbook is set.',
+    default: 100,
+    minimum: 1,
+    maximum: 200,
+    type: 'integer',
+    example: 100,
+  })
   @IntParam()
   @IsInt({ message: 'limit must be an integer' })
   @Min(1, { message: 'limit must be at least 1' })

@@ -28,11 +28,30 @@ export class SplitsHistoryMetaDto {
   @ApiProperty({ example: 'nba_celtics_lakers_2026-11-22_b3' }) event_id: string;
   @ApiProperty({ description: 'Snapshots matching the filters, before the limit', example: 576 }) total: number;
   @ApiProperty({ description: 'Snapshots returned', example: 100 }) count: number;
-  @ApiProperty({ description: 'The limit applied (null when sportsbook is set: every match is returned)', nullable: true, type: 'integer', example: 100 }) limit: number | null;
+  @ApiProperty({
+    description: 'The limit applied (null when sportsbook is set: every match is returned)',
+    nullable: true,
+    type: 'integer',
+    example: 100,
+  })
+  limit: number | null;
   @ApiProperty({ description: 'True when only the most recent `limit` snapshots are returned', example: true }) truncated: boolean;
-  @ApiProperty({ description: 'Distinct source books among the matches', type: [String], example: ['circa', 'draftkings'] }) books: string[];
-  @ApiProperty({ description: 'Capture time of the first returned snapshot (RFC 3339)', nullable: true, type: String, example: '2026-11-22T09:40:00.000Z' }) oldest: string | null;
-  @ApiProperty({ description: 'Capture time of the last returned snapshot (RFC 3339)', nullable: true, type: String, example: '2026-11-22T17:55:00.000Z' }) newest: string | null;
+  @ApiProperty({ description: 'Distinct source books among the matches', type: [String], example: ['circa', 'draftkings'] })
+  books: string[];
+  @ApiProperty({
+    description: 'Capture time of the first returned snapshot (RFC 3339)',
+    nullable: true,
+    type: String,
+    example: '2026-11-22T09:40:00.000Z',
+  })
+  oldest: string | null;
+  @ApiProperty({
+    description: 'Capture time of the last returned snapshot (RFC 3339)',
+    nullable: true,
+    type: String,
+    example: '2026-11-22T17:55:00.000Z',
+  })
+  newest: string | null;
   @ApiProperty({ description: 'Response time (RFC 3339)', example: '2026-11-22T18:00:00.000Z' }) updated_at: string;
 }
 

@@ -4,33 +4,62 @@ import { IsBoolean, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from '
 import { BaseQuery, BooleanParam, CsvList, NumberParam, StringParam } from '../../../common/http/query.js';
 
 export class StreamQuery extends IntersectionType(BaseQuery, SportLeagueParams, BookParams, MarketParam, EventParams) {
-  @ApiPropertyOptional({ description: 'odds, opportunities (default), gamestate (enterprise), or all; several comma-separated values mean all of them', example: 'all' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  @ApiPropertyOptional({
+    description: 'odds, opportunities (default), gamestate (enterprise), or all; several comma-separated values mean all of them',
+    example: 'all',
+  })
+  @IsOptional()
+  @CsvList({ lowercase: true })
+  @IsString({ each: true })
   channel?: string[];
 
   @ApiPropertyOptional({ description: 'Alias of channel' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  @IsOptional()
+  @CsvList({ lowercase: true })
+  @IsString({ each: true })
   channels?: string[];
 
   @ApiPropertyOptional({ description: 'Alias of channel (TypeScript SDK)' })
-  @IsOptional() @CsvList({ lowercase: true }) @IsString({ each: true })
+  @IsOptional()
+  @CsvList({ lowercase: true })
+  @IsString({ each: true })
   type?: string[];
 
-  @ApiPropertyOptional({ description: 'Alias of event (TypeScript SDK)' }) @IsOptional() @CsvList() @IsString({ each: true }) eventId?: string[];
+  @ApiPropertyOptional({ description: 'Alias of event (TypeScript SDK)' })
+  @IsOptional()
+  @CsvList()
+  @IsString({ each: true })
+  eventId?: string[];
 
-  @ApiPropertyOptional({ type: Boolean, description: 'true: only live prices and opportunities with a live price; false: only pre-game; omitted: both' })
-  @IsOptional() @BooleanParam() @IsBoolean({ message: 'live must be true or false' })
+  @ApiPropertyOptional({
+    type: Boolean,
+    description: 'true: only live prices and opportunities with a live price; false: only pre-game; omitted: both',
+  })
+  @IsOptional()
+  @BooleanParam()
+  @IsBoolean({ message: 'live must be true or false' })
   live?: boolean;
 
   @ApiPropertyOptional({ description: 'Minimum EV % for ev:detected (default 2.0)', example: 2, type: Number })
-  @IsOptional() @NumberParam() @IsNumber({}, { message: 'min_ev must be a number (percent)' }) @Min(-100) @Max(1000)
+  @IsOptional()
+  @NumberParam()
+  @IsNumber({}, { message: 'min_ev must be a number (percent)' })
+  @Min(-100)
+  @Max(1000)
   min_ev?: number;
 
   @ApiPropertyOptional({ description: 'Minimum profit % for arb:detected (default 0.5)', example: 0.5, type: Number })
-  @IsOptional() @NumberParam() @IsNumber({}, { message: 'min_profit must be a number (percent)' }) @Min(0) @Max(100)
+  @IsOptional()
+  @NumberParam()
+  @IsNumber({}, { message: 'min_profit must be a number (percent)' })
+  @Min(0)
+  @Max(100)
   min_profit?: number;
 
   @ApiPropertyOptional({ description: 'Resume point for clients that cannot send the Last-Event-ID header' })
-  @IsOptional() @StringParam() @IsString() @MaxLength(64)
+  @IsOptional()
+  @StringParam()
+  @IsString()
+  @MaxLength(64)
   last_event_id?: string;
 }
