@@ -363,6 +363,18 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
     expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
+  it("usage: a tool call counts once in the account's usage (the REST request it makes inside is not counted again)", async () => {
+    const key = await t.newKey('pro');
+    const today = async () => Number((await t.call('/account/usage', { key })).json.data.requests.today);
+    const c = await connect(key); // initialize + notifications/initialized: 2 requests
+    const before = await today(); // the usage call itself is counted too
+    for (const name of ['get_sports', 'get_leagues', 'get_markets']) {
+      const r = (await c.callTool({ name, arguments: {} })) as CallToolResult;
+      expect(r.isError).toBeFalsy();
+    }
+    expect(await today()).toBe(before + 3 + 1);
+  });
+
   it("resources: the tier table with this key's tools, and the sportsbook catalog as REST serves it", async () => {
     const c = await connect(KEYS.hobby);
     const list = await c.listResources();

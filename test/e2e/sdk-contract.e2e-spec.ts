@@ -37,7 +37,30 @@ function quotes(): Quote[] {
     q(book, { marketType: 'point_spread', line }),
     q(book, { marketType: 'point_spread', selection: 'Buffalo Bills', selectionType: 'away', line: -line }),
   ];
+  const champ = {
+    market: 'championship_winner_2027',
+    name: 'NFL Championship winner 2027',
+    type: 'TEAM' as const,
+    kind: 'championship_winner',
+  };
+  const fut = (book: string, selection: string, decimal: number): Quote => ({
+    book,
+    league: 'nfl',
+    homeTeam: '',
+    awayTeam: '',
+    startTime: Date.parse('2027-02-14T00:00:00Z'),
+    marketType: 'championship_winner',
+    selection,
+    selectionType: 'other',
+    line: null,
+    price: { decimal },
+    future: champ,
+  });
   return [
+    fut('pinnacle', 'Kansas City Chiefs', 4.2),
+    fut('pinnacle', 'Buffalo Bills', 5.5),
+    fut('draftkings', 'Kansas City Chiefs', 4),
+    fut('draftkings', 'Buffalo Bills', 6),
     ...ml('draftkings', 110, -130),
     ...ml('fanduel', -125, 104),
     ...ml('pinnacle', -105, -105),
@@ -278,8 +301,57 @@ describe('SDK contract: every REST call of the public TypeScript client (CONTRAC
     expect(body).toMatchObject({ error: { code: 'tier_restricted', message: expect.any(String) }, required_tier: 'pro' });
   });
 
-  // Calls of the client whose routes other work adds (CONTRACT 17.5): enabled once they exist on main.
-  it.todo('gamestate.get / gamestate.bySport (GET /gamestate, /gamestate/{sport})');
-  it.todo('odds.closing (GET /odds/closing?event_id=)');
-  it.todo('futures.list / futures.odds (GET /futures, /futures/odds)');
+  it('gamestate.get / gamestate.bySport (GET /gamestate, /gamestate/{sport}): objects by sport; an add-on refusal names it', async () => {
+    const all = (await sdk('GET', '/gamestate', { key: KEYS.enterprise })).data;
+    expect(typeof all).toBe('object');
+    expect(Array.isArray(all)).toBe(false);
+    for (const games of Object.values(all as Record<string, J>)) expect(typeof games).toBe('object');
+    expect((await sdk('GET', '/gamestate/FOOTBALL', { key: KEYS.enterprise })).data).toEqual(expect.any(Object));
+    expect((await sdk('GET', '/gamestate/curling', { key: KEYS.enterprise })).data).toEqual({});
+    const refused = await fetch(`${t.url}/api/v1/gamestate`, { headers: { 'X-API-Key': KEYS.pro, 'Content-Type': 'application/json' } });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as J).addon).toBe('game_state');
+  });
+
+  it('odds.closing (GET /odds/closing?event_id=, sportsbook csv): the event and its books (none captured before the start)', async () => {
+    const closing = (await sdk('GET', '/odds/closing', { query: { event_id: eventId, sportsbook: 'draftkings,fanduel' } })).data;
+    need(closing, { event_id: str, sport: str, league: str, home_team: str, away_team: str, event_start_time: str }, 'closing');
+    expect(closing.event_id).toBe(eventId);
+    expect(closing.books).toEqual({});
+  });
+
+  it('futures.list / futures.odds (GET /futures, /futures/odds?future_id=)', async () => {
+    const markets = (await sdk('GET', '/futures', { query: { league: 'nfl' } })).data as J[];
+    each(
+      markets,
+      {
+        market_id: str,
+        display_name: str,
+        sport: str,
+        league: str,
+        future_type: str,
+        selection_count: num,
+        books_available: Array.isArray,
+      },
+      'futures market',
+    );
+    const prices = (await sdk('GET', '/futures/odds', { query: { future_id: markets[0]!.market_id, limit: 50 } })).data as J[];
+    each(
+      prices,
+      {
+        selection: str,
+        sportsbook: str,
+        odds_american: num,
+        odds_decimal: num,
+        probability: num,
+        future_type: str,
+        future_market_id: str,
+        sport: str,
+        league: str,
+        timestamp: str,
+      },
+      'futures price',
+    );
+    expect(new Set(prices.map((p) => p.sportsbook))).toEqual(new Set(['pinnacle', 'draftkings']));
+  });
 });

@@ -1,3 +1,4 @@
+import { BoardModule } from '../board/board.module.js';
 import { Module } from '@nestjs/common';
 import { ClosingLinesModule } from '../closing-lines/closing-lines.module.js';
 import { DetectionModule } from '../detection/detection.module.js';
@@ -7,7 +8,7 @@ import { ClvService } from './clv.service.js';
 
 /** The CLV track record: +EV detections recorded, valued at the close, graded at settlement; GET /historical/clv. */
 @Module({
-  imports: [DetectionModule, ClosingLinesModule],
+  imports: [BoardModule, DetectionModule, ClosingLinesModule],
   controllers: [ClvController],
   providers: [ClvRepository, ClvService],
   exports: [ClvService],
