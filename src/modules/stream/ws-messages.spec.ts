@@ -126,6 +126,8 @@ describe('subscription from the upgrade URL', () => {
       message: { type: 'subscribe', channels: ['odds', 'ev'], filters: { leagues: ['nba', 'nhl'], eventIds: ['Ev_1'], min_ev: 3.5 } },
     });
     expect(subscribeFromQuery({})).toEqual({ ok: true, message: { type: 'subscribe', filters: {} } });
+    expect(subscribeFromQuery({ live: 'false' })).toEqual({ ok: true, message: { type: 'subscribe', filters: { live: false } } });
+    expect(checkSubscribe({ type: 'subscribe', filters: { live: true } }).ok).toBe(true);
   });
 
   it('refuses what the message schema refuses', () => {
@@ -140,6 +142,12 @@ describe('subscription from the upgrade URL', () => {
       message: 'Invalid query string: filters.min_ev must be of type number',
     });
     expect(subscribeFromQuery({ min_profit: '500' }).ok).toBe(false);
+    expect(subscribeFromQuery({ live: 'yes' })).toEqual({
+      ok: false,
+      code: 'invalid_message',
+      message: 'Invalid query string: filters.live must be of type boolean',
+    });
+    expect(checkSubscribe({ type: 'subscribe', filters: { live: 'true' } }).ok).toBe(false);
     expect(checkSubscribe({ type: 'subscribe', channels: ['odds'] }).ok).toBe(true);
   });
 });

@@ -15,6 +15,8 @@ export interface SubscribeFilters {
   leagues?: string[];
   markets?: string[];
   eventIds?: string[];
+  /** true: live prices and opportunities only; false: pre-game only (as the SSE stream's `live`). */
+  live?: boolean;
   min_ev?: number;
   min_profit?: number;
 }
@@ -61,6 +63,7 @@ const subscribeSchema = (channels: readonly string[]) => ({
         leagues: list,
         markets: list,
         eventIds: list,
+        live: { type: 'boolean' },
         min_ev: { type: 'number', minimum: -100, maximum: 1000 },
         min_profit: { type: 'number', minimum: 0, maximum: 100 },
       },
@@ -137,6 +140,7 @@ export class WsMessages {
         .filter((x) => x.length > 0);
       return lower ? out.map((x) => x.toLowerCase()) : out;
     };
+    const bool = (v: unknown): unknown => (v === 'true' ? true : v === 'false' ? false : v);
     const num = (v: unknown): unknown => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
     const filters: Record<string, unknown> = {
       sports: list(q.sport),
@@ -144,6 +148,7 @@ export class WsMessages {
       leagues: list(q.league),
       markets: list(q.market),
       eventIds: list(q.event_id ?? q.event, false),
+      live: bool(q.live),
       min_ev: num(q.min_ev),
       min_profit: num(q.min_profit),
     };

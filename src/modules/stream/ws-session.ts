@@ -191,6 +191,7 @@ export class WsSession {
       sportsbook: lower(fl.sportsbooks),
       market: lower(fl.markets),
       events: fl.eventIds,
+      live: fl.live,
       min_ev: fl.min_ev,
       min_profit: fl.min_profit,
     };
