@@ -48,5 +48,8 @@ describe('registerDashboard', () => {
     ]);
     const js = await fetch(`${url}/dashboard/app.js`);
     expect([js.status, js.headers.get('content-security-policy'), await js.text()]).toEqual([200, DASHBOARD_CSP, 'export {};']);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const missing = await fetch(`${url}/dashboard/LICENSE`);
+    expect([missing.status, ((await missing.json()) as { error: { code: string } }).error.code]).toEqual([404, 'not_found']);
   });
 });

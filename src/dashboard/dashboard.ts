@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../common/http/exception.filter.js';
 import { projectRoot } from '../config/paths.js';
@@ -14,6 +13,16 @@ export function dashboardDir(): string {
  * The page's Content-Security-Policy: everything from this origin only (the script, the stylesheet, the API and
  * the stream); no inline script or style, no framing.
  */
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
 export const DASHBOARD_CSP = [
   "default-src 'self'",
   "script-src 'self'",
@@ -27,7 +36,8 @@ export const DASHBOARD_CSP = [
 ].join('; ');
 
 /**
- * The live dashboard: the bundle in dist/web served at /dashboard/ (Fastify static); `/` and `/dashboard`
+ * The live dashboard: the bundle in dist/web served at /dashboard/ (its few files read into memory at start: a
+ * route of its own, no static plugin, so the API's 404 body answers any other name); `/` and `/dashboard`
  * redirect there with a relative Location so the page works behind a proxy. Without a bundle (no build run)
  * those routes answer 503 saying how to build it.
  */
@@ -54,15 +64,20 @@ export async function registerDashboard(fastify: FastifyInstance, docsUrl: strin
   fastify.get('/', toPage);
   fastify.get('/dashboard', toPage);
   if (!built) return;
-  await fastify.register(fastifyStatic, {
-    root: dir,
-    prefix: '/dashboard/',
-    decorateReply: false,
-    index: false,
-    wildcard: true,
-    setHeaders: (res) => {
-      void res.header('Content-Security-Policy', DASHBOARD_CSP);
-      void res.header('Cache-Control', 'no-cache');
-    },
+  const files = new Map<string, { body: Buffer; type: string }>();
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (name !== 'index.html' && statSync(p).isFile())
+      files.set(name, { body: readFileSync(p), type: CONTENT_TYPES[extname(name)] ?? 'application/octet-stream' });
+  }
+  fastify.get('/dashboard/:file', async (req: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply) => {
+    const f = files.get(req.params.file);
+    if (!f) {
+      return reply
+        .code(404)
+        .header('Content-Type', 'application/json; charset=utf-8')
+        .send(errorBody('not_found', `No such file: ${req.url.split('?')[0]}`, docsUrl));
+    }
+    return reply.header('Content-Security-Policy', DASHBOARD_CSP).header('Cache-Control', 'no-cache').type(f.type).send(f.body);
   });
 }

@@ -93,7 +93,7 @@ describeBrowser('dashboard in a real browser (chromium + playwright-core)', () =
     expect(page.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
     expect(await page.text()).toContain('<script type="module" src="app.js">');
     const js = await fetch(`${t.url}/dashboard/app.js`);
-    expect([js.status, js.headers.get('content-type')]).toEqual([200, 'application/javascript; charset=utf-8']);
+    expect([js.status, js.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
     expect((await fetch(`${t.url}/dashboard/missing.js`)).status).toBe(404);
   });
 
@@ -147,6 +147,7 @@ describeBrowser('dashboard in a real browser (chromium + playwright-core)', () =
       .locator('a[target=_blank]')
       .evaluateAll((as: Array<{ href: string }>) => as.map((a) => a.href));
     expect(links.length).toBe(2);
+    for (const href of links) expect(href).toMatch(/\/api\/v1\/deeplink\/.+/);
     // The board now shows DraftKings' 2.05 (+105) as the Celtics' best price.
     const celtics = page.locator('table[data-testid=board] tr', { hasText: 'Boston Celtics' }).first();
     await celtics.locator('td.best[title*="2.05"]').waitFor();

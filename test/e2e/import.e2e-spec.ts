@@ -144,7 +144,7 @@ describe('imports never pollute the board (issue 17)', () => {
     const first = await runImport(SAMPLE, config, { replay: true, server, admin }, quiet);
     expect(first.shiftMs).toBeGreaterThan(0);
     const after1 = snapshot();
-    expect(after1.rows.length).toBeGreaterThan(2000);
+    expect(after1.rows.length).toBeGreaterThan(200); // the game rows (207); the 3,466 futures rows are futures markets, not board rows
     (t.clock as ManualClock).advance(90_000);
     const second = await runImport(SAMPLE, config, { replay: true, server, admin }, quiet);
     expect(second.imported).toBe(first.imported);
@@ -160,7 +160,7 @@ describe('imports never pollute the board (issue 17)', () => {
 
   it('import:remove withdraws every price the import brought, and forgets it', async () => {
     const manifest = readManifest(dataDir, 'mlb_odds_snapshot.csv')!;
-    expect(manifest.ids.length).toBeGreaterThan(2000);
+    expect(manifest.ids.length).toBeGreaterThan(200);
     const removed = await removeImport('mlb_odds_snapshot.csv', config, { server, admin }, quiet);
     expect(removed).toBe(manifest.ids.length);
     expect(board().rows.size).toBe(0);

@@ -45,6 +45,29 @@ const market = [
   ...spread('fanduel', -7.5),
   ...ml('draftkings', G, -110, -110),
   ...ml('fanduel', G, -110, -110),
+  // A futures market (an outright): Pinnacle devigged, a +EV price at DraftKings (Team C), a low hold across books.
+  ...(
+    [
+      ['pinnacle', 'Team A', 2.2],
+      ['pinnacle', 'Team B', 3],
+      ['pinnacle', 'Team C', 4],
+      ['draftkings', 'Team A', 2.1],
+      ['draftkings', 'Team B', 2.8],
+      ['draftkings', 'Team C', 4.5],
+    ] as const
+  ).map(([book, selection, decimal]): Quote => ({
+    book,
+    league: 'nba',
+    homeTeam: '',
+    awayTeam: '',
+    startTime: Date.parse('2027-06-20T00:00:00Z'),
+    marketType: 'championship_winner',
+    selection,
+    selectionType: 'other',
+    line: null,
+    price: { decimal },
+    future: { market: 'championship_winner_2027', name: 'NBA Championship winner 2027', type: 'TEAM', kind: 'championship_winner' },
+  })),
 ];
 const splits = (book: string): SplitsInput => ({
   book,
@@ -118,6 +141,14 @@ describe('the API document', () => {
     ids.eventId = events.find((e) => e.home_team === C[0])!.id;
     ids.middleId = (await t.call('/opportunities/middles', { key: KEYS.enterprise })).json.data[0].id;
     ids.keyId = (await t.call(`${t.url}/api/v1/admin/keys`, { headers: { 'X-Admin-Token': t.adminToken } })).json.data[0].id;
+    ids.futureId = (await t.call('/futures', { key: KEYS.enterprise })).json.data[0].market_id;
+    ids.accountId = (await t.call('/account', { key: KEYS.enterprise })).json.data.account_id;
+    ids.oddsId = (await t.call('/odds?limit=1', { key: KEYS.enterprise })).json.data[0].id;
+    // Two more keys of the enterprise account: one to delete, one to rotate (never the key making the calls).
+    const own = async () =>
+      (await t.call('/account/keys', { method: 'POST', body: { name: 'openapi' }, key: KEYS.enterprise })).json.data.id as string;
+    ids.deleteKeyId = await own();
+    ids.rotateKeyId = await own();
   });
   afterAll(async () => {
     await t.close();
@@ -199,14 +230,22 @@ describe('the API document', () => {
       event: ids.eventId!,
       event_id: ids.eventId!,
       since: new Date(NOW - 60_000).toISOString(),
+      sport: 'basketball',
+      future_id: ids.futureId!,
     };
     const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => {
-      if (name === 'id') return path.includes('/admin/keys/') ? ids.keyId! : ids.middleId!;
+      if (name === 'id') {
+        if (path.includes('/admin/keys/')) return ids.keyId!;
+        if (path.includes('/admin/accounts/')) return ids.accountId!;
+        if (path.endsWith('/rotate')) return ids.rotateKeyId!;
+        if (path.includes('/account/keys/')) return ids.deleteKeyId!;
+        return ids.middleId!;
+      }
       if (!(name in values)) throw new Error(`${method} ${path}: no sample value for path parameter ${name}; add one to this test`);
       return values[name]!;
     });
     const query = (op.parameters ?? []).filter(
-      (p) => p.in === 'query' && p.name in values && (p.required || ['event', 'since', 'event_id'].includes(p.name)),
+      (p) => p.in === 'query' && p.name in values && (p.required || ['event', 'since', 'event_id', 'future_id'].includes(p.name)),
     );
     // One of event / event_id (aliases) is enough.
     const names = [...new Set(query.map((p) => (p.name === 'event_id' && query.some((x) => x.name === 'event') ? 'event' : p.name)))];
@@ -217,6 +256,11 @@ describe('the API document', () => {
       'post /api/v1/admin/keys/{id}/revoke': {},
       'post /api/v1/admin/keys/{id}/arbitrage': { enabled: false },
       'post /api/v1/admin/ingest': { source: 'openapi-test', quotes: ml('betmgm', C, -120, 100) },
+      'post /api/v1/admin/accounts/{id}/max-keys': { max_keys: 5 },
+      'post /api/v1/account/keys': { name: 'openapi-sample' },
+      'post /api/v1/account/keys/{id}/rotate': {},
+      'delete /api/v1/account/keys/{id}': undefined,
+      'post /api/v1/deeplinks/batch': { ids: [ids.oddsId] },
     };
     const key = `${method} ${path}`;
     if (method !== 'get' && !(key in bodies)) throw new Error(`${key}: no sample body; add one to this test`);
@@ -232,7 +276,8 @@ describe('the API document', () => {
     // Reads before writes (the admin key routes revoke the key the others read).
     const ordered = operations().sort((a, b) => Number(a.method !== 'get') - Number(b.method !== 'get'));
     for (const { path, method, op } of ordered) {
-      if (isRedirect(op)) continue;
+      // A redirect has no body to check; MCP speaks JSON-RPC (test/e2e/mcp.e2e-spec.ts drives it with the SDK).
+      if (isRedirect(op) || path === '/api/v1/mcp') continue;
       const [status, response] = twoXX(op)[0]!;
       if (!response.content?.['application/json']) continue;
       const s = sample(path, method, op);
@@ -245,7 +290,8 @@ describe('the API document', () => {
       // Not vacuous: the lists hold items, and the schema constrains them (a renamed field fails).
       if (Array.isArray(r.json.data)) check({ at, items: r.json.data.length > 0 }, { at, items: true });
       const renamed = structuredClone(r.json) as Schema;
-      const target = firstObject(renamed.data);
+      // A map keyed by ids (the batch deep links) takes any key: there is no field name to get wrong.
+      const target = path === '/api/v1/deeplinks/batch' ? undefined : firstObject(renamed.data);
       if (target) {
         const field = Object.keys(target)[0]!;
         target[`${field}_renamed`] = target[field];

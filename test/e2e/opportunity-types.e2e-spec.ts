@@ -207,17 +207,22 @@ describe('a toy opportunity type registered by one line', () => {
   it("is listed in the account's features", async () => {
     const res = await fetch(`${t.url}/api/v1/account`, { headers: { 'x-api-key': KEYS.pro } });
     const features = ((await res.json()) as { data: { features: Record<string, boolean> } }).data.features;
-    expect(Object.keys(features)).toEqual([
-      'odds',
-      'splits',
+    const keys = Object.keys(features);
+    // odds and splits first, game_state and streaming last; the opportunity types in registration order, the toy
+    // type after the four; other registered features (futures, closing lines) in between.
+    expect([keys.slice(0, 2), keys.slice(-2)]).toEqual([
+      ['odds', 'splits'],
+      ['game_state', 'streaming'],
+    ]);
+    expect(keys.filter((k) => ['ev', 'arbitrage', 'middles', 'low_hold', 'longshots'].includes(k))).toEqual([
       'ev',
       'arbitrage',
       'middles',
       'low_hold',
       'longshots',
-      'game_state',
-      'streaming',
     ]);
+    expect(keys).toEqual(expect.arrayContaining(['futures', 'closing_line']));
+    expect(keys).not.toContain('deep_links_batch');
     expect(features.longshots).toBe(true);
     const hobby = await fetch(`${t.url}/api/v1/account`, { headers: { 'x-api-key': KEYS.hobby } });
     expect(((await hobby.json()) as { data: { features: Record<string, boolean> } }).data.features.longshots).toBe(false);

@@ -74,6 +74,11 @@ const full: OddsRow = {
   marketId: 'mkt-9',
   selectionId: 'sel-3',
   maxBet: 2500.5,
+  volume: 125000.5,
+  volume24h: 8200,
+  openInterest: 40000,
+  homePitcher: 'Gerrit Cole',
+  awayPitcher: 'Chris Sale',
 };
 
 const bare: OddsRow = {
@@ -96,6 +101,11 @@ const bare: OddsRow = {
   marketId: null,
   selectionId: null,
   maxBet: null,
+  volume: null,
+  volume24h: null,
+  openInterest: null,
+  homePitcher: null,
+  awayPitcher: null,
 };
 
 describe('BoardRepository', () => {

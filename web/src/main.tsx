@@ -467,7 +467,8 @@ function App() {
 }
 
 function DeepLink({ href, label }: { href: string | null | undefined; label: string }) {
-  if (!href || !/^https?:\/\//.test(href)) return <span>{label}</span>;
+  // A book's URL, or the service's own resolver (/api/v1/deeplink/{id}), which redirects to the book.
+  if (!href || !/^(https?:\/\/|\/api\/v1\/deeplink\/)/.test(href)) return <span>{label}</span>;
   return (
     <a href={href} target="_blank" rel="noopener noreferrer">
       {label}

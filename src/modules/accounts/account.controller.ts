@@ -3,6 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } fro
 import type { Account } from '../../common/auth/account.js';
 import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
 import { RequiresKey } from '../../common/auth/decorators.js';
+import { ApiPagedResponse } from '../../common/http/api-responses.js';
 import { envelope, paginate } from '../../common/http/envelope.js';
 import { Clock } from '../../common/time/clock.js';
 import { parseCreateKeyBody, parseRotateBody } from './account-bodies.js';
@@ -13,7 +14,8 @@ import {
   CreateKeyRequest,
   CreatedKeyResponse,
   DeletedKeyResponse,
-  KeyListResponse,
+  KeyItem,
+  KeyListMeta,
   RotateKeyRequest,
   RotatedKeyResponse,
   UsageResponse,
@@ -67,11 +69,11 @@ export class AccountController {
     description:
       'Keys in a rotation grace period are listed with their `expires_at`. `meta.max_keys`: how many keys the account may hold (free, hobby, pro 1; sharp 2; enterprise configurable).',
   })
-  @ApiOkResponse({ type: KeyListResponse })
+  @ApiPagedResponse(KeyItem, { meta: KeyListMeta, description: "The account's working keys" })
   async list(@CurrentAccount() account: Account) {
     const { keys, maxKeys } = await this.keys.listForAccount(account.accountId);
     const data = keys.map(publicKey);
-    return paginate(data, Math.max(1, data.length), 0, { max_keys: maxKeys, ...this.updated() }, this.updated());
+    return paginate(data, Math.max(1, data.length), 0, { max_keys: maxKeys }, this.updated());
   }
 
   @Post('keys')

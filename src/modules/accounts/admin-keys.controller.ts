@@ -91,6 +91,13 @@ export class AdminKeysController {
 
 /** Operator endpoints for accounts behind X-Admin-Token. */
 @ApiTags('Admin')
+/** An account's key limit after POST /admin/accounts/{id}/max-keys. */
+export class AccountMaxKeysDto {
+  @ApiProperty({ example: 'acct_1a2b3c4d5e6f7a8b' }) account_id: string;
+  @ApiProperty({ example: 'enterprise' }) tier: string;
+  @ApiProperty({ example: 10, description: "Keys the account may hold at once (its own number, or its tier's)" }) max_keys: number;
+}
+
 @Controller('admin/accounts')
 export class AdminAccountsController {
   constructor(private readonly keys: ApiKeysService) {}
@@ -99,6 +106,7 @@ export class AdminAccountsController {
   @AdminOnly()
   @HttpCode(200)
   @ApiOperation({ summary: "Set how many keys an account may hold (null: its tier's number)" })
+  @ApiDataResponse(AccountMaxKeysDto, { description: 'The account and the number of keys it may now hold' })
   async maxKeys(@Param('id') id: string, @Body() body: MaxKeysBody) {
     const v = await this.keys.setMaxKeys(id, body.max_keys ?? null);
     if (!v) throw notFound(`No account with id ${id}`);

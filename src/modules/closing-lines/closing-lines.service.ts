@@ -13,7 +13,7 @@ import { closingCaptures, startedCaptures, toStoredLine, type PendingCapture } f
 import { ClosingLinesRepository, type ClosingCapture } from './closing-lines.repository.js';
 import type { ClosingLinesQuery } from './dto/closing-lines.query.dto.js';
 
-export const CLOSING_LINE_FEATURE = { name: 'closing_line', label: 'Closing lines', title: 'Closing lines', fromTier: 'pro' } as const;
+export const CLOSING_LINE_FEATURE = { name: 'closing_line', label: 'Closing lines', fromTier: 'pro' } as const;
 
 /** Most captures kept in memory while the database refuses writes (oldest dropped past it, and logged). */
 const MAX_PENDING = 20_000;

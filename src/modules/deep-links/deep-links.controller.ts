@@ -5,7 +5,7 @@ import { OptionalKey, RequiresFeature } from '../../common/auth/decorators.js';
 import { ApiDataResponse } from '../../common/http/api-responses.js';
 import { envelope } from '../../common/http/envelope.js';
 import { Clock } from '../../common/time/clock.js';
-import { DeepLinkQuery, DeepLinksBatchBody, DeepLinksBatchDto } from './dto/deep-links.dto.js';
+import { DeepLinkQuery, DeepLinksBatchBody } from './dto/deep-links.dto.js';
 import { DeepLinksService } from './deep-links.service.js';
 
 @ApiTags('Deep links')
@@ -38,7 +38,10 @@ export class DeepLinksController {
   @Post('deeplinks/batch')
   @RequiresFeature('deep_links_batch')
   @HttpCode(200)
-  @ApiDataResponse(DeepLinksBatchDto)
+  @ApiDataResponse(
+    { type: 'object', additionalProperties: { type: 'string', nullable: true } },
+    { description: 'Each id mapped to its resolver path (GET /deeplink/{id}, with ?state=), or null when unknown or without a template' },
+  )
   @ApiOperation({
     summary: 'Deep links for up to 500 ids (hobby and up)',
     description:

@@ -16,6 +16,6 @@ export class DeepLinksModule implements OnModuleInit {
   constructor(private readonly policy: AccessPolicy) {}
 
   onModuleInit(): void {
-    this.policy.registerFeature({ name: 'deep_links_batch', label: 'Batch deep links', fromTier: 'hobby' });
+    this.policy.registerFeature({ name: 'deep_links_batch', label: 'Batch deep links', fromTier: 'hobby' }, { listed: false });
   }
 }

@@ -1,3 +1,4 @@
+import { PaginationDto } from '../../../common/http/api-responses.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 const UPDATED = { example: '2026-11-22T14:44:32.123Z', description: 'When the response was made' };
@@ -112,9 +113,10 @@ export class KeyItem {
   expires_at: string | null;
 }
 
-class KeyListMeta {
+export class KeyListMeta {
   @ApiProperty({ example: 1 }) count: number;
   @ApiProperty({ example: 1 }) total: number;
+  @ApiProperty({ type: PaginationDto }) pagination: PaginationDto;
   @ApiProperty({ example: 1, description: 'Keys the account may hold at once' }) max_keys: number;
 }
 

@@ -14,6 +14,9 @@ export class ApiKeyDto {
   @ApiProperty({ format: 'date-time' }) updated_at: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) last_used_at: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) revoked_at: string | null;
+  @ApiProperty({ example: 'acct_0123456789abcdef', description: 'The account (user) that owns the key' }) account_id: string;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'End of a rotation grace period; null = no expiry' })
+  expires_at: string | null;
 }
 
 /** A key just created: the only time the key itself is shown. */

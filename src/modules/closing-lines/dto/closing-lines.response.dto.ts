@@ -60,4 +60,5 @@ export class ClosingLinesResponseDto {
   @ApiProperty({ enum: [true] }) success: true;
   @ApiProperty({ type: ClosingLinesDataDto }) data: ClosingLinesDataDto;
   @ApiProperty({ type: ClosingLinesMetaDto }) meta: ClosingLinesMetaDto;
+  @ApiProperty({ format: 'date-time', description: 'When the response was made' }) updated_at: string;
 }

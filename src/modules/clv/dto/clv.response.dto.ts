@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
 
 /** Summary of one group of recorded +EV detections. */
 export class ClvGroupDto {
@@ -24,6 +24,9 @@ export class ClvGroupDto {
   @ApiProperty({ type: Number, nullable: true, example: 1.68, description: 'units / graded detections x 100' }) roi_percent: number | null;
 }
 
+/** The summary of every detection in the window: a group without a key. */
+export class ClvOverallDto extends OmitType(ClvGroupDto, ['group_key'] as const) {}
+
 export class ClvDateRangeDto {
   @ApiProperty({ example: '2026-11-15T00:00:00.000Z' }) from: string;
   @ApiProperty({ example: '2026-11-22T23:59:59.999Z' }) to: string;
@@ -34,10 +37,7 @@ export class ClvDataDto {
   @ApiProperty({ example: 'sportsbook', enum: ['sportsbook', 'sport', 'league', 'market', 'day', 'devig_book'] }) group_by: string;
   @ApiProperty({ example: 'power', description: 'The devig method of the fair and closing probabilities (CLV_DEVIG_METHOD)' })
   devig_method: string;
-  @ApiProperty({ type: ClvGroupDto, description: 'Every detection in the window (group_key "all")' }) overall: Omit<
-    ClvGroupDto,
-    'group_key'
-  >;
+  @ApiProperty({ type: ClvOverallDto, description: 'Every detection in the window' }) overall: ClvOverallDto;
   @ApiProperty({ type: [ClvGroupDto] }) groups: ClvGroupDto[];
 }
 
@@ -59,4 +59,5 @@ export class ClvResponseDto {
   @ApiProperty({ enum: [true] }) success: true;
   @ApiProperty({ type: ClvDataDto }) data: ClvDataDto;
   @ApiProperty({ type: ClvMetaDto }) meta: ClvMetaDto;
+  @ApiProperty({ format: 'date-time', description: 'When the response was made' }) updated_at: string;
 }

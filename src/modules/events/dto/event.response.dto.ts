@@ -23,6 +23,13 @@ export class EventDto extends RefBlocksDto {
   @ApiProperty({ type: [String], description: 'Market types priced', example: ['moneyline', 'point_spread', 'total_points'] })
   markets: string[];
   @ApiProperty({ type: [String], description: 'Books pricing the event' }) books: string[];
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: true,
+    description: 'The live game state (score, period, clock, situation; README "Game state"); null when the event is not live',
+  })
+  game_state: Record<string, unknown> | null;
 }
 
 /** `meta` of /events. */

@@ -12,6 +12,10 @@ export class MiddlesFiltersDto {
     string[] | null;
   @ApiProperty({ type: [String], nullable: true }) market: string[] | null;
   @ApiProperty({ description: 'The minimum middle size applied' }) min_size: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Lowest American price of either side (min_odds), null when not asked' })
+  min_odds: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Highest American price of either side (max_odds), null when not asked' })
+  max_odds: number | null;
 }
 
 /** `meta` of /opportunities/middles. */

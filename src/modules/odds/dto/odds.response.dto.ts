@@ -51,10 +51,37 @@ export class OddsItemDto extends RefBlocksDto {
   })
   odds_changed_at: string;
   @ApiProperty({ format: 'date-time', description: 'When a source last confirmed the price' }) last_seen_at: string;
-  @ApiProperty({ type: String, nullable: true, description: "The book's link, when the catalog has one" }) deep_link: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'GET /deeplink/{id} for this price, which redirects to the book; null for a book without a link template',
+  })
+  deep_link: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The player, on player props' }) player_name: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The statistic, on player props' }) stat_category: string | null;
   @ApiPropertyOptional({ description: 'The largest stake the book takes, when the feed sends it' }) max_bet?: number;
+  @ApiProperty({ format: 'uuid', description: 'A stable UUID (version 5) of the event' }) event_uuid: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['self_arbitrage', 'excess_hold', null],
+    description:
+      'The guards\' verdict on this venue\'s own market (README "Guards"): a flagged market stays out of every opportunity; null when sound or not judged',
+  })
+  market_flag: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Exchange and prediction-market rows: amount traded (null elsewhere)' })
+  volume: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Exchange and prediction-market rows: traded in the last 24 h' }) volume_24h:
+    number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Prediction-market rows: open interest' }) open_interest: number | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Baseball rows: the home starting pitcher (null until a source names one)',
+  })
+  home_pitcher?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Baseball rows: the away starting pitcher' }) away_pitcher?:
+    string | null;
 }
 
 /** /odds/best: the best price of a selection, and how many books offered it. */

@@ -59,4 +59,5 @@ export class SplitsHistoryResponseDto {
   @ApiProperty({ example: true }) success: true;
   @ApiProperty({ type: [SplitsHistoryEntryDto], description: 'Oldest first' }) data: SplitsHistoryEntryDto[];
   @ApiProperty({ type: SplitsHistoryMetaDto }) meta: SplitsHistoryMetaDto;
+  @ApiProperty({ format: 'date-time', description: 'When the response was made' }) updated_at?: string;
 }
