@@ -110,6 +110,10 @@ describeBrowser('dashboard in a real browser (chromium + playwright-core)', () =
 
     // The key is kept (localStorage) and taken out of the address bar; the account's tier is shown.
     await page.getByTestId('account').getByText('Tier: sharp').waitFor();
+    // Its usage: requests today (this page's own calls count) and the streams the key holds.
+    expect(await page.getByTestId('usage').textContent()).toMatch(
+      /usage: today \d+ · this month \d+ · this minute \d+\/1000 · streams \d+\/5/,
+    );
     expect(page.url()).toBe(`${t.url}/dashboard/`);
     expect(await page.evaluate("localStorage.getItem('odds-dashboard.key')")).toBe(KEYS.sharp);
 

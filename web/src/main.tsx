@@ -299,11 +299,11 @@ function App() {
             </span>
             {usage && (
               <span data-testid="usage">
-                usage:{' '}
-                {Object.entries(usage)
-                  .filter(([, v]) => typeof v === 'number' || typeof v === 'string')
-                  .map(([k, v]) => `${k} ${v}`)
-                  .join(' · ')}
+                usage: today {usage.requests?.today ?? '-'} · this month {usage.requests?.this_month ?? '-'} · this minute{' '}
+                {usage.requests?.limit
+                  ? `${usage.requests.limit.per_minute - usage.requests.limit.remaining}/${usage.requests.limit.per_minute}`
+                  : '-'}{' '}
+                · streams {usage.streams ? `${usage.streams.active}/${usage.streams.max}` : '-'}
               </span>
             )}
           </div>
