@@ -1,6 +1,6 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { BooleanParam, CsvList, IntParam, SearchText } from './query.js';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { BooleanParam, CsvList, IntParam, SearchText, StringParam } from './query.js';
 
 /**
  * Query filters several endpoints share, each declared once (description, parsing, validation) and combined
@@ -102,4 +102,28 @@ export class PriceBoundsParams {
   @Min(-100000)
   @Max(100000)
   max_odds?: number;
+}
+
+/**
+ * One event, required (`event_id`, alias `event`): the routes about a single event's history (/splits/history,
+ * /odds/closing). Declared optional so that the service answers a missing id with a 400 naming it.
+ */
+export class OneEventParam {
+  @ApiProperty({
+    description: 'Event id (required; alias: event). Missing: 400 invalid_request naming it.',
+    example: 'nba_celtics_lakers_2026-11-22_b3',
+    required: true,
+  })
+  @IsOptional()
+  @StringParam()
+  @IsString()
+  @MaxLength(300)
+  event_id?: string;
+
+  @ApiPropertyOptional({ description: 'Alias of event_id', example: 'nba_celtics_lakers_2026-11-22_b3' })
+  @IsOptional()
+  @StringParam()
+  @IsString()
+  @MaxLength(300)
+  event?: string;
 }

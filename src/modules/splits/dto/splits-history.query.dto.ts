@@ -1,27 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { OneEventParam } from '../../../common/http/filter-params.js';
 import { BaseQuery, CsvList, IntParam, StringParam } from '../../../common/http/query.js';
 
 /** GET /splits/history. `event_id` is required; the service says so with a 400 naming it. */
-export class SplitsHistoryQuery extends BaseQuery {
-  @ApiProperty({
-    description: 'Event id (required; alias: event). Missing: 400 invalid_request naming it.',
-    example: 'nba_celtics_lakers_2026-11-22_b3',
-    required: true,
-  })
-  @IsOptional()
-  @StringParam()
-  @IsString()
-  @MaxLength(300)
-  event_id?: string;
-
-  @ApiPropertyOptional({ description: 'Alias of event_id', example: 'nba_celtics_lakers_2026-11-22_b3' })
-  @IsOptional()
-  @StringParam()
-  @IsString()
-  @MaxLength(300)
-  event?: string;
-
+export class SplitsHistoryQuery extends IntersectionType(BaseQuery, OneEventParam) {
   @ApiPropertyOptional({
     description:
       'Only these books (`draftkings`, `circa`; comma-separated; any other book is 400). When set, `limit` is ignored and every snapshot in the window is returned.',
