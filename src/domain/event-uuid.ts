@@ -6,7 +6,7 @@ export const EVENT_UUID_NAMESPACE = '6f1d3c2e-8a4b-4f7e-9c51-2d0b7e93a4c8';
 const cache = new Map<string, string>();
 
 /**
- * A stable UUID for an event (CONTRACT 2 `event_uuid`, for joins across feeds): the name-based UUID (RFC 4122
+ * A stable UUID for an event (the public Odds item's `event_uuid`, for joins across feeds): the name-based UUID (RFC 4122
  * version 5) of the canonical event id, so every instance, every restart and every response give the same one.
  */
 export function eventUuid(eventId: string): string {

@@ -4,7 +4,7 @@
  * go on the odds board. Times are epoch ms.
  */
 
-/** CONTRACT.md 13: `future_type` of `/futures`. */
+/** `future_type` of `/futures`: a team, a player, an over/under or a yes/no market. */
 export type FutureType = 'TEAM' | 'PLAYER' | 'OVER_UNDER' | 'YES_NO';
 export const FUTURE_TYPES: readonly FutureType[] = ['TEAM', 'PLAYER', 'OVER_UNDER', 'YES_NO'];
 

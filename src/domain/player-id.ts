@@ -1,7 +1,7 @@
 import { slugId } from './normalise.js';
 
 /**
- * A player's canonical id (CONTRACT 7 `player_id`): sport, league and the player's name as a slug, accents
+ * A player's canonical id (the public +EV item's `player_id`): sport, league and the player's name as a slug, accents
  * stripped (`baseball`, `mlb`, `Corbin Carroll` -> `baseball_mlb_corbin_carroll`). Null without a player.
  */
 export function playerId(sport: string, league: string, playerName: string | null): string | null {

@@ -5,10 +5,10 @@ import { IngestionService } from '../../src/modules/ingestion/ingestion.service.
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
- * The official clients in CI (CONTRACT 17): every REST call the public TypeScript client makes, with the path,
+ * The official clients in CI: every REST call the public TypeScript client makes, with the path,
  * method, body and query form it sends (`X-API-Key` and `Content-Type: application/json` on every request,
  * POSTs without a body where it sends none), against the running app; each response is checked against the
- * shape that client (and the Python client's validation, CONTRACT 1) reads. Written from the contract; the
+ * shape that client (and the Python client's validation) reads. Written from the contract; the
  * client is not vendored.
  */
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -136,7 +136,7 @@ const SIDE = { book: str, selection: str, line: num };
 const SIDE_ODDS = { american: num, decimal: num, probability: num };
 const KEY = { id: str, id_masked: str, tier: str, is_active: bool, created_at: str, updated_at: str };
 
-describe('SDK contract: every REST call of the public TypeScript client (CONTRACT 17)', () => {
+describe('SDK contract: every REST call of the public TypeScript client', () => {
   let t: TestApp;
   let eventId = '';
 
@@ -262,7 +262,7 @@ describe('SDK contract: every REST call of the public TypeScript client (CONTRAC
       },
       'account',
     );
-    // The Python client validates features as booleans (CONTRACT 17.8).
+    // The Python client validates features as booleans.
     need(me.features, { ev: bool, arbitrage: bool, middles: bool, streaming: bool }, 'account.features');
     need(me.limits, { requests_per_minute: num, max_streams: num, odds_delay_seconds: num, max_books: num }, 'account.limits');
     const usage = (await sdk('GET', '/account/usage')).data;

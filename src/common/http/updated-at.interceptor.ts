@@ -11,8 +11,8 @@ export function withUpdatedAt(body: unknown, iso: string): unknown {
 }
 
 /**
- * Every JSON envelope (`{success: true, data, ...}`) carries `updated_at` at the top level (CONTRACT 1: the
- * public document's single and list envelopes both have it): the time its data was read, which a route may set
+ * Every JSON envelope (`{success: true, data, ...}`) carries `updated_at` at the top level (as in the
+ * public document's single and list envelopes): the time its data was read, which a route may set
  * itself (e.g. the board's time), otherwise the time of the response.
  */
 @Injectable()

@@ -1,7 +1,7 @@
 import { ApiError } from '../../common/http/api-error.js';
 import { MAX_GRACE_HOURS } from './api-keys.service.js';
 
-/** Longest key name (CONTRACT 13). */
+/** Longest key name (100 characters, as the public product allows). */
 export const MAX_KEY_NAME = 100;
 
 function object(body: unknown): Record<string, unknown> {

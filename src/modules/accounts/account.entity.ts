@@ -15,7 +15,7 @@ export class AccountEntity {
   @Column('text')
   tier: string;
 
-  /** The per-account arbitrage flag of the spec's arbitrage section (DECISIONS.md: on by default). */
+  /** The per-account arbitrage flag of the spec's arbitrage section (on by default; off, its keys get 403 feature_disabled on arbitrage). */
   @Column('boolean', { name: 'arbitrage_enabled', default: true })
   arbitrageEnabled: boolean;
 

@@ -106,7 +106,7 @@ export const KEY_CACHE_MS = 3000;
 export const KEYS_TOPIC = 'keys';
 /** How often batched last-use times are written: a busy key's last use is never more than this old in the store. */
 export const LAST_USED_FLUSH_MS = 15_000;
-/** The longest grace period of a rotation (CONTRACT 13: 0-72 h). */
+/** The longest grace period of a rotation (the public product allows 0-72 h). */
 export const MAX_GRACE_HOURS = 72;
 const MAX_CACHE = 50_000;
 

@@ -91,7 +91,7 @@ export function startedCaptures(board: BoardBefore, now: number, captured: Set<s
   return out;
 }
 
-/** A captured row as stored (CONTRACT 13 line fields, plus period and market group). */
+/** A captured row as stored (the `/odds/closing` line fields, plus period and market group). */
 export function toStoredLine(r: OddsRow): StoredClosingLine {
   return {
     market_type: r.marketType,

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** One closing price as stored (CONTRACT 13 `/odds/closing` line, plus the period and the market group). */
+/** One closing price as stored (the fields of an `/odds/closing` line, plus the period and the market group). */
 export interface StoredClosingLine {
   market_type: string;
   period: string;

@@ -1,7 +1,7 @@
 /**
  * Closing-line value and grading: plain functions, no framework, no clock.
  *
- * CLV% = (closing no-vig probability x entry decimal - 1) x 100 (CONTRACT 13, /historical/clv): the expected
+ * CLV% = (closing no-vig probability x entry decimal - 1) x 100 (as the public /historical/clv defines it): the expected
  * return of the bet taken at detection, valued at the sharp reference's devigged closing line.
  */
 
@@ -130,7 +130,7 @@ export function finalScoreOf(sport: string, state: Record<string, unknown> | nul
   return out;
 }
 
-/** Summary of a group of recorded predictions (CONTRACT 13 /historical/clv groups). */
+/** Summary of a group of recorded predictions (one of the `groups` of /historical/clv). */
 export interface ClvGroupStats {
   total_predictions: number;
   total_graded: number;

@@ -20,7 +20,7 @@ import { closingProbabilityFor, clvPercent, finalScoreOf, gradeBet, summarise } 
 import { ClvRepository, type NewPrediction, type ReportRow } from './clv.repository.js';
 import type { ClvQuery } from './dto/clv.query.dto.js';
 
-/** How far back each tier may look (days; null: no limit). CONTRACT 13: windows 7/30/90/365 days/unlimited. */
+/** How far back each tier may look (days; null: no limit). free 7, hobby 30, pro 90, sharp 365 days, enterprise unlimited. */
 export const CLV_WINDOW_DAYS: Record<TierName, number | null> = { free: 7, hobby: 30, pro: 90, sharp: 365, enterprise: null };
 export const CLV_GROUPS = ['sportsbook', 'sport', 'league', 'market', 'day', 'devig_book'] as const;
 export type ClvGroupBy = (typeof CLV_GROUPS)[number];

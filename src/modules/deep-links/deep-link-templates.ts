@@ -117,7 +117,7 @@ export function deepLinkTemplates(): DeepLinkTemplates {
   return (loaded ??= new DeepLinkTemplates(readJson<{ books: Record<string, BookLinkSpec> }>('config', 'deep-links.json').books));
 }
 
-/** Where the resolver answers (relative to the host; CONTRACT.md 13 `/deeplinks/batch` gives the same form). */
+/** Where the resolver answers (relative to the host; the public product's `/deeplinks/batch` answers paths of the same form). */
 export const DEEP_LINK_BASE = '/api/v1/deeplink/';
 
 /**

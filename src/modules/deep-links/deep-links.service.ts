@@ -19,7 +19,7 @@ export interface Redirect extends ResolvedLink {
 }
 
 /**
- * The deep-link resolver (CONTRACT.md 13): an odds id or an opportunity id (any registered type) -> the book's
+ * The deep-link resolver (GET /deeplink/{id}, 302 to the book): an odds id or an opportunity id (any registered type) -> the book's
  * bet slip, event page or home page, as its template allows. Other id spaces (futures) register a finder.
  */
 @Injectable()

@@ -49,7 +49,7 @@ export class EventsService {
       book_count: books.length,
       markets: board.marketsOf(e.id),
       books,
-      // CONTRACT 13.1 object while live (null otherwise): the same object /gamestate and the stream serve.
+      // The game-state object while live (null otherwise): the same object /gamestate and the stream serve.
       game_state: gameStateObject(e, books.length, this.clock.now()),
       ...this.refs.forEvent(e),
     };

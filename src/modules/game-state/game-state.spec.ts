@@ -85,7 +85,7 @@ describe('gameStateObject', () => {
     updated_at: new Date(T).toISOString(),
     reported_at: new Date(T).toISOString(),
   };
-  it('serves the CONTRACT 13.1 fields', () => {
+  it('serves the public game-state fields', () => {
     expect(gameStateObject({ ...ev, gameState: state }, 12, T + 5000)).toEqual({
       home_team: 'Boston Celtics',
       away_team: 'Los Angeles Lakers',

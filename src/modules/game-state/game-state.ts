@@ -1,5 +1,5 @@
 /**
- * Game state (CONTRACT 13.1): merging what several sources report about one live game, and the object the
+ * Game state (the public product's game-state object): merging what several sources report about one live game, and the object the
  * API serves. Plain functions, no framework; time is an argument.
  */
 
@@ -56,7 +56,7 @@ export function clockCountsUp(sport: string): boolean {
 }
 
 /**
- * One game state from several sources' reports (CONTRACT 13.1): the period is the furthest any recent source
+ * One game state from several sources' reports: the period is the furthest any recent source
  * has reached; the score is the one at least two sources agree on at that period (the most agreed, then the
  * highest total), else the primary's; the clock follows its direction (the furthest along: the highest for a
  * clock that counts up, the lowest for one that counts down); situational fields (possession, server, count,
@@ -138,7 +138,7 @@ export interface GameStateContext {
 }
 
 /**
- * The game-state object served by /gamestate, on events and on the stream (CONTRACT 13.1), or null when the
+ * The game-state object served by /gamestate, on events and on the stream, or null when the
  * game is not live or has no state. `book_count`: books quoting the game live now. `stale` (the primary source
  * quiet more than 10 s) and `aggregator_stale` (no source for more than 30 s) appear only when true.
  */

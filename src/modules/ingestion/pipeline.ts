@@ -588,7 +588,7 @@ export class IngestionPipeline {
     }
   }
 
-  /** Each source's latest game-state report per live game, merged into the event's game_state (CONTRACT 13.1). */
+  /** Each source's latest game-state report per live game, merged into the event's game_state (src/modules/game-state/game-state.ts). */
   readonly gameStates = new GameStateReports();
 
   private applyEventUpdate(u: EventUpdate, now: number, source: string): void {

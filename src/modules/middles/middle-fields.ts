@@ -18,7 +18,7 @@ export interface AltPrice {
 }
 
 /**
- * The other books offering the same side at the same line as a middle's side (CONTRACT 9 `alt_side1`,
+ * The other books offering the same side at the same line as a middle's side (the public middles item's `alt_side1`,
  * `alt_side2`): active prices of the same group and outcome from other books, best first (American odds); null
  * when no other book has it.
  */

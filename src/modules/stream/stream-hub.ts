@@ -307,7 +307,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
           (f.leagues && !f.leagues.has(ev.league))
         )
           continue;
-        // Live: the CONTRACT 13.1 object /gamestate serves; otherwise (the final score) the state as last reported.
+        // Live: the game-state object /gamestate serves; otherwise (the final score) the state as last reported.
         const obj = gameStateObject(ev, this.boards.board.booksOf(ev.id).length, e.cs.at);
         out.push({
           event: 'gamestate:update',

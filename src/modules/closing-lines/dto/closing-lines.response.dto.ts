@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** One closing price (CONTRACT 13 /odds/closing line). */
+/** One closing price (one line of a book in /odds/closing). */
 export class ClosingLineItemDto {
   @ApiProperty({ example: 'pinnacle' }) sportsbook: string;
   @ApiProperty({ example: 'point_spread' }) market_type: string;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** The live state of one game (CONTRACT 13.1). Sport-specific fields appear where the source has them. */
+/** The live state of one game: score, period, clock, situation, and the stale flags. Sport-specific fields appear where the source has them. */
 export class GameStateDto {
   @ApiProperty({ example: 'Boston Celtics' }) home_team: string;
   @ApiProperty({ example: 'Los Angeles Lakers' }) away_team: string;
