@@ -90,6 +90,9 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
     if (this.stopped) return;
     try {
       if (!this.client) {
+        // Our previous session may still hold the lock while it closes: a new session asking for it meanwhile
+        // would be refused and this worker would step down with nobody to take over.
+        await this.previousClosed;
         const c = new pg.Client({ connectionString: this.config.databaseUrl, connectionTimeoutMillis: 2000 });
         c.on('error', () => this.lost());
         c.on('end', () => this.lost());
@@ -119,12 +122,18 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private readonly bootedAt: number;
+  /** Settles when the session lost last has closed (or after 2 s): a new one waits for it. */
+  private previousClosed: Promise<void> = Promise.resolve();
 
   private lost(): void {
     const c = this.client;
     this.client = null;
     this.holdsLock = false;
-    if (c) void c.end().catch(() => undefined);
+    // A time limit on database I/O: real time, whatever the clock says (see Clock).
+    if (c)
+      this.previousClosed = Promise.race([c.end().catch(() => undefined), new Promise<void>((r) => setTimeout(r, 2000).unref())]).then(
+        () => undefined,
+      );
     // The active worker keeps going while the database is away; a standby simply stays standby.
   }
 
