@@ -77,4 +77,46 @@ describe('Jobs', () => {
     expect(runs).toEqual(['second']);
     expect(registry.getIntervals()).toEqual([]);
   });
+
+  it('a job never overlaps itself: ticks during a run make one more run when it ends, at the time then', async () => {
+    const { clock, jobs } = setup();
+    const runs: number[] = [];
+    let inFlight = 0;
+    let most = 0;
+    jobs.every('purge', 100, async () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      runs.push(clock.now());
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+    });
+    // A day of ticks at once (a manual clock moved far, or a database that stalled): 1 run, then 1 owed run.
+    await clock.advance(1000);
+    expect(runs).toEqual([100, 1000]);
+    expect(most).toBe(1);
+    // Once idle, every tick runs again.
+    await clock.advance(100);
+    await clock.advance(100);
+    expect(runs).toEqual([100, 1000, 1100, 1200]);
+  });
+
+  it('a synchronous job runs at every tick, each at its own time', async () => {
+    const { clock, jobs } = setup();
+    const runs: number[] = [];
+    jobs.every('count', 100, () => runs.push(clock.now()));
+    await clock.advance(300);
+    expect(runs).toEqual([100, 200, 300]);
+  });
+
+  it('a failing asynchronous run is logged and the job keeps its schedule', async () => {
+    const { clock, jobs } = setup();
+    let calls = 0;
+    jobs.every('flaky', 100, async () => {
+      calls++;
+      throw new Error('pool timeout');
+    });
+    await clock.advance(100);
+    await clock.advance(100);
+    expect(calls).toBe(2);
+  });
 });

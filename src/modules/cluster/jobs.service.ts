@@ -28,6 +28,10 @@ interface Job {
   timer: Timer;
   due: number;
   every: number | null;
+  /** The run under way (with the one it owes, see `every`), or null. */
+  running: Promise<void> | null;
+  /** A tick came while a run was under way: one more run follows it. */
+  owed: boolean;
 }
 
 /**
@@ -48,14 +52,26 @@ export class Jobs implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Runs `run` every `ms` under `name` (a second registration of a name replaces the first). */
+  /**
+   * Runs `run` every `ms` under `name` (a second registration of a name replaces the first). A job never overlaps
+   * itself: the ticks that come while a run is under way (a slow purge, a database that stalls, a manual clock
+   * moved by a day) make one more run once it ends, at the time then, instead of piling up on the pool.
+   */
   every(name: string, ms: number, run: () => unknown, opts: JobOptions = {}): void {
     if (!this.enabled(opts)) return;
     this.cancel(name);
-    const job: Job = { timer: { cancel: () => undefined }, due: this.clock.now() + ms, every: ms };
+    const job: Job = { timer: { cancel: () => undefined }, due: this.clock.now() + ms, every: ms, running: null, owed: false };
     job.timer = this.clock.setInterval(() => {
       job.due = this.clock.now() + ms;
-      return this.execute(name, run, opts);
+      if (job.running) {
+        job.owed = true;
+        return job.running;
+      }
+      const first = this.execute(name, run, opts);
+      // A run that finished at once (synchronous work) owes nothing.
+      if (!(first instanceof Promise)) return first;
+      job.running = this.drain(job, first, name, run, opts);
+      return job.running;
     }, ms);
     this.jobs.set(name, job);
     this.registry.addInterval(name, job.timer);
@@ -65,7 +81,7 @@ export class Jobs implements BeforeApplicationShutdown {
   after(name: string, ms: number, run: () => unknown, opts: JobOptions = {}): void {
     if (!this.enabled(opts)) return;
     this.cancel(name);
-    const job: Job = { timer: { cancel: () => undefined }, due: this.clock.now() + ms, every: null };
+    const job: Job = { timer: { cancel: () => undefined }, due: this.clock.now() + ms, every: null, running: null, owed: false };
     job.timer = this.clock.setTimeout(() => {
       this.forget(name, job);
       return this.execute(name, run, opts);
@@ -109,13 +125,31 @@ export class Jobs implements BeforeApplicationShutdown {
     } else if (this.registry.doesExist('interval', name)) this.registry.deleteInterval(name);
   }
 
-  private async execute(name: string, run: () => unknown, opts: JobOptions): Promise<void> {
-    if (this.stopped || !runsHere(opts.runsOn ?? 'all', this.leadership.isLeader)) return;
+  /** Awaits a run, then the runs owed meanwhile, one at a time. */
+  private async drain(job: Job, first: Promise<void>, name: string, run: () => unknown, opts: JobOptions): Promise<void> {
     try {
-      await run();
-    } catch (err) {
-      this.logger.warn({ msg: 'job failed', job: name, error: (err as Error).message });
+      await first;
+      while (job.owed && !this.stopped && this.jobs.get(name) === job) {
+        job.owed = false;
+        await this.execute(name, run, opts);
+      }
+    } finally {
+      job.owed = false;
+      job.running = null;
     }
+  }
+
+  /** One run, where `runsOn` allows it; a failure is logged. Returns a promise only when the run is asynchronous. */
+  private execute(name: string, run: () => unknown, opts: JobOptions): Promise<void> | undefined {
+    if (this.stopped || !runsHere(opts.runsOn ?? 'all', this.leadership.isLeader)) return undefined;
+    const failed = (err: unknown) => this.logger.warn({ msg: 'job failed', job: name, error: (err as Error).message });
+    try {
+      const out = run();
+      if (out instanceof Promise) return out.then(() => undefined, failed);
+    } catch (err) {
+      failed(err);
+    }
+    return undefined;
   }
 }
 
