@@ -1,14 +1,23 @@
 // Child process of the detection benchmark: the service (embedded store, no providers, no schedulers) with a
-// synthetic board of BENCH_ROWS prices; measures one full re-scan and single-price incremental updates.
+// synthetic board of BENCH_ROWS prices; measures the naive arbitrage-only pass (the baseline), one full
+// re-scan, single-price incremental updates from the ingest call, and the heap after a forced gc.
+// Run with --expose-gc (detection.bench.ts does). BENCH_CPU_PROFILE=DIR writes CPU profiles of the re-scans
+// (rescan.cpuprofile) and of the updates (updates.cpuprofile) there.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { createApp } from '../src/app.factory.js';
 import { Catalog } from '../src/config/catalog.js';
 import { loadConfig } from '../src/config/env.js';
 import { BoardService } from '../src/modules/board/board.service.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
 import { DetectionEngine } from '../src/modules/detection/detection.engine.js';
+import { naiveArbitragePass } from './naive-arbitrage.js';
 import { syntheticQuotes } from './synthetic-board.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 250_000);
+const profileDir = process.env.BENCH_CPU_PROFILE;
+const gc = (globalThis as { gc?: () => void }).gc;
 const config = loadConfig(
   { PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'sharp:sk_bench_sharp_0001' },
   'bench',
@@ -18,37 +27,98 @@ const ingestion = app.get(IngestionService);
 const detection = app.get(DetectionEngine);
 const board = app.get(BoardService).board;
 const now = Date.now();
-const quotes = syntheticQuotes(new Catalog(), rows, now);
+let quotes = syntheticQuotes(new Catalog(), rows, now);
 for (let i = 0; i < quotes.length; i += 50_000)
   ingestion.ingest({ source: 'bench', quotes: quotes.slice(i, i + 50_000) }, now, { backfill: true });
 // Keep the writer's buffer from growing without bound: this benchmark measures detection only.
 (app.get(BoardService).writer as unknown as { enqueue: () => void }).enqueue = () => undefined;
 
-const rescans: number[] = [];
+let session: Session | undefined;
+async function profile<T>(name: string, run: () => T): Promise<T> {
+  if (!profileDir) return run();
+  if (!session) {
+    session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  }
+  await session.post('Profiler.start');
+  const out = run();
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));
+  return out;
+}
+
+// The same rows, read three times each; the best run counts (the first one warms up).
+// CPU time (this process, user + system) beside the wall time: steadier than wall time on a shared machine.
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const naives: number[] = [];
+const naiveCpu: number[] = [];
+let crossed = 0;
 for (let i = 0; i < 3; i++) {
   const t = performance.now();
-  detection.rescan(now);
-  rescans.push(performance.now() - t);
+  const c = cpuMs();
+  crossed = naiveArbitragePass(board);
+  naiveCpu.push(cpuMs() - c);
+  naives.push(performance.now() - t);
 }
+
+const rescans: number[] = [];
+const rescanCpu: number[] = [];
+let mismatches = 0;
+await profile('rescan', () => {
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    const c = cpuMs();
+    mismatches += detection.rescan(now);
+    rescanCpu.push(cpuMs() - c);
+    rescans.push(performance.now() - t);
+  }
+});
+// The first re-scan (at bootstrap) built the state; these three must agree with it.
+const arbitrages = detection.live('arbitrage')?.size ?? 0;
+
 const updates: number[] = [];
-for (let i = 0; i < 500; i++) {
-  const q = quotes[(i * 7919) % quotes.length]!;
-  const d = q.price.decimal ?? 2;
-  const t = performance.now();
-  ingestion.ingest({ source: 'bench', quotes: [{ ...q, price: { decimal: +(d + (i % 2 ? 0.02 : -0.02)).toFixed(3) } }] }, now + i);
-  updates.push(performance.now() - t);
-}
+await profile('updates', () => {
+  for (let i = 0; i < 2000; i++) {
+    const q = quotes[(i * 7919) % quotes.length]!;
+    const d = q.price.decimal ?? 2;
+    const t = performance.now();
+    ingestion.ingest({ source: 'bench', quotes: [{ ...q, price: { decimal: +(d + (i % 2 ? 0.02 : -0.02)).toFixed(3) } }] }, now + i);
+    updates.push(performance.now() - t);
+  }
+});
+const afterUpdates = detection.rescan(now + 5000);
+updates.splice(0, 500); // warm-up
 updates.sort((a, b) => a - b);
 const pct = (p: number) => updates[Math.min(updates.length - 1, Math.floor((p / 100) * updates.length))]!;
+
+// The heap the service holds for the board (quotes and profiler released first).
+quotes = [];
+session?.disconnect();
+gc?.();
+gc?.();
+const heap = process.memoryUsage().heapUsed;
 process.stdout.write(
   JSON.stringify({
     rows: board.size,
     groups: [...board.keys('group')].length,
     ladders: [...board.keys('ladder')].length,
+    naive_arbitrage_ms: Math.min(...naives),
+    naive_arbitrage_cpu_ms: Math.min(...naiveCpu),
+    naive_crossed_groups: crossed,
+    live_arbitrages: arbitrages,
     rescan_ms: Math.min(...rescans),
+    rescan_cpu_ms: Math.min(...rescanCpu),
+    rescan_mismatches: mismatches + afterUpdates,
     update_p50_ms: pct(50),
     update_p99_ms: pct(99),
-    heap_mb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
+    heap_mb: Math.round(heap / 2 ** 20),
+    heap_bytes_per_row: Math.round(heap / board.size),
+    heap_after_gc: gc !== undefined,
   }) + '\n',
 );
 process.exit(0);

@@ -43,7 +43,7 @@ async function metric(port: number, name: string): Promise<number> {
 }
 
 async function waitHealthy(proc: ChildProcess, port: number, minRows: number): Promise<void> {
-  const end = Date.now() + 180_000;
+  const end = Date.now() + 600_000;
   while (Date.now() < end) {
     if (proc.exitCode !== null) throw new Error(`instance on ${port} exited with ${proc.exitCode}`);
     try {
@@ -54,6 +54,50 @@ async function waitHealthy(proc: ChildProcess, port: number, minRows: number): P
     await new Promise((r) => setTimeout(r, 1000));
   }
   throw new Error(`instance on ${port} not ready`);
+}
+
+/** Per opportunity kind: the live count and the fingerprint of the live ids (`detection_ids_digest_<kind>`). */
+async function liveIds(port: number): Promise<Map<string, { count: number; digest: number }>> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const values = new Map<string, number>();
+  for (const l of text.split('\n')) {
+    const m = /^(\w+) (\S+)$/.exec(l);
+    if (m) values.set(m[1]!, Number(m[2]));
+  }
+  const out = new Map<string, { count: number; digest: number }>();
+  for (const [name, digest] of values) {
+    const kind = /^detection_ids_digest_(\w+)$/.exec(name)?.[1];
+    if (kind) out.set(kind, { count: values.get(`opportunities_${kind}`) ?? NaN, digest });
+  }
+  return out;
+}
+
+export interface InStep {
+  same: boolean;
+  reads: number;
+  kinds: Array<{ kind: string; worker: number; api1: number; api2: number; same: boolean }>;
+}
+
+/**
+ * Whether both replicas hold the same opportunity ids as the worker, per kind: the three instances read together
+ * until they agree (the market keeps moving: a read can fall between a worker's change and its replicas'), at
+ * most `tries` times. Returns the last reading.
+ */
+async function sameOpportunities(tries = 100): Promise<InStep> {
+  let kinds: InStep['kinds'] = [];
+  for (let i = 1; i <= tries; i++) {
+    const [w, a, b] = await Promise.all([4201, 4202, 4203].map((p) => liveIds(p)));
+    kinds = [...w!].map(([kind, x]) => ({
+      kind,
+      worker: x.count,
+      api1: a!.get(kind)?.count ?? NaN,
+      api2: b!.get(kind)?.count ?? NaN,
+      same: a!.get(kind)?.digest === x.digest && b!.get(kind)?.digest === x.digest,
+    }));
+    if (kinds.length && kinds.every((k) => k.same)) return { same: true, reads: i, kinds };
+    await new Promise((r) => setTimeout(r, 50 + Math.random() * 200));
+  }
+  return { same: false, reads: tries, kinds };
 }
 
 /**
@@ -74,6 +118,18 @@ export async function loadBench(): Promise<void> {
     const [a, b] = r.instances;
     console.log(
       `| activity ${r.activity} | ${r.ingest_changes_per_second} | ${r.board_rows} (replicas ${r.replica_rows.join(', ')}) | ${Math.round(a!.rps)} | ${a!.p50} / ${a!.p99} | ${Math.round(b!.rps)} | ${b!.p50} / ${b!.p99} | ${Math.round(r.total_rps)} | ${a!.non2xx + b!.non2xx} | ${a!.errors + b!.errors} |`,
+    );
+  }
+  // Issue 18, "Done means": the replicas hold the same opportunity ids as the worker at the end of the run.
+  console.log('\n| market | kind | live ids: worker / api 1 / api 2 | same ids on both replicas |');
+  console.log('|---|---|---|---|');
+  for (const r of results) {
+    for (const k of r.replicas_in_step.kinds)
+      console.log(`| activity ${r.activity} | ${k.kind} | ${k.worker} / ${k.api1} / ${k.api2} | ${k.same ? 'yes' : 'NO'} |`);
+    console.log(
+      r.replicas_in_step.same
+        ? `activity ${r.activity}: both replicas hold the worker's opportunity ids (every kind), read ${r.replicas_in_step.reads} time(s)`
+        : `activity ${r.activity}: replicas DIFFER from the worker after ${r.replicas_in_step.reads} reads`,
     );
   }
   save('load', results);
@@ -128,6 +184,8 @@ async function loadRun(activity: string) {
   const changes = (await metric(4201, 'ingest_price_changes_total')) - changes0;
   const elapsed = (Date.now() - t0) / 1000;
   const [rows, rowsA, rowsB] = await Promise.all([4201, 4202, 4203].map((p) => metric(p, 'board_rows')));
+  // "Replicas hold the same opportunity ids as the worker" (issue 18, Done means), checked after the load.
+  const inStep = await sameOpportunities();
   // Stopped before their schema is dropped (a worker still writing would deadlock with DROP SCHEMA).
   await Promise.all(procs.map((p) => stop(p)));
   const c = new pg.Client({ connectionString: DB });
@@ -150,5 +208,6 @@ async function loadRun(activity: string) {
     board_rows: rows!,
     replica_rows: [rowsA!, rowsB!],
     seconds: SECONDS,
+    replicas_in_step: inStep,
   };
 }

@@ -10,6 +10,8 @@ import { loadBench } from './load.bench.js';
 import { startupBench } from './startup.bench.js';
 import { streamBench } from './stream.bench.js';
 import { clvBench } from './clv-track-record.js';
+import { ingestBench } from './ingest.bench.js';
+import { memoryBench } from './memory.bench.js';
 
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
@@ -30,6 +32,8 @@ const suites: Record<string, () => Promise<void>> = {
   load: loadBench,
   startup: startupBench,
   clv: clvBench,
+  ingest: ingestBench,
+  memory: memoryBench,
 };
 /** Run when named only (it simulates hours of games; README "CLV track record"). */
 const ON_REQUEST = new Set(['clv']);

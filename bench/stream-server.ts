@@ -27,4 +27,22 @@ app
     backfill: true,
   });
 await app.listen(0, '127.0.0.1');
+// BENCH_CPU_PROF=file.cpuprofile: a CPU profile of the server while it serves the benchmark, written when the
+// benchmark stops it (SIGTERM); open it in Chrome DevTools or summarise it with a script.
+const profile = process.env.BENCH_CPU_PROF;
+if (profile) {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  process.once('SIGTERM', () => {
+    void session.post('Profiler.stop').then(({ profile: p }) => {
+      writeFileSync(profile, JSON.stringify(p));
+      process.exit(0);
+    });
+  });
+}
 process.stdout.write(JSON.stringify({ port: (app.getHttpServer().address() as { port: number }).port }) + '\n');

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { maxHeaderSize } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import helmet from '@fastify/helmet';
 import fastifyWebsocket from '@fastify/websocket';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiError } from './common/http/api-error.js';
 import { MAX_OBJECT_KEYS, parseJsonBody, type JsonLimits } from './common/http/body-limits.js';
@@ -20,6 +20,7 @@ import type { AppConfig } from './config/env.js';
 import { ApiKeysService } from './modules/accounts/api-keys.service.js';
 import { OPTIONAL_BODY_ROUTES } from './modules/accounts/account.controller.js';
 import { MetricsService } from './modules/metrics/metrics.service.js';
+import { FAST_ROUTES, OddsFastPath, type FastRoute } from './modules/odds/odds-fast-path.js';
 import { docsAssetAllowed, setupOpenApi } from './openapi.js';
 import { registerDashboard } from './dashboard/dashboard.js';
 
@@ -46,10 +47,43 @@ const CORS_EXPOSED = [
   'Retry-After',
 ];
 
+/** Random bytes for request ids, drawn 6 at a time from a pool refilled 1,024 ids at once. */
+const idPool = Buffer.allocUnsafe(6 * 1024);
+let idAt = idPool.length;
+
 export function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
   const incoming = req.headers['x-request-id'];
   const v = Array.isArray(incoming) ? incoming[0] : incoming;
-  return v && REQUEST_ID.test(v) ? v : `req_${randomBytes(6).toString('hex')}`;
+  if (v && REQUEST_ID.test(v)) return v;
+  if (idAt + 6 > idPool.length) {
+    randomFillSync(idPool);
+    idAt = 0;
+  }
+  idAt += 6;
+  return `req_${idPool.toString('hex', idAt - 6, idAt)}`;
+}
+
+const HELMET_OPTIONS = { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false } as const;
+
+/**
+ * The headers @fastify/helmet writes with HELMET_OPTIONS, read once from a throwaway instance: with the content
+ * security policy off they are the same on every response, so they are set from this list rather than by
+ * building helmet's middleware chain on every request (what the plugin does).
+ */
+async function helmetHeaders(): Promise<Array<[string, string]>> {
+  const probe = Fastify({ logger: false });
+  await probe.register(helmet, HELMET_OPTIONS);
+  probe.get('/', (_req, reply) => reply.send(''));
+  const res = await probe.inject({ method: 'GET', url: '/' });
+  const bare = Fastify({ logger: false }).get('/', (_req, reply) => reply.send(''));
+  const plain = await bare.inject({ method: 'GET', url: '/' });
+  await Promise.all([probe.close(), bare.close()]);
+  // The names as helmet spells them (getRawHeaderNames: Node's OutgoingMessage, untyped on ServerResponse).
+  const raw = res.raw.res as typeof res.raw.res & { getRawHeaderNames(): string[] };
+  return raw
+    .getRawHeaderNames()
+    .filter((name) => plain.headers[name.toLowerCase()] === undefined)
+    .map((name) => [name, String(raw.getHeader(name))]);
 }
 
 /**
@@ -91,8 +125,21 @@ export async function createApp(
     },
   });
   const fastify = adapter.getInstance();
+  let fastPath: OddsFastPath | undefined;
+  const validation = createValidationPipe();
   fastify.addHook('onRoute', (r) => {
     routes.add(r.method, r.url);
+    // GET /odds and /odds/best: answered from memory before the Nest pipeline when it can be (OddsFastPath).
+    const fastRoute = r.method === 'GET' && r.url.startsWith(`/${API_PREFIX}/`) ? r.url.slice(API_PREFIX.length + 2) : '';
+    if (FAST_ROUTES.has(fastRoute)) {
+      const own = r.preHandler ? (Array.isArray(r.preHandler) ? r.preHandler : [r.preHandler]) : [];
+      r.preHandler = [
+        ...own,
+        async (req: FastifyRequest, reply: FastifyReply) => {
+          if (fastPath && (await fastPath.serve(fastRoute as FastRoute, validation, req, reply))) return reply;
+        },
+      ];
+    }
     // The Swagger UI's static files: only those the page loads, not the rest of swagger-ui-dist.
     if (r.url === '/docs/*') {
       const own = r.onRequest ? (Array.isArray(r.onRequest) ? r.onRequest : [r.onRequest]) : [];
@@ -109,8 +156,11 @@ export async function createApp(
       ];
     }
   });
+  const securityHeaders = await helmetHeaders();
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('X-Request-Id', req.id);
+    // As @fastify/helmet sets them: on the raw response, so hijacked replies (streams) carry them too.
+    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
     done();
   });
   const httpLog = new Logger('http');
@@ -168,9 +218,9 @@ export async function createApp(
     },
   });
   metrics = app.get(MetricsService);
-  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  fastPath = app.get(OddsFastPath);
   app.setGlobalPrefix(API_PREFIX, { exclude: ['metrics'] });
-  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalPipes(validation);
   app.useGlobalFilters(new ApiExceptionFilter(config.docsUrl, routes));
   // CORS only when CORS_ORIGINS names origins (or '*'): exact origins, never reflected; no credentials; the
   // admin token is not among the allowed headers, so no browser page can send it.

@@ -78,10 +78,13 @@ export function withGameNumber(base: string, game: number): string {
 }
 
 export function shortHash(parts: ReadonlyArray<string | number | null | undefined>, length = 16): string {
-  return createHash('sha1')
+  const digest = createHash('sha1')
     .update(parts.map((p) => (p === null || p === undefined ? '' : String(p))).join('\u0001'))
-    .digest('hex')
-    .slice(0, length);
+    .digest();
+  // Only the bytes kept are encoded: a flat string of `length` characters, not a slice that keeps the whole
+  // 40-character digest alive (row ids live as long as their rows).
+  const hex = digest.toString('hex', 0, Math.ceil(length / 2));
+  return hex.length === length ? hex : hex.slice(0, length);
 }
 
 const SIDE_TYPES = new Set(['home', 'away', 'draw', 'over', 'under']);

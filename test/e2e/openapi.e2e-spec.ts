@@ -140,7 +140,13 @@ describe('the API document', () => {
     const events = (await t.call('/events', { key: KEYS.enterprise })).json.data as Array<{ id: string; home_team: string }>;
     ids.eventId = events.find((e) => e.home_team === C[0])!.id;
     ids.middleId = (await t.call('/opportunities/middles', { key: KEYS.enterprise })).json.data[0].id;
-    ids.keyId = (await t.call(`${t.url}/api/v1/admin/keys`, { headers: { 'X-Admin-Token': t.adminToken } })).json.data[0].id;
+    // The admin key routes revoke this key: the free tier's, never the enterprise key making the calls (keys made at
+    // the same instant are listed in id order, so the first one listed could be any of them).
+    const adminKeys = (await t.call(`${t.url}/api/v1/admin/keys`, { headers: { 'X-Admin-Token': t.adminToken } })).json.data as Array<{
+      id: string;
+      tier: string;
+    }>;
+    ids.keyId = adminKeys.find((k) => k.tier === 'free')!.id;
     ids.futureId = (await t.call('/futures', { key: KEYS.enterprise })).json.data[0].market_id;
     ids.accountId = (await t.call('/account', { key: KEYS.enterprise })).json.data.account_id;
     ids.oddsId = (await t.call('/odds?limit=1', { key: KEYS.enterprise })).json.data[0].id;

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { ManualClock } from '../../src/common/time/clock.js';
 import { createDataSource, runMigrations } from '../../src/database/data-source.js';
 import type { BoardEvent, OddsRow } from '../../src/domain/odds-row.js';
 import { AccountEntity } from '../../src/modules/accounts/account.entity.js';
 import { ApiKeyEntity } from '../../src/modules/accounts/api-key.entity.js';
 import { ApiKeysRepository } from '../../src/modules/accounts/api-keys.repository.js';
+import { BoardWriter } from '../../src/modules/board/board-writer.js';
 import { BoardRepository } from '../../src/modules/board/board.repository.js';
 import { SplitsRepository } from '../../src/modules/splits/splits.repository.js';
 import type { CurrentSplits } from '../../src/modules/splits/splits-store.js';
@@ -161,6 +164,124 @@ describe('BoardRepository', () => {
     const loaded = await repo().load();
     expect(loaded.events.map((e) => e.id)).toEqual(['nfl_a_b_2026-11-23_b1']);
     expect(loaded.rows).toEqual([]);
+  });
+});
+
+describe('BoardRepository through the board writer', () => {
+  const repo = () => new BoardRepository(ds);
+  const empty = { rows: [], removed: [], history: [], events: [], eventsRemoved: [] };
+  beforeAll(() => Logger.overrideLogger(false));
+
+  const stored = async (ids: string[]) => {
+    const byId = new Map((await repo().load()).rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id) ?? null);
+  };
+  const historyOf = async (ids: string[]) =>
+    (
+      (await ds.query(
+        `SELECT odds_id, odds_american, odds_decimal, line, is_live, is_active, recorded_at FROM odds_history WHERE odds_id = ANY($1::text[]) ORDER BY odds_id, recorded_at`,
+        [ids],
+      )) as Array<{
+        odds_id: string;
+        odds_american: number;
+        odds_decimal: number;
+        line: number | null;
+        is_live: boolean;
+        is_active: boolean;
+        recorded_at: Date | string;
+      }>
+    ).map((h) => [h.odds_id, h.odds_american, h.odds_decimal, h.line, h.is_live, h.is_active, new Date(h.recorded_at).getTime()]);
+
+  it('an upsert of an existing row sets every column to the new values; within one write the last row given for an id wins', async () => {
+    const first: OddsRow = { ...full, id: 'upsert-every-column' };
+    await repo().write({ ...empty, rows: [first] });
+    expect(await stored([first.id])).toEqual([first]);
+    // Every field but the id differs from what was stored (nulls become values and values nulls).
+    const next: OddsRow = {
+      id: first.id,
+      sportsbook: 'fanduel',
+      eventId: 'nhl_a_b_2026-11-24_b2',
+      sport: 'hockey',
+      league: 'nhl',
+      marketType: 'total_goals',
+      period: 'p1',
+      ladderKey: 'ladder-key-2',
+      groupKey: 'group-key-2',
+      groupLine: null,
+      selection: 'Under',
+      selectionType: 'under',
+      line: null,
+      playerName: null,
+      statCategory: null,
+      american: 105,
+      decimal: 2.05,
+      probability: 0.487805,
+      isLive: false,
+      isActive: true,
+      changedAt: T + 1_000,
+      oddsChangedAt: T + 2_000,
+      lastSeenAt: T + 3_000,
+      externalEventId: null,
+      marketId: null,
+      selectionId: null,
+      maxBet: null,
+      volume: null,
+      volume24h: null,
+      openInterest: null,
+      homePitcher: null,
+      awayPitcher: null,
+    };
+    for (const [k, v] of Object.entries(next)) if (k !== 'id') expect([k, v]).not.toEqual([k, first[k as keyof OddsRow]]);
+    const stale: OddsRow = { ...next, american: 999, decimal: 10.99 };
+    await repo().write({ ...empty, rows: [stale, next] });
+    expect(await stored([first.id])).toEqual([next]);
+    // And back: values where the previous write had nulls.
+    await repo().write({ ...empty, rows: [first] });
+    expect(await stored([first.id])).toEqual([first]);
+  });
+
+  it('a batch with rows the database refuses stores every other row and its history; the refused ones are quarantined', async () => {
+    const writer = new BoardWriter(repo(), new ManualClock(T + 60_000));
+    const ok = (i: number): OddsRow => ({
+      ...bare,
+      id: `refusal-${String(i).padStart(2, '0')}`,
+      selection: `Selection ${i} with a tab\there, a backslash \\ and a new\nline`,
+      american: 100 + i,
+      decimal: 2 + i / 100,
+      changedAt: T + i,
+    });
+    const rows = Array.from({ length: 30 }, (_, i) => ok(i));
+    // A NUL character (22021), an integer out of its column's range (22003), a time that is not one (22007).
+    rows[7] = { ...rows[7]!, selection: 'bad\u0000row' };
+    rows[13] = { ...rows[13]!, american: 2 ** 31 };
+    rows[19] = { ...rows[19]!, changedAt: Number.NaN };
+    writer.enqueue({ version: 1, at: T + 50_000, upserted: rows, removed: [], events: [], eventsRemoved: [], seen: [] });
+    await writer.flush();
+    expect(writer.healthy).toBe(true);
+    expect(writer.pending).toBe(0);
+    const refused = new Set([7, 13, 19].map((i) => rows[i]!.id));
+    const kept = rows.filter((r) => !refused.has(r.id));
+    expect(await stored(rows.map((r) => r.id))).toEqual(rows.map((r) => (refused.has(r.id) ? null : r)));
+    // The history holds prices only: the out-of-range price is refused there too, the other two are stored.
+    const withHistory = rows.filter((r) => r.id !== rows[13]!.id);
+    expect(await historyOf(rows.map((r) => r.id))).toEqual(
+      withHistory.map((r) => [r.id, r.american, r.decimal, r.line, r.isLive, r.isActive, T + 50_000]),
+    );
+    expect(writer.quarantine.map((q) => [q.kind, q.id, q.code]).sort()).toEqual(
+      [
+        ['rows', rows[7]!.id, '22021'],
+        ['rows', rows[13]!.id, '22003'],
+        ['rows', rows[19]!.id, '22007'],
+        ['history', rows[13]!.id, '22003'],
+      ].sort(),
+    );
+    expect(writer.quarantinedByKind).toMatchObject({ rows: 3, history: 1 });
+    // Later writes are not blocked: every stored row moves, the refused one comes back fixed.
+    const later = [...kept, { ...rows[7]!, selection: 'fixed' }].map((r) => ({ ...r, american: r.american + 1, lastSeenAt: T + 70_000 }));
+    writer.enqueue({ version: 2, at: T + 70_000, upserted: later, removed: [], events: [], eventsRemoved: [], seen: [] });
+    await writer.flush();
+    expect(writer.quarantined).toBe(4);
+    expect(await stored(later.map((r) => r.id))).toEqual(later);
   });
 });
 

@@ -2,6 +2,22 @@ import type { Quote } from '../../src/domain/types.js';
 
 export const H = 3600_000;
 
+/** One book's Celtics-Lakers moneyline price (NBA, starting six hours after `now`): home (Celtics) or away. */
+export function celticsMoneyline(book: string, american: number, now: number, side: 'home' | 'away' = 'home'): Quote {
+  return {
+    book,
+    league: 'nba',
+    homeTeam: 'Boston Celtics',
+    awayTeam: 'Los Angeles Lakers',
+    startTime: now + 6 * H,
+    marketType: 'moneyline',
+    selection: side === 'home' ? 'Boston Celtics' : 'Los Angeles Lakers',
+    selectionType: side,
+    line: null,
+    price: { american },
+  };
+}
+
 export interface GameSpec {
   league: string;
   home: string;

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EventBus } from '../../src/common/bus/event-bus.js';
 import { Clock, ManualClock } from '../../src/common/time/clock.js';
-import type { Quote } from '../../src/domain/types.js';
 import type { ChangeSet, OddsRow } from '../../src/domain/odds-row.js';
 import { BoardRepository } from '../../src/modules/board/board.repository.js';
 import { BoardService, CATCH_UP_JOB, CATCH_UP_MAX_MS, ODDS_TOPIC } from '../../src/modules/board/board.service.js';
 import { Jobs } from '../../src/modules/cluster/jobs.service.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
-import { buildMarket, H } from '../factories/market.js';
+import { buildMarket, celticsMoneyline, H } from '../factories/market.js';
 import { SseRecorder } from '../support/sse.js';
 import { until } from '../support/tcp-proxy.js';
 import { isolationEnv, KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
@@ -58,21 +57,10 @@ describe('two instances share events through Redis', () => {
     a.app.get(IngestionService).ingest({ source: 'test', quotes: buildMarket(games, ['draftkings', 'fanduel', 'pinnacle'], NOW) }, NOW);
     const up = await s.next('odds:update');
     expect(up.data.odds[0].league).toBe('nba');
-    const arb: Quote = {
-      book: 'draftkings',
-      league: 'nba',
-      homeTeam: 'Boston Celtics',
-      awayTeam: 'Los Angeles Lakers',
-      startTime: NOW + 6 * H,
-      marketType: 'moneyline',
-      selection: 'Boston Celtics',
-      selectionType: 'home',
-      line: null,
-      price: { american: 115 },
-    };
+    const arb = celticsMoneyline('draftkings', 115, NOW);
     // DraftKings moves its Lakers price too, so its own market stays sound (+115 against its own Lakers price near
     // +100 would sum below 100%: a book crossing itself is left out of detection).
-    const lakers: Quote = { ...arb, selection: 'Los Angeles Lakers', selectionType: 'away', price: { american: -116 } };
+    const lakers = celticsMoneyline('draftkings', -116, NOW, 'away');
     a.app.get(IngestionService).ingest({ source: 'test', quotes: [arb, lakers] }, NOW + 1000);
     const det = await s.seen('arb:detected');
     expect(det.data[0].legs.map((l: any) => l.sportsbook)).toContain('draftkings');

@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import { ApiError } from '../http/api-error.js';
 import { AccessPolicy } from './access-policy.js';
+import type { Account } from './account.js';
 import { Authenticator, isDirectLocal } from './authenticator.js';
 import { ACCESS_KEY, type AccessRule } from './decorators.js';
 
@@ -12,6 +13,12 @@ export { extractKey } from './authenticator.js';
 
 export function accessRule(reflector: Reflector, ctx: ExecutionContext): AccessRule {
   return reflector.getAllAndOverride<AccessRule>(ACCESS_KEY, [ctx.getHandler(), ctx.getClass()]) ?? { kind: 'key' };
+}
+
+/** X-Data-Delay and X-Tier, on every response to an authenticated caller. */
+export function writeAccountHeaders(reply: FastifyReply, account: Account, policy: AccessPolicy): void {
+  void reply.header('X-Data-Delay', String(policy.delaySeconds(account)));
+  void reply.header('X-Tier', account.tier);
 }
 
 /**
@@ -40,9 +47,7 @@ export class ApiKeyGuard implements CanActivate {
       rule.kind === 'optional-key' ? await this.auth.authenticate(req, { optional: true }) : await this.auth.authenticate(req);
     if (!account) return true;
     req.account = account;
-    const reply = ctx.switchToHttp().getResponse<FastifyReply>();
-    void reply.header('X-Data-Delay', String(this.policy.delaySeconds(account)));
-    void reply.header('X-Tier', account.tier);
+    writeAccountHeaders(ctx.switchToHttp().getResponse<FastifyReply>(), account, this.policy);
     return true;
   }
 }

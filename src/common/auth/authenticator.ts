@@ -102,6 +102,18 @@ export class Authenticator {
     return account;
   }
 
+  /**
+   * The caller's account when `authenticate` would return it without a key lookup (a valid key in the key cache,
+   * the address not locked out); undefined otherwise, with nothing counted: the caller then takes `authenticate`.
+   */
+  async cachedAccount(c: Credentials): Promise<Account | undefined> {
+    const key = extractKey(c);
+    if (!key || key.length > MAX_KEY_LENGTH) return undefined;
+    const w = await this.store.peek(this.counter(c.ip));
+    if (w && w.totalHits >= this.limit) return undefined;
+    return this.keys.cachedAuthenticate(key);
+  }
+
   /** Passes when the request carries the operator's X-Admin-Token; otherwise 401 (429 past the failure limit). */
   async authenticateAdmin(c: Omit<Credentials, 'query'>): Promise<void> {
     const token = first(c.headers['x-admin-token']);

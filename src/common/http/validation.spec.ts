@@ -35,6 +35,20 @@ describe('the validation pipe remembers validated query strings', () => {
     }
   });
 
+  it('answers cachedQuery only for a query string validated before, with the validated DTO', async () => {
+    const pipe = createValidationPipe();
+    const raw = { sportsbook: 'DraftKings,fanduel', limit: '20' };
+    expect(pipe.cachedQuery(ListOddsQuery, raw)).toBeUndefined();
+    await pipe.transform({ limit: '-1' }, meta).catch(() => undefined);
+    expect(pipe.cachedQuery(ListOddsQuery, { limit: '-1' })).toBeUndefined();
+    const validated = await pipe.transform({ ...raw }, meta);
+    const hit = pipe.cachedQuery(ListOddsQuery, { ...raw });
+    expect(hit).toBeInstanceOf(ListOddsQuery);
+    expect(hit).toEqual(validated);
+    expect(pipe.cachedQuery(ListOddsQuery, { ...raw, limit: '21' })).toBeUndefined();
+    expect(pipe.cachedQuery(BatchOddsBody, { ...raw })).toBeUndefined();
+  });
+
   it('stays bounded', async () => {
     const pipe = createValidationPipe() as CachingValidationPipe;
     for (let i = 0; i < CachingValidationPipe.MAX_ENTRIES + 10; i++)

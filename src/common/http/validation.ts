@@ -118,6 +118,15 @@ export class CachingValidationPipe extends ValidationPipe {
   static readonly MAX_ENTRIES = 2000;
   private readonly memo = new Map<DtoClass, Map<string, object>>();
 
+  /**
+   * The validated form of a query already seen (the remembered object itself: read it, never change it), or
+   * undefined when this query was not validated yet (or failed): the caller then takes the pipe.
+   */
+  cachedQuery(type: DtoClass, value: unknown): object | undefined {
+    const byKey = this.memo.get(type);
+    return byKey && value && typeof value === 'object' ? byKey.get(JSON.stringify(value)) : undefined;
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     assertDeclaredKeys(value, metadata);
     const type = metadata.metatype;
@@ -141,11 +150,18 @@ export class CachingValidationPipe extends ValidationPipe {
 }
 
 /** A copy of a validated DTO: same class, its own arrays and nested objects. */
-function copy<T extends object>(o: T): T {
-  return Object.setPrototypeOf(structuredClone({ ...o }), Object.getPrototypeOf(o)) as T;
+export function copy<T extends object>(o: T): T {
+  const out = Object.create(Object.getPrototypeOf(o) as object | null) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(o)) {
+    // Query DTOs hold strings, numbers, booleans and lists of them: a list is copied by a slice.
+    if (v === null || typeof v !== 'object') out[k] = v;
+    else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) out[k] = v.slice();
+    else out[k] = structuredClone(v);
+  }
+  return out as T;
 }
 
-export function createValidationPipe(): ValidationPipe {
+export function createValidationPipe(): CachingValidationPipe {
   return new CachingValidationPipe({
     transform: true,
     whitelist: true,

@@ -15,7 +15,29 @@ import { ApiError } from '../http/api-error.js';
 import { Clock } from '../time/clock.js';
 import { isInternalDispatch } from './internal-dispatch.js';
 import { MetricsService } from '../../modules/metrics/metrics.service.js';
-import { recordRateLimit } from './rate-limit-headers.js';
+import { recordRateLimit, type RateLimitState } from './rate-limit-headers.js';
+import type { WindowRecord } from './rate-limit.storage.js';
+
+/** The budget a request counts against: its key's, or (keyless) its client address's (also the storage key). */
+export function budgetKey(req: FastifyRequest): string {
+  return req.account ? `key:${req.account.keyId}` : `ip:${req.ip}`;
+}
+
+/** Where a counted request stands, as the rate-limit headers show it. */
+export function budgetState(rec: { totalHits: number; timeToExpire: number }, limit: number, nowMs: number): RateLimitState {
+  return { limit, remaining: Math.max(0, limit - rec.totalHits), reset: Math.ceil(nowMs / 1000) + rec.timeToExpire };
+}
+
+const precounted = new WeakMap<object, WindowRecord>();
+
+/**
+ * A request already counted on its budget before the guards ran (the odds fast path, which counts a request and
+ * then hands a refused one to the guards so that the 429 is answered in one place): the guard takes this record
+ * instead of counting the request again.
+ */
+export function markCounted(req: object, rec: WindowRecord): void {
+  precounted.set(req, rec);
+}
 
 /**
  * Second global guard: per-key (or, keyless, per-IP) requests per minute, on shared counters. Built on
@@ -50,8 +72,7 @@ export class TierThrottlerGuard extends ThrottlerGuard {
   /** The budget a request counts against: its key's, or (keyless) its client address's. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the base class's signature
   protected override async getTracker(req: Record<string, any>): Promise<string> {
-    const r = req as FastifyRequest;
-    return r.account ? `key:${r.account.keyId}` : `ip:${r.ip}`;
+    return budgetKey(req as FastifyRequest);
   }
 
   /** The storage key is the tracker itself: one budget per key across every route and instance. */
@@ -71,12 +92,9 @@ export class TierThrottlerGuard extends ThrottlerGuard {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     const tracker = await getTracker(req, context);
     const key = generateKey(context, tracker, throttler.name ?? 'default');
-    const rec = await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default');
-    recordRateLimit(req, {
-      limit,
-      remaining: Math.max(0, limit - rec.totalHits),
-      reset: Math.ceil(this.clock.now() / 1000) + rec.timeToExpire,
-    });
+    const rec = precounted.get(req) ?? (await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default'));
+    precounted.delete(req);
+    recordRateLimit(req, budgetState(rec, limit, this.clock.now()));
     if (rec.isBlocked) await this.throwThrottlingException(context, { limit, ttl, key, tracker, ...rec });
     return true;
   }

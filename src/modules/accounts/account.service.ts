@@ -67,7 +67,11 @@ export class AccountService {
   /** Requests today / this week / this month (the whole account), the key's current minute and its streams. */
   async usageOf(account: Account) {
     const t = this.policy.tier(account.tier);
-    const [counts, minute] = await Promise.all([this.usage.counts(account.accountId), this.rateLimits.peek(`key:${account.keyId}`)]);
+    const [counts, minute, streams] = await Promise.all([
+      this.usage.counts(account.accountId),
+      this.rateLimits.peek(`key:${account.keyId}`),
+      this.streams.forKey(account.keyId),
+    ]);
     const perMinute = this.policy.requestsPerMinute(account);
     const now = this.clock.now();
     const resetsAt = minute ? new Date(Math.ceil(now / 1000) * 1000 + minute.timeToExpire * 1000) : new Date(now + 60_000);
@@ -78,7 +82,7 @@ export class AccountService {
         this_month: counts.this_month,
         limit: { per_minute: perMinute, remaining: Math.max(0, perMinute - (minute?.totalHits ?? 0)), resets_at: resetsAt.toISOString() },
       },
-      streams: { active: this.streams.forKey(account.keyId), max: t.features.streaming ? t.maxStreams : 0 },
+      streams: { active: streams, max: t.features.streaming ? t.maxStreams : 0 },
       period: counts.periods.period,
     };
   }

@@ -2,9 +2,13 @@
 
 const DAY_MS = 86_400_000;
 
-/** The UTC day of an instant, `YYYY-MM-DD`. */
+let lastDay = { n: Number.NaN, day: '' };
+
+/** The UTC day of an instant, `YYYY-MM-DD` (the last day computed is kept: every request of a day asks for it). */
 export function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  const n = Math.floor(ms / DAY_MS);
+  if (n !== lastDay.n) lastDay = { n, day: new Date(ms).toISOString().slice(0, 10) };
+  return lastDay.day;
 }
 
 /** The UTC month of a day, `YYYY-MM`. */

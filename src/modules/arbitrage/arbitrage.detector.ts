@@ -5,8 +5,8 @@ import { shortHash } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { analyzeArbitrage } from '../../math/index.js';
 import type { Detector, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
-import { groupInfo, guardsOf, impliedTotalAllBooks, isAlternate, usable, type DetectContext } from '../detection/group-info.js';
-import { bestPerOutcome, type BookFilter } from '../detection/market-groups.js';
+import { bestOf, groupInfo, guardsOf, impliedTotalAllBooks, isAlternate, usable, type DetectContext } from '../detection/group-info.js';
+import type { BookFilter } from '../detection/market-groups.js';
 import { ArbitragePresenter } from './arbitrage.presenter.js';
 
 /** Profit (percent) above which an arbitrage is taken for a data error (a stale or mistyped price) and left out. */
@@ -30,7 +30,7 @@ export function arbitrageId(groupKey: string, legs: readonly OddsRow[]): string 
 export function detectArbitrage(ctx: DetectContext, groupKey: string, inScope: BookFilter): ArbitrageRecord | null {
   const g = groupInfo(ctx, groupKey);
   if (!g) return null;
-  const best = bestPerOutcome(g.rows, g.outcomes, usable(ctx, g, inScope));
+  const best = bestOf(g, usable(ctx, g, inScope));
   if (!best) return null;
   const a = analyzeArbitrage(best.legs.map((l) => l.decimal));
   if (!a.isArbitrage || a.profitPercent <= 0 || a.profitPercent > ARB_PROFIT_CAP) return null;

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { Interner } from '../../domain/interner.js';
 import type { BoardEvent, OddsRow, RemovedRow } from '../../domain/odds-row.js';
 import { epochMs, selectList } from '../../database/rows.js';
+import { IsoTimes } from './iso-times.js';
 import { EventEntity, OddsEntity } from './board.entities.js';
 
 export interface HistoryEntry {
@@ -11,6 +13,20 @@ export interface HistoryEntry {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const CHUNK = 2000;
+
+/** One row per id, the last one given winning (an upsert statement may not touch a row twice). */
+function latestOfEach(rows: OddsRow[]): OddsRow[] {
+  const ids = new Set<string>();
+  let unique = true;
+  for (const r of rows) {
+    if (ids.has(r.id)) {
+      unique = false;
+      break;
+    }
+    ids.add(r.id);
+  }
+  return unique ? rows : [...new Map(rows.map((r) => [r.id, r])).values()];
+}
 
 /**
  * Statement-sized slices of a batch, with a turn of the event loop between them: the embedded database runs
@@ -43,24 +59,24 @@ export function toBoardEvent(e: EventEntity): BoardEvent {
   };
 }
 
-/** A stored price as the board holds it. */
-export function toOddsRow(r: OddsEntity): OddsRow {
+/** A stored price as the board holds it; `str` shares the strings rows repeat (one copy per distinct value). */
+export function toOddsRow(r: OddsEntity, str: Interner = new Interner()): OddsRow {
   return {
     id: r.id,
-    sportsbook: r.sportsbook,
-    eventId: r.eventId,
-    sport: r.sport,
-    league: r.league,
-    marketType: r.marketType,
-    period: r.period,
-    ladderKey: r.ladderKey,
-    groupKey: r.groupKey,
+    sportsbook: str.intern(r.sportsbook),
+    eventId: str.intern(r.eventId),
+    sport: str.intern(r.sport),
+    league: str.intern(r.league),
+    marketType: str.intern(r.marketType),
+    period: str.intern(r.period),
+    ladderKey: str.intern(r.ladderKey),
+    groupKey: str.intern(r.groupKey),
     groupLine: r.groupLine,
-    selection: r.selection,
-    selectionType: r.selectionType,
+    selection: str.intern(r.selection),
+    selectionType: str.intern(r.selectionType),
     line: r.line,
-    playerName: r.playerName,
-    statCategory: r.statCategory,
+    playerName: str.intern(r.playerName),
+    statCategory: str.intern(r.statCategory),
     american: r.oddsAmerican,
     decimal: r.oddsDecimal,
     probability: r.probability,
@@ -69,8 +85,8 @@ export function toOddsRow(r: OddsEntity): OddsRow {
     changedAt: epochMs(r.changedAt),
     oddsChangedAt: epochMs(r.oddsChangedAt),
     lastSeenAt: epochMs(r.lastSeenAt),
-    externalEventId: r.externalEventId,
-    marketId: r.marketId,
+    externalEventId: str.intern(r.externalEventId),
+    marketId: str.intern(r.marketId),
     selectionId: r.selectionId,
     maxBet: r.maxBet,
     volume: r.volume,
@@ -81,9 +97,80 @@ export function toOddsRow(r: OddsEntity): OddsRow {
   };
 }
 
+/** One column written by the board writer: its name, its type, and its value (times: epoch ms). */
+type Column<T> = [name: string, type: ColumnType, value: (item: T) => string | number | boolean | null | undefined];
+type ColumnType = 'text' | 'double precision' | 'integer' | 'boolean' | 'timestamptz';
+
+/** The columns of `odds`. The upsert sets every one of them. */
+const ODDS_COLUMNS: Array<Column<OddsRow>> = [
+  ['id', 'text', (r) => r.id],
+  ['event_id', 'text', (r) => r.eventId],
+  ['sportsbook', 'text', (r) => r.sportsbook],
+  ['sport', 'text', (r) => r.sport],
+  ['league', 'text', (r) => r.league],
+  ['market_type', 'text', (r) => r.marketType],
+  ['period', 'text', (r) => r.period],
+  ['ladder_key', 'text', (r) => r.ladderKey],
+  ['group_key', 'text', (r) => r.groupKey],
+  ['group_line', 'double precision', (r) => r.groupLine],
+  ['selection', 'text', (r) => r.selection],
+  ['selection_type', 'text', (r) => r.selectionType],
+  ['line', 'double precision', (r) => r.line],
+  ['player_name', 'text', (r) => r.playerName],
+  ['stat_category', 'text', (r) => r.statCategory],
+  ['odds_american', 'integer', (r) => r.american],
+  ['odds_decimal', 'double precision', (r) => r.decimal],
+  ['probability', 'double precision', (r) => r.probability],
+  ['is_live', 'boolean', (r) => r.isLive],
+  ['is_active', 'boolean', (r) => r.isActive],
+  ['changed_at', 'timestamptz', (r) => r.changedAt],
+  ['odds_changed_at', 'timestamptz', (r) => r.oddsChangedAt],
+  ['last_seen_at', 'timestamptz', (r) => r.lastSeenAt],
+  ['external_event_id', 'text', (r) => r.externalEventId],
+  ['market_id', 'text', (r) => r.marketId],
+  ['selection_id', 'text', (r) => r.selectionId],
+  ['max_bet', 'double precision', (r) => r.maxBet],
+  ['volume', 'double precision', (r) => r.volume],
+  ['volume_24h', 'double precision', (r) => r.volume24h],
+  ['open_interest', 'double precision', (r) => r.openInterest],
+  ['home_pitcher', 'text', (r) => r.homePitcher],
+  ['away_pitcher', 'text', (r) => r.awayPitcher],
+];
+
+const HISTORY_COLUMNS: Array<Column<HistoryEntry>> = [
+  ['odds_id', 'text', (h) => h.row.id],
+  ['event_id', 'text', (h) => h.row.eventId],
+  ['sportsbook', 'text', (h) => h.row.sportsbook],
+  ['odds_american', 'integer', (h) => h.row.american],
+  ['odds_decimal', 'double precision', (h) => h.row.decimal],
+  ['line', 'double precision', (h) => h.row.line],
+  ['is_live', 'boolean', (h) => h.row.isLive],
+  ['is_active', 'boolean', (h) => h.row.isActive],
+  ['recorded_at', 'timestamptz', (h) => h.at],
+];
+
+const names = <T>(cols: Array<Column<T>>) => cols.map(([name]) => name).join(', ');
+
+/** The upsert of current prices from one typed array per column (unnest): it sets every column. */
+const UPSERT = `INSERT INTO odds (${names(ODDS_COLUMNS)})
+  SELECT * FROM unnest(${ODDS_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+  ON CONFLICT (id) DO UPDATE SET ${ODDS_COLUMNS.slice(1)
+    .map(([n]) => `${n} = EXCLUDED.${n}`)
+    .join(', ')}`;
+const INSERT_HISTORY = `INSERT INTO odds_history (${names(HISTORY_COLUMNS)})
+  SELECT * FROM unnest(${HISTORY_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`;
+
+/** One array per column of `items` (times as ISO text; what is not a time as text the database refuses). */
+function arrays<T>(cols: Array<Column<T>>, items: T[]): unknown[][] {
+  const times = new IsoTimes();
+  return cols.map(([, type, value]) =>
+    type === 'timestamptz' ? items.map((it) => times.format(value(it) as number)) : items.map((it) => value(it) ?? null),
+  );
+}
+
 /**
- * SQL of the board: batched upserts of current prices (one unnest statement per chunk), the append-only
- * history, the removal log, events, and the start-up load. Used by the board writer only.
+ * SQL of the board: batched upserts of current prices (one unnest statement per chunk, every column set), the
+ * append-only history, the removal log, events, and the start-up load. Used by the board writer only.
  */
 @Injectable()
 export class BoardRepository {
@@ -99,7 +186,7 @@ export class BoardRepository {
   }): Promise<void> {
     await this.ds.transaction(async (m) => {
       if (batch.events.length) await this.upsertEvents(m, batch.events);
-      for await (const c of chunks(batch.rows)) await this.upsertRows(m, c);
+      for await (const c of chunks(latestOfEach(batch.rows))) await m.query(UPSERT, arrays(ODDS_COLUMNS, c));
       if (batch.removed.length) {
         for await (const c of chunks(batch.removed)) {
           await m.query(`DELETE FROM odds WHERE id = ANY($1::text[])`, [c.map((r) => r.id)]);
@@ -110,85 +197,12 @@ export class BoardRepository {
           );
         }
       }
-      for await (const c of chunks(batch.history)) {
-        await m.query(
-          `INSERT INTO odds_history (odds_id, event_id, sportsbook, odds_american, odds_decimal, line, is_live, is_active, recorded_at)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::float8[], $6::float8[], $7::bool[], $8::bool[], $9::timestamptz[])`,
-          [
-            c.map((h) => h.row.id),
-            c.map((h) => h.row.eventId),
-            c.map((h) => h.row.sportsbook),
-            c.map((h) => h.row.american),
-            c.map((h) => h.row.decimal),
-            c.map((h) => h.row.line),
-            c.map((h) => h.row.isLive),
-            c.map((h) => h.row.isActive),
-            c.map((h) => iso(h.at)),
-          ],
-        );
-      }
+      for await (const c of chunks(batch.history)) await m.query(INSERT_HISTORY, arrays(HISTORY_COLUMNS, c));
       if (batch.eventsRemoved.length) {
         await m.query(`DELETE FROM odds WHERE event_id = ANY($1::text[])`, [batch.eventsRemoved]);
         await m.query(`DELETE FROM events WHERE id = ANY($1::text[])`, [batch.eventsRemoved]);
       }
     });
-  }
-
-  private async upsertRows(m: EntityManager, rows: OddsRow[]): Promise<void> {
-    if (!rows.length) return;
-    const col = <T>(f: (r: OddsRow) => T) => rows.map(f);
-    await m.query(
-      `INSERT INTO odds (id, event_id, sportsbook, sport, league, market_type, period, ladder_key, group_key, group_line,
-         selection, selection_type, line, player_name, stat_category, odds_american, odds_decimal, probability,
-         is_live, is_active, changed_at, odds_changed_at, last_seen_at, external_event_id, market_id, selection_id, max_bet,
-         volume, volume_24h, open_interest, home_pitcher, away_pitcher)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-         $9::text[], $10::float8[], $11::text[], $12::text[], $13::float8[], $14::text[], $15::text[], $16::int[], $17::float8[],
-         $18::float8[], $19::bool[], $20::bool[], $21::timestamptz[], $22::timestamptz[], $23::timestamptz[], $24::text[],
-         $25::text[], $26::text[], $27::float8[], $28::float8[], $29::float8[], $30::float8[], $31::text[], $32::text[])
-       ON CONFLICT (id) DO UPDATE SET
-         odds_american = EXCLUDED.odds_american, odds_decimal = EXCLUDED.odds_decimal, probability = EXCLUDED.probability,
-         line = EXCLUDED.line, group_line = EXCLUDED.group_line, group_key = EXCLUDED.group_key, selection = EXCLUDED.selection,
-         is_live = EXCLUDED.is_live, is_active = EXCLUDED.is_active, changed_at = EXCLUDED.changed_at,
-         odds_changed_at = EXCLUDED.odds_changed_at, last_seen_at = EXCLUDED.last_seen_at,
-         external_event_id = EXCLUDED.external_event_id, market_id = EXCLUDED.market_id, selection_id = EXCLUDED.selection_id,
-         max_bet = EXCLUDED.max_bet, volume = EXCLUDED.volume, volume_24h = EXCLUDED.volume_24h, open_interest = EXCLUDED.open_interest,
-         home_pitcher = EXCLUDED.home_pitcher, away_pitcher = EXCLUDED.away_pitcher`,
-      [
-        col((r) => r.id),
-        col((r) => r.eventId),
-        col((r) => r.sportsbook),
-        col((r) => r.sport),
-        col((r) => r.league),
-        col((r) => r.marketType),
-        col((r) => r.period),
-        col((r) => r.ladderKey),
-        col((r) => r.groupKey),
-        col((r) => r.groupLine),
-        col((r) => r.selection),
-        col((r) => r.selectionType),
-        col((r) => r.line),
-        col((r) => r.playerName),
-        col((r) => r.statCategory),
-        col((r) => r.american),
-        col((r) => r.decimal),
-        col((r) => r.probability),
-        col((r) => r.isLive),
-        col((r) => r.isActive),
-        col((r) => iso(r.changedAt)),
-        col((r) => iso(r.oddsChangedAt)),
-        col((r) => iso(r.lastSeenAt)),
-        col((r) => r.externalEventId),
-        col((r) => r.marketId),
-        col((r) => r.selectionId),
-        col((r) => r.maxBet),
-        col((r) => r.volume ?? null),
-        col((r) => r.volume24h ?? null),
-        col((r) => r.openInterest ?? null),
-        col((r) => r.homePitcher ?? null),
-        col((r) => r.awayPitcher ?? null),
-      ],
-    );
   }
 
   /** Confirms rows as still quoted (last_seen_at) without rewriting them. */
@@ -242,7 +256,8 @@ export class BoardRepository {
   async load(): Promise<{ events: BoardEvent[]; rows: OddsRow[] }> {
     const events = await this.ds.query<EventEntity[]>(`SELECT ${selectList(this.ds, EventEntity)} FROM events`);
     const rows = await this.ds.query<OddsEntity[]>(`SELECT ${selectList(this.ds, OddsEntity)} FROM odds`);
-    return { events: events.map(toBoardEvent), rows: rows.map(toOddsRow) };
+    const str = new Interner();
+    return { events: events.map(toBoardEvent), rows: rows.map((r) => toOddsRow(r, str)) };
   }
 
   /** Deletes history and removals older than the retention. */

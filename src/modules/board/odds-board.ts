@@ -2,6 +2,55 @@ import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/od
 
 export type IndexKind = 'event' | 'book' | 'league' | 'sport' | 'market' | 'group' | 'ladder';
 
+/** A derived index: rows by `field`, found through the `parent` index (events or ladders) that holds them. */
+interface Derived {
+  field: 'league' | 'sport' | 'marketType';
+  parent: 'event' | 'ladder';
+  /** key -> parent key (event or ladder) -> rows with that key */
+  members: Map<string, Map<string, number>>;
+  sizes: Map<string, number>;
+}
+
+/**
+ * The row ids of one league, sport or market: the rows of the events (or ladders) holding that key, filtered by
+ * the row's own field. A read-only set view; nothing is copied.
+ */
+class DerivedIds implements ReadonlySet<string> {
+  constructor(
+    private readonly rows: ReadonlyMap<string, OddsRow>,
+    private readonly parents: ReadonlyMap<string, number>,
+    private readonly parentIndex: ReadonlyMap<string, ReadonlySet<string>>,
+    private readonly field: Derived['field'],
+    private readonly key: string,
+    readonly size: number,
+  ) {}
+
+  has(id: string): boolean {
+    return this.rows.get(id)?.[this.field] === this.key;
+  }
+
+  *[Symbol.iterator](): SetIterator<string> {
+    for (const p of this.parents.keys())
+      for (const id of this.parentIndex.get(p) ?? []) if (this.rows.get(id)?.[this.field] === this.key) yield id;
+  }
+
+  keys(): SetIterator<string> {
+    return this[Symbol.iterator]();
+  }
+
+  values(): SetIterator<string> {
+    return this[Symbol.iterator]();
+  }
+
+  *entries(): SetIterator<[string, string]> {
+    for (const id of this) yield [id, id];
+  }
+
+  forEach(cb: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    for (const id of this) cb.call(thisArg, id, id, this);
+  }
+}
+
 /** How long the change and removal logs behind /odds/delta are kept. */
 export const DELTA_RETENTION_MS = 10 * 60_000;
 
@@ -40,14 +89,22 @@ export class OddsBoard {
   /** Time of the last applied change set (0 when empty). */
   lastChangeAt = 0;
 
-  private readonly index: Record<IndexKind, Map<string, Set<string>>> = {
+  /** Row ids by event, book and ladder: the sets readers iterate. */
+  private readonly index: Record<'event' | 'book' | 'ladder', Map<string, Set<string>>> = {
     event: new Map(),
     book: new Map(),
-    league: new Map(),
-    sport: new Map(),
-    market: new Map(),
-    group: new Map(),
     ladder: new Map(),
+  };
+  /** The rows of each market group (two or three): exact-size arrays replaced on change, never mutated. */
+  private readonly groups = new Map<string, readonly OddsRow[]>();
+  /**
+   * League, sport and market are derived, not stored per row: the events (or, for markets, the ladders) holding
+   * rows of each key, with their row counts. ids() of those kinds is a view over the event or ladder sets.
+   */
+  private readonly derived: Record<'league' | 'sport' | 'market', Derived> = {
+    league: { field: 'league', parent: 'event', members: new Map(), sizes: new Map() },
+    sport: { field: 'sport', parent: 'event', members: new Map(), sizes: new Map() },
+    market: { field: 'marketType', parent: 'ladder', members: new Map(), sizes: new Map() },
   };
   private readonly eventBooks = new Map<string, Map<string, number>>();
   private readonly eventMarkets = new Map<string, Map<string, number>>();
@@ -65,7 +122,9 @@ export class OddsBoard {
   readonly bookConfirmedAt = new Map<string, number>();
   /** Latest change time per book (the sportsbook list's last_update). */
   readonly bookLastUpdate = new Map<string, number>();
-  private changeLog: Array<{ at: number; id: string }> = [];
+  /** The change log: when (ascending) and which row, in two parallel arrays (no object per change). */
+  private changeAt: number[] = [];
+  private changeIds: string[] = [];
   private removalLog: RemovedRow[] = [];
   private logStart = 0;
   private readonly listeners = new Set<(cs: ChangeSet) => void>();
@@ -81,11 +140,35 @@ export class OddsBoard {
   }
 
   ids(kind: IndexKind, key: string): ReadonlySet<string> | undefined {
-    return this.index[kind].get(key);
+    switch (kind) {
+      case 'event':
+      case 'book':
+      case 'ladder':
+        return this.index[kind].get(key);
+      case 'group': {
+        const g = this.groups.get(key);
+        return g && new Set(g.map((r) => r.id));
+      }
+      default: {
+        const d = this.derived[kind];
+        const parents = d.members.get(key);
+        if (!parents) return undefined;
+        return new DerivedIds(this.rows, parents, this.index[d.parent], d.field, key, d.sizes.get(key)!);
+      }
+    }
   }
 
   keys(kind: IndexKind): IterableIterator<string> {
-    return this.index[kind].keys();
+    switch (kind) {
+      case 'event':
+      case 'book':
+      case 'ladder':
+        return this.index[kind].keys();
+      case 'group':
+        return this.groups.keys();
+      default:
+        return this.derived[kind].members.keys();
+    }
   }
 
   booksOf(eventId: string): string[] {
@@ -143,14 +226,7 @@ export class OddsBoard {
 
   /** Rows of one market group (complementary outcomes at one line). */
   group(groupKey: string): OddsRow[] {
-    const ids = this.index.group.get(groupKey);
-    if (!ids) return [];
-    const out: OddsRow[] = [];
-    for (const id of ids) {
-      const r = this.rows.get(id);
-      if (r) out.push(r);
-    }
-    return out;
+    return this.groups.get(groupKey)?.slice() ?? [];
   }
 
   /**
@@ -192,11 +268,10 @@ export class OddsBoard {
   private indexRow(r: OddsRow): void {
     addTo(this.index.event, r.eventId, r.id);
     addTo(this.index.book, r.sportsbook, r.id);
-    addTo(this.index.league, r.league, r.id);
-    addTo(this.index.sport, r.sport, r.id);
-    addTo(this.index.market, r.marketType, r.id);
-    addTo(this.index.group, r.groupKey, r.id);
     addTo(this.index.ladder, r.ladderKey, r.id);
+    const g = this.groups.get(r.groupKey);
+    this.groups.set(r.groupKey, g ? [...g, r] : [r]);
+    this.derive(r, 1);
     bump(this.eventBooks, r.eventId, r.sportsbook, 1);
     bump(this.eventMarkets, r.eventId, r.marketType, 1);
     bump(this.eventMarketBook, r.eventId, `${r.marketType}|${r.sportsbook}`, 1);
@@ -214,11 +289,14 @@ export class OddsBoard {
   private unindexRow(r: OddsRow): void {
     removeFrom(this.index.event, r.eventId, r.id);
     removeFrom(this.index.book, r.sportsbook, r.id);
-    removeFrom(this.index.league, r.league, r.id);
-    removeFrom(this.index.sport, r.sport, r.id);
-    removeFrom(this.index.market, r.marketType, r.id);
-    removeFrom(this.index.group, r.groupKey, r.id);
     removeFrom(this.index.ladder, r.ladderKey, r.id);
+    const g = this.groups.get(r.groupKey);
+    if (g) {
+      const rest = g.filter((x) => x.id !== r.id);
+      if (rest.length) this.groups.set(r.groupKey, rest);
+      else this.groups.delete(r.groupKey);
+    }
+    this.derive(r, -1);
     bump(this.eventBooks, r.eventId, r.sportsbook, -1);
     bump(this.eventMarkets, r.eventId, r.marketType, -1);
     bump(this.eventMarketBook, r.eventId, `${r.marketType}|${r.sportsbook}`, -1);
@@ -235,6 +313,26 @@ export class OddsBoard {
       }
       this.mainLineCache.delete(r.ladderKey);
     }
+  }
+
+  private derive(r: OddsRow, by: 1 | -1): void {
+    for (const d of Object.values(this.derived)) {
+      const key = r[d.field];
+      bump(d.members, key, d.parent === 'event' ? r.eventId : r.ladderKey, by);
+      const n = (d.sizes.get(key) ?? 0) + by;
+      if (n > 0) d.sizes.set(key, n);
+      else d.sizes.delete(key);
+    }
+  }
+
+  /** A row replaced by a copy with the same keys (a new lastSeenAt): the group holding it holds the copy. */
+  private replaceInGroup(prev: OddsRow, next: OddsRow): void {
+    const g = this.groups.get(prev.groupKey);
+    if (g)
+      this.groups.set(
+        prev.groupKey,
+        g.map((x) => (x === prev ? next : x)),
+      );
   }
 
   private putEvent(e: BoardEvent): void {
@@ -263,7 +361,8 @@ export class OddsBoard {
       if (prev) this.unindexRow(prev);
       this.rows.set(r.id, r);
       this.indexRow(r);
-      this.changeLog.push({ at: cs.at, id: r.id });
+      this.changeAt.push(cs.at);
+      this.changeIds.push(r.id);
       if ((this.bookLastUpdate.get(r.sportsbook) ?? 0) < r.changedAt) this.bookLastUpdate.set(r.sportsbook, r.changedAt);
     }
     for (const rm of cs.removed) {
@@ -276,7 +375,9 @@ export class OddsBoard {
     for (const id of cs.seen) {
       const prev = this.rows.get(id);
       if (prev && prev.lastSeenAt < cs.at) {
-        this.rows.set(id, { ...prev, lastSeenAt: cs.at });
+        const next = { ...prev, lastSeenAt: cs.at };
+        this.rows.set(id, next);
+        this.replaceInGroup(prev, next);
         this.touchEvent(prev.eventId);
       }
     }
@@ -299,10 +400,11 @@ export class OddsBoard {
 
   private trimLogs(now: number): void {
     const cutoff = now - DELTA_RETENTION_MS;
-    if (this.changeLog.length > 4096 && this.changeLog[0]!.at < cutoff) {
+    if (this.changeAt.length > 4096 && this.changeAt[0]! < cutoff) {
       let i = 0;
-      while (i < this.changeLog.length && this.changeLog[i]!.at < cutoff) i++;
-      this.changeLog = this.changeLog.slice(i);
+      while (i < this.changeAt.length && this.changeAt[i]! < cutoff) i++;
+      this.changeAt = this.changeAt.slice(i);
+      this.changeIds = this.changeIds.slice(i);
       this.logStart = cutoff;
     }
     if (this.removalLog.length > 1024 && this.removalLog[0]!.removedAt < cutoff) {
@@ -331,7 +433,7 @@ export class OddsBoard {
       for (const r of this.rows.values()) if (r.changedAt > since) rows.push(r);
     } else {
       const ids = new Set<string>();
-      for (let i = lowerBound(this.changeLog, since); i < this.changeLog.length; i++) ids.add(this.changeLog[i]!.id);
+      for (let i = lowerBound(this.changeAt, since); i < this.changeIds.length; i++) ids.add(this.changeIds[i]!);
       rows = [];
       for (const id of ids) {
         const r = this.rows.get(id);
@@ -382,12 +484,12 @@ export function withinEvent(a: OddsRow, b: OddsRow): number {
   );
 }
 
-function lowerBound(log: Array<{ at: number }>, since: number): number {
+function lowerBound(log: readonly number[], since: number): number {
   let lo = 0;
   let hi = log.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (log[mid]!.at <= since) lo = mid + 1;
+    if (log[mid]! <= since) lo = mid + 1;
     else hi = mid;
   }
   return lo;

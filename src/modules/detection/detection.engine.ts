@@ -1,9 +1,13 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { EventBus } from '../../common/bus/event-bus.js';
+import { RedisService } from '../../common/redis/redis.service.js';
 import { Clock } from '../../common/time/clock.js';
 import { Jobs } from '../cluster/jobs.service.js';
+import { Leadership } from '../cluster/leadership.service.js';
 import { Catalog } from '../../config/catalog.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
 import { TIERS, type TierName } from '../../config/tiers.js';
 import type { ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService } from '../board/board.service.js';
@@ -11,12 +15,26 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import type { Detector, OpportunityRecord } from './detector.js';
 import { groupInfo, type DetectContext } from './group-info.js';
 import type { MarketCheck } from './guards.js';
-import type { BookFilter } from './market-groups.js';
+import { gameTotalEvent, type BookFilter } from './market-groups.js';
+import { LifecyclePublisher, type ScopeDiff } from './lifecycle-publisher.js';
+import {
+  LIFECYCLE_TOPIC,
+  RESYNC_REQUEST_TOPIC,
+  SNAPSHOT_READY_TOPIC,
+  type LifecycleMessage,
+  type LifecycleSnapshot,
+  type WireFlags,
+} from './lifecycle-wire.js';
+import { OpportunityReplica } from './opportunity-replica.js';
 import { OpportunityRegistry, type LifecycleDiff, type LiveSet, type Tracked } from './registry.js';
 
 export const OPPORTUNITIES_TOPIC = 'opportunities';
 /** How often the whole board is re-scanned (checking the incremental state). */
 const RESCAN_INTERVAL_MS = 60_000;
+/** How long a replica waits for the active worker's snapshot before asking again. */
+export const REPLICA_RETRY_MS = 1_000;
+/** How often the active worker refreshes its snapshot anyway (a replica whose request went unheard loads it). */
+export const SNAPSHOT_INTERVAL_MS = 5_000;
 
 /** A book scope opportunities are evaluated in: every book, or a tier's default set. */
 export interface DetectionScope {
@@ -102,7 +120,7 @@ const ALL_BOOKS: DetectionScope = { key: 'all', books: null, filter: () => true 
  * modules read opportunities through it, and nothing here names a type.
  */
 @Injectable()
-export class DetectionEngine implements OnApplicationBootstrap {
+export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('detection');
   private readonly states: TypeState[] = [];
   private readonly byKind = new Map<string, TypeState>();
@@ -127,7 +145,19 @@ export class DetectionEngine implements OnApplicationBootstrap {
   private readonly flagged = new Map<string, MarketCheck[]>();
   /** The ladders of those groups (middles are found per ladder), with their flagged groups. */
   private readonly flaggedLadderGroups = new Map<string, Set<string>>();
+  /** Detection has started (types can no longer register). */
+  private started = false;
+  /** This instance detects (single process, or the active worker); replicas follow the worker's lifecycle. */
   private running = false;
+  /** With several instances: the active worker's publisher and a replica's follower (null in one process). */
+  private publisher: LifecyclePublisher | null = null;
+  replica: OpportunityReplica | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private closing = false;
+  /** Whether this instance's registries ever followed another's (a takeover re-scans them in slices). */
+  private followed = false;
+  /** Flag changes since the last publish, for the replicas (collected only when there are replicas). */
+  private readonly flagChanges = new Map<string, MarketCheck[] | null>();
   /** Sequence of the last change set evaluated: opportunity events carry the sequence of their cause. */
   private lastSeq = 0;
 
@@ -139,6 +169,9 @@ export class DetectionEngine implements OnApplicationBootstrap {
     private readonly policy: AccessPolicy,
     private readonly jobs: Jobs,
     private readonly metrics: MetricsService,
+    private readonly leadership: Leadership,
+    private readonly redis: RedisService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   // ---------------------------------------------------------------- the registry
@@ -149,7 +182,7 @@ export class DetectionEngine implements OnApplicationBootstrap {
    * snapshots, tier tables) in the order they register, which is the order of their modules in app.module.
    */
   register(detector: Detector): void {
-    if (this.running) throw new Error(`Opportunity type "${detector.kind}" registered after detection started`);
+    if (this.started) throw new Error(`Opportunity type "${detector.kind}" registered after detection started`);
     const clash = this.states.find(
       (s) =>
         s.detector.kind === detector.kind ||
@@ -263,9 +296,14 @@ export class DetectionEngine implements OnApplicationBootstrap {
 
   /** Remembers whether a group just evaluated holds flagged venue markets. */
   private noteFlags(ctx: DetectContext, group: string): void {
-    const flags = [...(groupInfo(ctx, group)?.flags.values() ?? [])];
+    this.setGroupFlags(group, [...(groupInfo(ctx, group)?.flags.values() ?? [])]);
+  }
+
+  /** Sets the flags of one market group (none: it holds no flagged venue market). */
+  private setGroupFlags(group: string, flags: MarketCheck[]): void {
     const had = this.flagged.get(group);
     if (!flags.length && !had) return;
+    if (this.publisher && this.running) this.flagChanges.set(group, flags.length ? flags : null);
     const ladder = group.slice(0, group.lastIndexOf('|'));
     this.stats.flaggedMarkets += flags.length - (had?.length ?? 0);
     if (flags.length) {
@@ -284,15 +322,134 @@ export class DetectionEngine implements OnApplicationBootstrap {
   // ---------------------------------------------------------------- incremental detection
 
   async onApplicationBootstrap(): Promise<void> {
-    // Every instance detects on its own board (replicas too): detection is deterministic in the change sets.
     await this.boards.rebuild();
-    this.running = true;
-    // Rows loaded from the store did not come through a change set: remember where they belong, so that their
-    // removal re-evaluates their market.
-    for (const r of this.boards.board.rows.values()) this.remember(r);
+    this.started = true;
     this.boards.board.onChange((cs) => this.onChange(cs));
-    this.rescan();
     this.jobs.every('detection:rescan', RESCAN_INTERVAL_MS, () => this.rescanInSlices());
+    // One process (no distributed bus): it detects, on one direct in-process path.
+    if (!this.bus.distributed) return this.startDetecting();
+    // Several instances: only the active worker detects; the others follow its lifecycle messages.
+    this.setUpFollowing();
+    this.leadership.onChange((leader) => (leader ? this.startDetecting() : this.stopDetecting()));
+    if (!this.running) this.replica!.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.closing = true;
+    clearTimeout(this.retryTimer);
+    this.replica?.stop();
+  }
+
+  /** This instance becomes the one that detects: at start, or an active worker taking over. */
+  private startDetecting(): void {
+    if (this.running) return;
+    this.replica?.stop();
+    clearTimeout(this.retryTimer);
+    this.flagChanges.clear();
+    this.publisher?.begin();
+    // Rows that did not come through a change set here (loaded from the store, or while following another
+    // instance): remember where they belong, so that their removal re-evaluates their market.
+    this.rowSource.clear();
+    this.eventSources.clear();
+    this.ladderGroups.clear();
+    this.lineLadders.clear();
+    for (const r of this.boards.board.rows.values()) this.remember(r);
+    this.running = true;
+    if (!this.followed) {
+      this.rescan();
+      return;
+    }
+    // A takeover: the registries hold what the previous worker published; a full re-scan (in slices, the
+    // board is full) publishes the differences, and the replicas, seeing a new term, resync onto this state.
+    this.logger.log({ msg: 'detecting (this instance is the active worker); re-scanning the board' });
+    this.stats.lastRescanAt = null;
+    void this.rescanInSlices().catch((err: Error) => this.logger.error({ msg: 'takeover re-scan failed', error: err.message }));
+  }
+
+  /** This instance stops detecting (it no longer leads): it follows the new active worker. */
+  private stopDetecting(): void {
+    if (!this.running) return;
+    this.running = false;
+    if (this.closing) return;
+    this.logger.log({ msg: 'no longer detecting; following the active worker' });
+    this.replica?.start();
+  }
+
+  /** The lifecycle topics, the snapshot store in Redis and the replica follower. */
+  private setUpFollowing(): void {
+    const key = `${this.config.redisPrefix}detection:snapshot`;
+    const store = {
+      save: async (json: string) => void (await this.redis.client.set(key, json, 'EX', 3600)),
+      load: () => this.redis.client.get(key),
+    };
+    this.publisher = new LifecyclePublisher(this.bus, store, {
+      registries: () =>
+        this.states.flatMap((s) => s.scopes.map((sc) => ({ detector: s.detector, scope: sc.key, live: s.live.get(sc.key)! }))),
+      flags: () => this.flagged.entries(),
+      seq: () => this.lastSeq,
+      now: () => this.clock.now(),
+    });
+    this.replica = new OpportunityReplica(
+      {
+        registry: (kind, scope) => this.byKind.get(kind)?.live.get(scope),
+        registries: () =>
+          this.states.flatMap((s) => s.scopes.map((sc) => ({ kind: s.detector.kind, scope: sc.key, registry: s.live.get(sc.key)! }))),
+        ref: (kind, r) => refOf(this.byKind.get(kind)!.detector, r),
+        signature: (kind, r) => this.byKind.get(kind)!.detector.signature(r),
+        setFlags: (flags, replaceAll) => this.applyFlags(flags, replaceAll),
+        emit: (evt) => {
+          this.followed = true;
+          this.lastSeq = Math.max(this.lastSeq, evt.seq);
+          this.bus.publishLocal(OPPORTUNITIES_TOPIC, evt);
+        },
+      },
+      {
+        request: () => this.bus.publish(RESYNC_REQUEST_TOPIC, { from: this.bus.instanceId }, { remoteOnly: true }),
+        load: async () => {
+          const raw = await store.load();
+          return raw ? (JSON.parse(raw) as LifecycleSnapshot) : null;
+        },
+        // Real time, whatever the clock says (see Clock): it waits on the network (a ready note lost while this
+        // instance's subscriptions were still being made, a worker not there yet), not on the market.
+        retryLater: (fn) => {
+          clearTimeout(this.retryTimer);
+          this.retryTimer = setTimeout(fn, REPLICA_RETRY_MS).unref();
+        },
+      },
+    );
+    // After the change set that caused it, which a replica's board applies in a microtask (BoardService).
+    this.bus.subscribe<LifecycleMessage>(LIFECYCLE_TOPIC, (msg, remote) => {
+      if (remote && !this.running) queueMicrotask(() => this.replica!.onMessage(msg));
+    });
+    this.bus.subscribe(SNAPSHOT_READY_TOPIC, (_note, remote) => {
+      if (remote && !this.running) void this.replica!.onSnapshotReady();
+    });
+    const answer = () =>
+      this.publisher!.answer().catch((err: Error) => this.logger.warn({ msg: 'opportunity snapshot not written', error: err.message }));
+    this.bus.subscribe(RESYNC_REQUEST_TOPIC, (_req, remote) => {
+      if (remote && this.running) void answer();
+    });
+    this.jobs.every('detection:snapshot', SNAPSHOT_INTERVAL_MS, () => (this.running ? answer() : undefined), { runsOn: 'leader' });
+    // The same gap detection as prices: a lost bus message, or a Redis outage.
+    this.bus.onGap(LIFECYCLE_TOPIC, () => {
+      if (!this.running) this.replica!.resync();
+    });
+    if (this.redis.enabled)
+      this.redis.onReconnect(() => {
+        if (!this.running) this.replica!.resync();
+      });
+  }
+
+  /** Flags heard from the active worker (`replaceAll`: a snapshot, holding every flagged group). */
+  private applyFlags(flags: WireFlags, replaceAll: boolean): void {
+    const given = new Map(flags);
+    if (replaceAll) for (const g of [...this.flagged.keys()]) if (!given.has(g)) this.setGroupFlags(g, []);
+    for (const [g, f] of given) this.setGroupFlags(g, f ?? []);
+  }
+
+  /** Lifecycle messages published to the replicas, snapshots written for them (null in one process). */
+  get publishing(): { published: number; snapshots: number } | null {
+    return this.publisher ? { ...this.publisher.stats } : null;
   }
 
   /** Where a row belongs (its group, ladder, event), for when it changes or goes. */
@@ -300,7 +457,16 @@ export class DetectionEngine implements OnApplicationBootstrap {
     const prev = this.rowSource.get(r.id);
     if (prev && prev.group === r.groupKey && prev.ladder === r.ladderKey && prev.event === r.eventId) return;
     if (prev) this.forgetRow(r.id);
-    this.rowSource.set(r.id, { group: r.groupKey, ladder: r.ladderKey, event: r.eventId });
+    // The rows of one market group share one record (group, ladder and event are the same for all of them).
+    let src: { group: string; ladder: string; event: string } | undefined;
+    for (const other of this.boards.board.group(r.groupKey)) {
+      const o = other.id === r.id ? undefined : this.rowSource.get(other.id);
+      if (o && o.group === r.groupKey && o.ladder === r.ladderKey && o.event === r.eventId) {
+        src = o;
+        break;
+      }
+    }
+    this.rowSource.set(r.id, src ?? { group: r.groupKey, ladder: r.ladderKey, event: r.eventId });
     let ev = this.eventSources.get(r.eventId);
     if (!ev) this.eventSources.set(r.eventId, (ev = new Set()));
     ev.add(r.id);
@@ -362,11 +528,10 @@ export class DetectionEngine implements OnApplicationBootstrap {
    */
   private expand(groups: Set<string>, ladders: Set<string>): void {
     for (const l of [...ladders]) {
-      for (const g of this.ladderGroups.get(l)?.keys() ?? []) groups.add(g);
-      const [eventId, market, period, subject] = l.split('|');
-      if (market === 'total_points' && !subject && eventId) {
-        for (const other of this.lineLadders.get(`${eventId}|${period}`) ?? []) if (other !== l) ladders.add(other);
-      }
+      const inLadder = this.ladderGroups.get(l);
+      if (inLadder) for (const g of inLadder.keys()) groups.add(g);
+      const event = gameTotalEvent(l);
+      if (event) for (const other of this.lineLadders.get(event) ?? []) if (other !== l) ladders.add(other);
     }
   }
 
@@ -386,11 +551,17 @@ export class DetectionEngine implements OnApplicationBootstrap {
 
   /** The types reading market groups, then those reading ladders: the order sources are evaluated and published in. */
   private byReads(): { groupTypes: TypeState[]; ladderTypes: TypeState[] } {
-    return {
-      groupTypes: this.states.filter((s) => s.detector.reads !== 'ladders'),
-      ladderTypes: this.states.filter((s) => s.detector.reads === 'ladders'),
-    };
+    // Types only register before detection starts: the split is kept until another one registers.
+    if (this.readsCache?.count !== this.states.length)
+      this.readsCache = {
+        count: this.states.length,
+        groupTypes: this.states.filter((s) => s.detector.reads !== 'ladders'),
+        ladderTypes: this.states.filter((s) => s.detector.reads === 'ladders'),
+      };
+    return this.readsCache;
   }
+
+  private readsCache?: { count: number; groupTypes: TypeState[]; ladderTypes: TypeState[] };
 
   /** One type's opportunities on one source in one scope (a two-way reader finds nothing on other groups). */
   private detect(ctx: DetectContext, state: TypeState, source: string, scope: DetectionScope): OpportunityRecord[] {
@@ -455,9 +626,16 @@ export class DetectionEngine implements OnApplicationBootstrap {
           expired: d.expired.map(ref),
           updated: d.updated.map(ref),
         };
-        // Every instance detects for itself from the same change sets (deterministically): local delivery only.
+        // Local delivery (this instance's stream and CLV); the replicas get the records below.
         this.bus.publishLocal(OPPORTUNITIES_TOPIC, evt);
       }
+    }
+    if (this.publisher && this.running) {
+      const out: ScopeDiff[] = [];
+      for (const [state, byScope] of diffs) for (const [scope, diff] of byScope) out.push({ detector: state.detector, scope, diff });
+      const flags: WireFlags = [...this.flagChanges];
+      this.flagChanges.clear();
+      this.publisher.publish(this.lastSeq, at, out, flags);
     }
   }
 
@@ -522,9 +700,13 @@ export class DetectionEngine implements OnApplicationBootstrap {
         const reg = state.live.get(s.key)!;
         const found = this.detect(ctx, state, source, s);
         const had = reg.idsOf(source);
-        const ids = new Set(found.map((r) => r.id));
-        for (const id of had ?? []) if (!ids.has(id)) mismatches++;
-        for (const id of ids) if (!had?.has(id)) mismatches++;
+        // Most sources hold nothing and find nothing: no sets built for them.
+        if (found.length || had?.size) {
+          const ids = new Set<string>();
+          for (const r of found) ids.add(r.id);
+          for (const id of had ?? []) if (!ids.has(id)) mismatches++;
+          for (const id of ids) if (!had?.has(id)) mismatches++;
+        }
         reg.replaceSource(source, found, diffs.get(state)!.get(s.key));
       }
     };

@@ -3,8 +3,16 @@ import { isQuarterLine } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Guards } from './detector.js';
-import { checkMarkets, consensusGap, pricesByBook, type ConsensusGap, type MarketCheck } from './guards.js';
-import { bestPerOutcome, outcomesOf, type BookFilter } from './market-groups.js';
+import {
+  checkMarkets,
+  consensusGapOf,
+  outcomeConsensus,
+  pricesByBook,
+  type ConsensusGap,
+  type MarketCheck,
+  type OutcomeConsensus,
+} from './guards.js';
+import { outcomesOf, type BookFilter, type GroupBest } from './market-groups.js';
 
 export interface DetectContext {
   board: OddsBoard;
@@ -27,11 +35,18 @@ export interface GroupInfo {
   byBook: Map<string, Map<string, OddsRow>>;
   /** The venues whose own market in this group is flagged, by book. */
   flags: Map<string, MarketCheck>;
+  /** The active rows of each outcome (outcome order; rows in group order). */
+  byOutcome: OddsRow[][];
+  /** Filled on first use during one evaluation: the best prices among all books (bestOf with every book). */
+  allBest?: GroupBest | null;
+  /** Filled on first use: the consensus table of each selection type (flagged venues left out). */
+  consensus?: Map<string, OutcomeConsensus>;
 }
 
 /** The rows and outcome set of a market group, or null when the group is empty or not a closed market. */
 export function groupInfo(ctx: DetectContext, groupKey: string): GroupInfo | null {
-  if (ctx.memo?.has(groupKey)) return ctx.memo.get(groupKey)!;
+  const hit = ctx.memo?.get(groupKey);
+  if (hit !== undefined) return hit;
   const info = readGroup(ctx, groupKey);
   ctx.memo?.set(groupKey, info);
   return info;
@@ -45,7 +60,57 @@ function readGroup(ctx: DetectContext, groupKey: string): GroupInfo | null {
   const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
   if (!outcomes) return null;
   const byBook = pricesByBook(rows, outcomes);
-  return { rows, first, outcomes, byBook, flags: checkMarkets(byBook, outcomes, (id) => ctx.catalog.book(id)) };
+  const byOutcome: OddsRow[][] = outcomes.map(() => []);
+  for (const r of rows) {
+    if (!r.isActive) continue;
+    const i = outcomes.indexOf(r.selectionType);
+    if (i >= 0) byOutcome[i]!.push(r);
+  }
+  return { rows, first, outcomes, byBook, byOutcome, flags: checkMarkets(byBook, outcomes, (id) => ctx.catalog.book(id)) };
+}
+
+/**
+ * bestPerOutcome() of a group (same result) from its rows per outcome: the best active price of each outcome
+ * among the books in scope, null when an outcome has none.
+ */
+export function bestOf(g: GroupInfo, inScope: BookFilter): GroupBest | null {
+  const n = g.outcomes.length;
+  const legs: OddsRow[] = new Array<OddsRow>(n);
+  const tied: OddsRow[][] = new Array<OddsRow[]>(n);
+  const books = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    let cur: OddsRow | undefined;
+    let ties: OddsRow[] = [];
+    for (const r of g.byOutcome[i]!) {
+      if (!inScope(r.sportsbook)) continue;
+      books.add(r.sportsbook);
+      if (!cur || r.decimal > cur.decimal) {
+        cur = r;
+        ties = [r];
+      } else if (r.decimal === cur.decimal) {
+        ties.push(r);
+        if (r.sportsbook < cur.sportsbook) cur = r;
+      }
+    }
+    if (!cur) return null;
+    legs[i] = cur;
+    tied[i] = ties;
+  }
+  return { legs, tied, books };
+}
+
+/** The best prices of a group among all books, computed once per evaluation. */
+export function allBooksBest(g: GroupInfo): GroupBest | null {
+  if (g.allBest === undefined) g.allBest = bestOf(g, () => true);
+  return g.allBest;
+}
+
+/** How far a price of the group is from the other books' consensus on its outcome (guards.ts consensusGap). */
+export function consensusGapIn(g: GroupInfo, r: OddsRow): ConsensusGap | null {
+  const tables = (g.consensus ??= new Map());
+  let table = tables.get(r.selectionType);
+  if (!table) tables.set(r.selectionType, (table = outcomeConsensus(g.byBook, r.selectionType, (b) => g.flags.has(b))));
+  return consensusGapOf(r, table);
 }
 
 /** The books of a group detection may use: those in scope and, unless flagged markets are let in, not flagged. */
@@ -60,7 +125,7 @@ export function guardsOf(g: GroupInfo, rows: readonly OddsRow[]): Guards {
   for (const r of rows) {
     const f = g.flags.get(r.sportsbook);
     if (f && !flagged.includes(f)) flagged.push(f);
-    const gap = consensusGap(r, g.byBook, (b) => g.flags.has(b));
+    const gap = consensusGapIn(g, r);
     if (gap) offConsensus.push(gap);
   }
   return { flagged, offConsensus };
@@ -87,6 +152,6 @@ export function isAlternate(board: OddsBoard, r: OddsRow): boolean {
 export function impliedTotalAllBooks(ctx: DetectContext, groupKey: string): number | null {
   const g = groupInfo(ctx, groupKey);
   if (!g) return null;
-  const best = bestPerOutcome(g.rows, g.outcomes, () => true);
+  const best = allBooksBest(g);
   return best ? best.legs.reduce((s, l) => s + 1 / l.decimal, 0) : null;
 }

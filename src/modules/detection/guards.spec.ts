@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Catalog } from '../../config/catalog.js';
 import type { OddsRow } from '../../domain/odds-row.js';
-import { checkMarkets, consensusGap, holdCeiling, median, pricesByBook } from './guards.js';
+import { checkMarkets, consensusGap, consensusGapOf, holdCeiling, median, outcomeConsensus, pricesByBook } from './guards.js';
 
 const catalog = new Catalog();
 const book = (id: string) => catalog.book(id);
@@ -144,5 +144,42 @@ describe('consensus (a price far from the other books on the same outcome)', () 
     // without Betfair the three other books all say 0.5 and 0.4 is out; with it (0.4) the median of 0.5, 0.5, 0.5, 0.4 is still 0.5
     expect(consensusGap(leg, pricesByBook(rows, OU), (b) => b === 'betfair')).toMatchObject({ otherBooks: 3, consensus: 0.5 });
     expect(consensusGap(leg, pricesByBook(rows, OU), () => false)).toMatchObject({ otherBooks: 4, consensus: 0.5 });
+  });
+});
+
+describe('consensus from a prebuilt table (consensusGapOf: what detection uses on every price)', () => {
+  it('takes the median of the other books, its own book and excluded venues left out', () => {
+    // book0..book3 say 0.5, 0.6, 0.7, 0.8; bovada's own price (0.3) is in the table and must not count
+    const others = [0.5, 0.6, 0.7, 0.8].map((p, i) => row(`book${i}`, 'over', 1 / p));
+    const leg = row('bovada', 'over', 1 / 0.3);
+    const table = outcomeConsensus(pricesByBook([leg, ...others], OU), 'over', () => false);
+    expect(table.books).toEqual(['bovada', 'book0', 'book1', 'book2', 'book3']);
+    // others 0.5, 0.6, 0.7, 0.8: median 0.65
+    expect(consensusGapOf(leg, table)).toMatchObject({ book: 'bovada', otherBooks: 4, consensus: expect.closeTo(0.65, 12) });
+    // book1's price: the others are 0.3, 0.5, 0.7, 0.8 (median 0.6), and 0.6 is not far from it
+    expect(consensusGapOf(others[1]!, table)).toBeNull();
+    // book3 excluded (flagged): the others of bovada are 0.5, 0.6, 0.7 (median 0.6)
+    const without3 = outcomeConsensus(pricesByBook([leg, ...others], OU), 'over', (b) => b === 'book3');
+    expect(consensusGapOf(leg, without3)).toMatchObject({ otherBooks: 3, consensus: expect.closeTo(0.6, 12) });
+    // fewer than three others: no consensus
+    const few = outcomeConsensus(pricesByBook([leg, ...others.slice(0, 3)], OU), 'over', (b) => b === 'book2');
+    expect(consensusGapOf(leg, few)).toBeNull();
+  });
+
+  it('agrees with consensusGap on every price of a varied market', () => {
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let trial = 0; trial < 50; trial++) {
+      const rows = Array.from({ length: 3 + Math.floor(rnd() * 12) }, (_, i) =>
+        row(`b${Math.floor(rnd() * 8)}`, i % 2 ? 'over' : 'under', +(1.2 + rnd() * 3).toFixed(2)),
+      );
+      const byBook = pricesByBook(rows, OU);
+      const excluded = (b: string) => b === 'b3';
+      for (const sel of OU) {
+        const table = outcomeConsensus(byBook, sel, excluded);
+        for (const r of rows.filter((x) => x.selectionType === sel))
+          expect(consensusGapOf(r, table)).toEqual(consensusGap(r, byBook, excluded));
+      }
+    }
   });
 });

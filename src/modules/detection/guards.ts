@@ -106,6 +106,51 @@ export function checkMarkets(
 
 const logit = (p: number) => Math.log(p / (1 - p));
 
+/**
+ * The books quoting one outcome of a group for the consensus check (each book's best active price; excluded
+ * venues left out), sorted by implied probability: built once per group and outcome, then every price's
+ * consensusGapOf() is a lookup instead of a collect-and-sort of the other books.
+ */
+export interface OutcomeConsensus {
+  /** Implied probabilities (1 / decimal), ascending. */
+  probabilities: number[];
+  /** The book of each probability. */
+  books: string[];
+}
+
+export function outcomeConsensus(
+  byBook: ReadonlyMap<string, ReadonlyMap<string, OddsRow>>,
+  selectionType: string,
+  excluded: (book: string) => boolean,
+): OutcomeConsensus {
+  const entries: Array<{ p: number; book: string }> = [];
+  for (const [book, prices] of byBook) {
+    if (excluded(book)) continue;
+    const r = prices.get(selectionType);
+    if (r) entries.push({ p: 1 / r.decimal, book });
+  }
+  entries.sort((a, b) => a.p - b.p);
+  return { probabilities: entries.map((e) => e.p), books: entries.map((e) => e.book) };
+}
+
+/**
+ * consensusGap() of a price on a prebuilt OutcomeConsensus of its outcome (same result: the median of the
+ * other books' probabilities, the price's own book left out).
+ */
+export function consensusGapOf(row: OddsRow, table: OutcomeConsensus): ConsensusGap | null {
+  const { probabilities: ps, books } = table;
+  const own = books.indexOf(row.sportsbook);
+  const n = own < 0 ? ps.length : ps.length - 1;
+  if (n < OFF_CONSENSUS.minOtherBooks) return null;
+  const at = (j: number) => (own >= 0 && j >= own ? ps[j + 1]! : ps[j]!);
+  const m = n >> 1;
+  const consensus = n % 2 ? at(m) : (at(m - 1) + at(m)) / 2;
+  const p = 1 / row.decimal;
+  if (p <= 0 || p >= 1 || consensus <= 0 || consensus >= 1) return null;
+  const far = Math.abs(logit(p) - logit(consensus)) > OFF_CONSENSUS.logOdds && Math.abs(p - consensus) > OFF_CONSENSUS.probability;
+  return far ? { book: row.sportsbook, selectionType: row.selectionType, probability: p, consensus, otherBooks: n } : null;
+}
+
 export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;

@@ -54,6 +54,24 @@ export function bestPerOutcome(rows: readonly OddsRow[], outcomes: readonly stri
   return { legs: legs as OddsRow[], tied, books };
 }
 
+/**
+ * `event|period` when a ladder key (`event|market|period|subject`) is a game total (no subject): the line
+ * ladders it re-prices. Read without splitting the key (this runs on every price change).
+ */
+export function gameTotalEvent(ladderKey: string): string | null {
+  const a = ladderKey.indexOf('|');
+  if (a <= 0) return null;
+  const b = ladderKey.indexOf('|', a + 1);
+  if ((b < 0 ? ladderKey.slice(a + 1) : ladderKey.slice(a + 1, b)) !== 'total_points') return null;
+  const c = b < 0 ? -1 : ladderKey.indexOf('|', b + 1);
+  const period = b < 0 ? undefined : c < 0 ? ladderKey.slice(b + 1) : ladderKey.slice(b + 1, c);
+  if (c >= 0) {
+    const d = ladderKey.indexOf('|', c + 1);
+    if ((d < 0 ? ladderKey.slice(c + 1) : ladderKey.slice(c + 1, d)) !== '') return null;
+  }
+  return `${ladderKey.slice(0, a)}|${period}`;
+}
+
 /** The line an opportunity on a group shows: a spread's home-side handicap, a total's line, null without. */
 export function displayLine(r: OddsRow): number | null {
   return r.groupLine;

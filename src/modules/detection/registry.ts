@@ -77,6 +77,33 @@ export class OpportunityRegistry<R extends Tracked> implements LiveSet<R> {
     return diff;
   }
 
+  /**
+   * Applies lifecycle changes found elsewhere (a replica following the active worker): records detected or
+   * updated replace those with their id (under their source), expired ids leave.
+   */
+  applyRemote(records: readonly R[], expired: readonly string[]): void {
+    for (const r of records) {
+      const prev = this.byId.get(r.id);
+      if (prev && prev.source !== r.source) this.unlink(prev.source, r.id);
+      this.byId.set(r.id, r);
+      let set = this.bySource.get(r.source);
+      if (!set) this.bySource.set(r.source, (set = new Set()));
+      set.add(r.id);
+    }
+    for (const id of expired) {
+      const gone = this.byId.get(id);
+      if (!gone) continue;
+      this.byId.delete(id);
+      this.unlink(gone.source, id);
+    }
+  }
+
+  private unlink(source: string, id: string): void {
+    const set = this.bySource.get(source);
+    set?.delete(id);
+    if (set && !set.size) this.bySource.delete(source);
+  }
+
   /** Replaces everything (an api replica loading the worker's state). */
   load(records: readonly R[]): void {
     this.byId.clear();

@@ -4,8 +4,8 @@ import { shortHash } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { DEVIG_METHODS, devig, marketWidth, type DevigMethod } from '../../math/index.js';
 import type { Detector, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
-import { groupInfo, guardsOf, isAlternate, usable, type DetectContext } from '../detection/group-info.js';
-import { bestPerOutcome } from '../detection/market-groups.js';
+import { groupInfo, guardsOf, isAlternate, type DetectContext } from '../detection/group-info.js';
+import type { ConsensusGap } from '../detection/guards.js';
 import { EvPresenter } from './ev.presenter.js';
 
 /** Sharp reference books for devigging, in order of preference. */
@@ -28,6 +28,15 @@ export interface EvRecord extends OpportunityRecord {
   isMainLine: boolean;
 }
 
+const evIds = new WeakMap<OddsRow, string>();
+
+/** The id of a +EV item on a price: its group, outcome and book (kept with the row object, which a change replaces). */
+export function evId(r: OddsRow): string {
+  let id = evIds.get(r);
+  if (id === undefined) evIds.set(r, (id = shortHash(['ev', r.groupKey, r.selectionType, r.sportsbook])));
+  return id;
+}
+
 /**
  * +EV prices of a group: the sharp reference book's complete market is devigged (every method), and every
  * other book's active price above the fair value by any method is an opportunity (one per book and side).
@@ -39,16 +48,22 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
   if (!g) return [];
   let ref: { book: string; legs: OddsRow[] } | null = null;
   let sharpRefCount = 0;
+  // A book's complete market (its best active price on every outcome, as bestPerOutcome among its rows alone).
+  const completeOf = (book: string): OddsRow[] | null => {
+    if (g.flags.has(book)) return null;
+    const prices = g.byBook.get(book);
+    if (!prices || prices.size !== g.outcomes.length) return null;
+    return g.outcomes.map((o) => prices.get(o)!);
+  };
   for (const book of SHARP_REFERENCE_BOOKS) {
-    if (g.flags.has(book)) continue;
-    const best = bestPerOutcome(g.rows, g.outcomes, (b) => b === book);
-    if (!best) continue;
+    const legs = completeOf(book);
+    if (!legs) continue;
     sharpRefCount++;
-    if (!ref && !sharpBook) ref = { book, legs: best.legs };
+    if (!ref && !sharpBook) ref = { book, legs };
   }
   if (sharpBook) {
-    const best = g.flags.has(sharpBook) ? null : bestPerOutcome(g.rows, g.outcomes, (b) => b === sharpBook);
-    ref = best ? { book: sharpBook, legs: best.legs } : null;
+    const legs = completeOf(sharpBook);
+    ref = legs ? { book: sharpBook, legs } : null;
   }
   if (!ref) return [];
   const implied = ref.legs.map((l) => 1 / l.decimal);
@@ -56,27 +71,34 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
   if (sum <= 1) return [];
   const fairBy = {} as Record<DevigMethod, number[]>;
   for (const m of DEVIG_METHODS) fairBy[m] = devig(implied, m);
-  const width = ref.legs.length === 2 ? marketWidth(ref.legs[0]!.american, ref.legs[1]!.american) : null;
-  const isMain = !isAlternate(ctx.board, g.first);
-  const refGuards = guardsOf(g, ref.legs);
-  const inScope = usable(ctx, g, () => true);
   const out: EvRecord[] = [];
-  g.outcomes.forEach((outcome, i) => {
-    const quoting = g.rows.filter((r) => r.isActive && r.selectionType === outcome && inScope(r.sportsbook));
-    const bookCount = new Set(quoting.map((r) => r.sportsbook)).size;
-    for (const r of quoting) {
-      if (r.sportsbook === ref.book) continue;
-      const fair = {} as Record<DevigMethod, number>;
+  // Computed once, on the first price above fair value (most groups have none).
+  let shared: { width: number | null; isMain: boolean; refGap: ConsensusGap[] } | null = null;
+  const letIn = ctx.includeFlagged || !g.flags.size;
+  for (let i = 0; i < g.outcomes.length; i++) {
+    const rows = g.byOutcome[i]!;
+    let bookCount = -1;
+    for (const r of rows) {
+      if (r.sportsbook === ref.book || (!letIn && g.flags.has(r.sportsbook))) continue;
       let bestEv = Number.NEGATIVE_INFINITY;
-      for (const m of DEVIG_METHODS) {
-        fair[m] = fairBy[m][i]!;
-        bestEv = Math.max(bestEv, fair[m] * r.decimal - 1);
-      }
+      for (const m of DEVIG_METHODS) bestEv = Math.max(bestEv, fairBy[m][i]! * r.decimal - 1);
       if (bestEv <= 0) continue;
+      const fair = {} as Record<DevigMethod, number>;
+      for (const m of DEVIG_METHODS) fair[m] = fairBy[m][i]!;
+      if (bookCount < 0) {
+        const books = new Set<string>();
+        for (const q of rows) if (letIn || !g.flags.has(q.sportsbook)) books.add(q.sportsbook);
+        bookCount = books.size;
+      }
+      shared ??= {
+        width: ref.legs.length === 2 ? marketWidth(ref.legs[0]!.american, ref.legs[1]!.american) : null,
+        isMain: !isAlternate(ctx.board, g.first),
+        refGap: guardsOf(g, ref.legs).offConsensus,
+      };
       const own = guardsOf(g, [r]);
       out.push({
         kind: 'ev',
-        id: shortHash(['ev', groupKey, outcome, r.sportsbook]),
+        id: evId(r),
         source: groupKey,
         eventId: r.eventId,
         marketType: r.marketType,
@@ -90,12 +112,12 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
         bookCount,
         sharpRefCount,
         sharpHoldPercent: (sum - 1) * 100,
-        marketWidth: width,
-        isMainLine: isMain,
-        guards: { flagged: own.flagged, offConsensus: [...own.offConsensus, ...refGuards.offConsensus] },
+        marketWidth: shared.width,
+        isMainLine: shared.isMain,
+        guards: { flagged: own.flagged, offConsensus: [...own.offConsensus, ...shared.refGap] },
       });
     }
-  });
+  }
   return out;
 }
 

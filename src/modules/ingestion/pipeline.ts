@@ -16,6 +16,7 @@ import {
 } from '../../domain/normalise.js';
 import { isDrawSelection, readContract } from '../../domain/selections.js';
 import { deepTextProblem, fieldsProblem } from '../../domain/text.js';
+import { Interner } from '../../domain/interner.js';
 import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
 import type { EventUpdate, ProviderBatch, Quote, QuoteKey, SplitsInput } from '../../domain/types.js';
 import type { OddsBoard } from '../board/odds-board.js';
@@ -195,6 +196,8 @@ export class IngestionPipeline {
   /** pairKey (league|sorted team keys) -> events of that pairing */
   private readonly fixtures = new Map<string, Array<{ id: string; startTime: number }>>();
   private readonly pairOf = new Map<string, string>();
+  /** One copy of every string the rows repeat (markets, periods, ladders, groups, selections...). */
+  private readonly strings = new Interner();
 
   constructor(
     private readonly catalog: Catalog,
@@ -433,9 +436,11 @@ export class IngestionPipeline {
     const { marketType, selectionType, subject } = this.classify(q, league, e, quotedMarket, line);
     const sided = this.checkFit(q, league, e, marketType, selectionType, line);
 
-    const period = (q.period ?? 'game').toLowerCase();
+    const str = this.strings;
+    const period = str.intern((q.period ?? 'game').toLowerCase());
     const gLine = groupLine(marketType, selectionType, line);
-    const ladder = ladderKey(e.id, marketType, period, subject);
+    const ladder = str.intern(ladderKey(e.id, marketType, period, subject));
+    const playerName = str.intern(q.playerName ?? null);
     const id = oddsRowId({
       book: book.id,
       eventId: e.id,
@@ -444,27 +449,29 @@ export class IngestionPipeline {
       selectionType,
       selection: q.selection,
       line,
-      playerName: q.playerName ?? null,
+      playerName,
       sided,
     });
     const isLive = q.isLive ?? false;
     const sourceTime = q.sourceTime && Number.isFinite(q.sourceTime) ? q.sourceTime : null;
+    // The row it replaces keeps its id string (the board's key): one copy per row, not one per update.
+    const cur = this.board.rows.get(id);
     return {
-      id,
+      id: cur ? cur.id : id,
       sportsbook: book.id,
       eventId: e.id,
       sport: league.sport,
       league: league.id,
-      marketType,
+      marketType: str.intern(marketType),
       period,
       ladderKey: ladder,
-      groupKey: groupKey(ladder, gLine),
+      groupKey: str.intern(groupKey(ladder, gLine)),
       groupLine: gLine,
-      selection: q.selection,
-      selectionType,
+      selection: str.intern(q.selection),
+      selectionType: str.intern(selectionType),
       line,
-      playerName: q.playerName ?? null,
-      statCategory: q.statCategory ?? null,
+      playerName,
+      statCategory: str.intern(q.statCategory ?? null),
       american: price.american,
       decimal: price.decimal,
       probability: price.probability,
@@ -473,15 +480,15 @@ export class IngestionPipeline {
       changedAt: now,
       oddsChangedAt: sourceTime ?? now,
       lastSeenAt: now,
-      externalEventId: q.externalEventId ?? null,
-      marketId: q.marketId ?? null,
+      externalEventId: str.intern(q.externalEventId ?? null),
+      marketId: str.intern(q.marketId ?? null),
       selectionId: q.selectionId ?? null,
       maxBet: q.maxBet ?? null,
       volume: amount(q.volume, 'volume'),
       volume24h: amount(q.volume24h, 'volume_24h'),
       openInterest: amount(q.openInterest, 'open_interest'),
-      homePitcher: pitcher(q.homePitcher),
-      awayPitcher: pitcher(q.awayPitcher),
+      homePitcher: str.intern(pitcher(q.homePitcher)),
+      awayPitcher: str.intern(pitcher(q.awayPitcher)),
     };
   }
 

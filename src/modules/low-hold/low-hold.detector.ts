@@ -3,8 +3,8 @@ import type { FeatureDef } from '../../common/auth/access-policy.js';
 import { shortHash } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import type { Detector, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
-import { groupInfo, guardsOf, impliedTotalAllBooks, isAlternate, usable, type DetectContext } from '../detection/group-info.js';
-import { bestPerOutcome, type BookFilter } from '../detection/market-groups.js';
+import { bestOf, groupInfo, guardsOf, impliedTotalAllBooks, isAlternate, usable, type DetectContext } from '../detection/group-info.js';
+import type { BookFilter } from '../detection/market-groups.js';
 import { LowHoldPresenter } from './low-hold.presenter.js';
 
 /** Markets whose best prices hold at most this percent are low-hold. */
@@ -21,11 +21,20 @@ export interface LowHoldRecord extends OpportunityRecord {
   isAlternateLine: boolean;
 }
 
+const lowHoldIds = new WeakMap<OddsRow, string>();
+
+/** The id of a group's low-hold item (kept with a row of the group; a change replaces the row object). */
+function lowHoldId(first: OddsRow): string {
+  let id = lowHoldIds.get(first);
+  if (id === undefined) lowHoldIds.set(first, (id = shortHash(['lh', first.groupKey])));
+  return id;
+}
+
 /** The hold of a group's best prices among the books in scope, when at most LOW_HOLD_MAX percent. */
 export function detectLowHold(ctx: DetectContext, groupKey: string, inScope: BookFilter): LowHoldRecord | null {
   const g = groupInfo(ctx, groupKey);
   if (!g) return null;
-  const best = bestPerOutcome(g.rows, g.outcomes, usable(ctx, g, inScope));
+  const best = bestOf(g, usable(ctx, g, inScope));
   if (!best) return null;
   const implied = best.legs.map((l) => 1 / l.decimal);
   const sum = implied.reduce((s, p) => s + p, 0);
@@ -33,7 +42,7 @@ export function detectLowHold(ctx: DetectContext, groupKey: string, inScope: Boo
   if (hold > LOW_HOLD_MAX) return null;
   return {
     kind: 'low_hold',
-    id: shortHash(['lh', groupKey]),
+    id: lowHoldId(g.first),
     source: groupKey,
     eventId: g.first.eventId,
     marketType: g.first.marketType,

@@ -4,6 +4,7 @@ import { BoardService } from '../board/board.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import { DetectionEngine } from '../detection/detection.engine.js';
 import { DetectionModule } from '../detection/detection.module.js';
+import { idsDigest } from '../detection/lifecycle-wire.js';
 import { StreamHub } from '../stream/stream-hub.js';
 import { StreamModule } from '../stream/stream.module.js';
 import { MetricsService } from './metrics.service.js';
@@ -27,6 +28,13 @@ export class MetricsGaugesModule implements OnApplicationBootstrap {
     m.gauge('board_write_backlog', 'Board changes waiting to be written to the database', () => this.boards.writer.pending);
     // One gauge per opportunity type (its live count among all books): the types register before this runs.
     for (const d of this.detection.types()) m.gauge(d.gauge.name, d.gauge.help, () => this.detection.live(d.kind)?.size ?? 0);
+    // And a fingerprint of its live ids: the active worker and its replicas show the same number when in step.
+    for (const d of this.detection.types())
+      m.gauge(
+        `detection_ids_digest_${d.kind.replace(/[^a-z0-9_]/gi, '_')}`,
+        `Fingerprint of the live ${d.kind} ids (all books): equal on instances holding the same opportunities`,
+        () => idsDigest([...(this.detection.live(d.kind)?.values() ?? [])].map((r) => r.id)),
+      );
     m.gauge(
       'detection_rescan_mismatches_total',
       'Opportunities the full re-scan found different from the incremental state',

@@ -14,7 +14,7 @@ import {
   type Pmf,
 } from '../../math/index.js';
 import type { Detector, Guards, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
-import { flagOf, groupInfo, guardsOf, type DetectContext } from '../detection/group-info.js';
+import { groupInfo, guardsOf, type DetectContext, type GroupInfo } from '../detection/group-info.js';
 import { ageSeconds, isHandicap, outcomesOf, type BookFilter } from '../detection/market-groups.js';
 import { MiddlesPresenter } from './middles.presenter.js';
 
@@ -160,22 +160,20 @@ export function middleId(ladderKey: string, a: OddsRow, b: OddsRow): string {
  * 100 staked are left out. Quarter lines and Asian handicaps never enter.
  */
 export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: BookFilter): MiddleRecord[] {
-  const ids = ctx.board.ids('ladder', ladderKey);
-  if (!ids || ids.size < 2) return [];
-  const rows: OddsRow[] = [];
-  for (const id of ids) {
-    const r = ctx.board.rows.get(id);
-    if (r && r.isActive && inScope(r.sportsbook) && (ctx.includeFlagged || !flagOf(ctx, r))) rows.push(r);
-  }
-  const first = rows[0];
-  if (!first || first.marketType === 'asian_handicap') return [];
-  const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
-  if (!outcomes || outcomes.length !== 2) return [];
-  const { above, below } = sidesByThreshold(rows);
+  const lad = ladderOf(ctx, ladderKey);
+  if (!lad) return [];
+  // A scope with no usable price of the ladder finds nothing (the prepared ladder's fields are the same for
+  // every row of it: event, market, period, sport).
+  let any = false;
+  for (const b of lad.books)
+    if (inScope(b)) {
+      any = true;
+      break;
+    }
+  if (!any || !lad.pmf) return [];
+  const { above, below } = sidesByThreshold(lad.sides, inScope);
   if (!above.size || !below.size) return [];
-  const pmf = ladderPmf(ctx, first);
-  if (!pmf) return [];
-  const keyNumbers = isHandicap(first.marketType) ? (KEY_NUMBERS[first.sport] ?? []) : [];
+  const { first, pmf, keyNumbers } = lad;
   const out: MiddleRecord[] = [];
   for (const [ta, listA] of above) {
     for (const [tb, listB] of below) {
@@ -203,23 +201,82 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
   return out;
 }
 
-/**
- * The sides of each book's main line (a middle is two books disagreeing on the line, not a pair of alternates:
- * alternate rungs are priced off the same line and carry their own juice), by kind and threshold: the two best
- * prices from distinct books per threshold.
- */
-function sidesByThreshold(rows: readonly OddsRow[]): { above: Map<number, OddsRow[]>; below: Map<number, OddsRow[]> } {
+/** A ladder read once per evaluation, whatever the scope: what every scope's middles are found from. */
+interface LadderPrep {
+  /** The first usable row (event, market, period and sport are the same for the whole ladder). */
+  first: OddsRow;
+  /** Books with a usable row. */
+  books: Set<string>;
+  /** The sides of each book's main line, in board order (main lines are per book, so per scope too). */
+  sides: Array<{ row: OddsRow; kind: 'above' | 'below'; threshold: number }>;
+  pmf: Pmf | null;
+  keyNumbers: number[];
+}
+
+const ladderMemo = new WeakMap<DetectContext, Map<string, LadderPrep | null>>();
+
+function ladderOf(ctx: DetectContext, ladderKey: string): LadderPrep | null {
+  let memo = ladderMemo.get(ctx);
+  if (!memo) ladderMemo.set(ctx, (memo = new Map()));
+  let lad = memo.get(ladderKey);
+  if (lad === undefined) memo.set(ladderKey, (lad = prepareLadder(ctx, ladderKey)));
+  return lad;
+}
+
+/** The usable rows of a ladder (active, not in a flagged venue market unless let in) and their main-line sides. */
+function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null {
+  const ids = ctx.board.ids('ladder', ladderKey);
+  if (!ids || ids.size < 2) return null;
+  const rows: OddsRow[] = [];
+  const books = new Set<string>();
+  // Rows without a line are never a side nor a main line: left out before their venue market is looked up.
+  let lastGroup: string | null = null;
+  let lastFlags: GroupInfo['flags'] | undefined;
+  for (const id of ids) {
+    const r = ctx.board.rows.get(id);
+    if (!r || !r.isActive || r.groupLine === null) continue;
+    if (!ctx.includeFlagged) {
+      if (r.groupKey !== lastGroup) {
+        lastGroup = r.groupKey;
+        lastFlags = groupInfo(ctx, r.groupKey)?.flags;
+      }
+      if (lastFlags?.has(r.sportsbook)) continue;
+    }
+    rows.push(r);
+    books.add(r.sportsbook);
+  }
+  const first = rows[0];
+  if (!first || first.marketType === 'asian_handicap') return null;
+  const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
+  if (!outcomes || outcomes.length !== 2) return null;
   const mains = bookMainLines(rows);
-  const above = new Map<number, OddsRow[]>();
-  const below = new Map<number, OddsRow[]>();
+  const sides: LadderPrep['sides'] = [];
   for (const r of rows) {
     if (mains.get(r.sportsbook) !== r.groupLine) continue;
     const s = sideOf(r);
-    if (!s) continue;
+    if (s) sides.push({ row: r, kind: s.kind, threshold: s.threshold });
+  }
+  const keyNumbers = isHandicap(first.marketType) ? (KEY_NUMBERS[first.sport] ?? []) : [];
+  return { first, books, sides, pmf: sides.length ? ladderPmf(ctx, first) : null, keyNumbers };
+}
+
+/**
+ * The sides of each book's main line (a middle is two books disagreeing on the line, not a pair of alternates:
+ * alternate rungs are priced off the same line and carry their own juice) among the books in scope, by kind
+ * and threshold: the two best prices from distinct books per threshold.
+ */
+function sidesByThreshold(
+  sides: LadderPrep['sides'],
+  inScope: BookFilter,
+): { above: Map<number, OddsRow[]>; below: Map<number, OddsRow[]> } {
+  const above = new Map<number, OddsRow[]>();
+  const below = new Map<number, OddsRow[]>();
+  for (const s of sides) {
+    if (!inScope(s.row.sportsbook)) continue;
     const m = sideMap(s.kind, above, below);
     const list = m.get(s.threshold);
-    if (list) list.push(r);
-    else m.set(s.threshold, [r]);
+    if (list) list.push(s.row);
+    else m.set(s.threshold, [s.row]);
   }
   for (const m of [above, below]) {
     for (const [t, list] of m) {

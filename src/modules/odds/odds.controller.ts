@@ -45,7 +45,7 @@ export class OddsController {
   })
   @Header('Content-Type', 'application/json; charset=utf-8')
   list(@Query() q: ListOddsQuery, @CurrentAccount() account: Account) {
-    return this.odds.cachedJson(account, 'list', q, () => this.odds.list(account, q));
+    return this.odds.listPage(account, q);
   }
 
   @Get('odds/best')
@@ -57,7 +57,7 @@ export class OddsController {
   })
   @Header('Content-Type', 'application/json; charset=utf-8')
   best(@Query() q: BestOddsQuery, @CurrentAccount() account: Account) {
-    return this.odds.cachedJson(account, 'best', q, () => this.odds.best(account, q));
+    return this.odds.bestPage(account, q);
   }
 
   @Get('odds/comparison')

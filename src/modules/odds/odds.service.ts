@@ -86,6 +86,16 @@ export class OddsService {
     return this.pages.get(board, key, () => Buffer.from(JSON.stringify(build())));
   }
 
+  /** GET /odds: the page's bytes (cached per board version). Reads `q`, never changes it. */
+  listPage(account: Account | undefined, q: ListOddsQuery): Buffer {
+    return this.cachedJson(account, 'list', q, () => this.list(account, q));
+  }
+
+  /** GET /odds/best: the page's bytes (cached per board version, at most 10 s). Reads `q`, never changes it. */
+  bestPage(account: Account | undefined, q: BestOddsQuery): Buffer {
+    return this.cachedJson(account, 'best', q, () => this.best(account, q));
+  }
+
   /** The one place the tier data policy is applied to a price read: delay (board view) and books. */
   scope(account: Account | undefined, q: { sportsbook?: string[]; add_sportsbook?: string[] }): { board: OddsBoard; books: BookScope } {
     const books = this.policy.resolveBooks(account, q.sportsbook, q.add_sportsbook);

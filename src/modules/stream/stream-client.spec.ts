@@ -9,6 +9,7 @@ import {
   type Frame,
   type StreamFilter,
   type Transport,
+  viewKey,
 } from './stream-client.js';
 
 /** A transport whose socket buffer the test sets; records what was written and how it was closed. */
@@ -152,5 +153,52 @@ describe('StreamClient', () => {
     while (c.send(frame)) sent++;
     expect(sent).toBe(MAX_QUEUED_BYTES / (64 * 1024));
     expect(t.closedWith[0]?.code).toBe('backpressure');
+  });
+
+  describe('viewKey', () => {
+    const books = (ids: string[], isDefault = false) => ({ books: ids, all: false, isDefault, has: (b: string) => ids.includes(b) });
+    const base = (over: Partial<StreamFilter> = {}): StreamFilter => ({
+      channels: new Set(['odds', 'opportunities'] as const),
+      kinds: new Set(['arbitrage', 'ev']),
+      books: books(['draftkings', 'fanduel']),
+      thresholds: { min_ev: 2, min_profit: 0.5 },
+      ...over,
+    });
+
+    it('is the same for equal filters and tier, whatever the order of their sets', () => {
+      const other = base({
+        channels: new Set(['opportunities', 'odds'] as const),
+        kinds: new Set(['ev', 'arbitrage']),
+        books: books(['fanduel', 'draftkings']),
+        thresholds: { min_profit: 0.5, min_ev: 2 },
+      });
+      expect(viewKey(other, 'pro')).toBe(viewKey(base(), 'pro'));
+    });
+
+    it.each<[string, Partial<StreamFilter>]>([
+      ['channels', { channels: new Set(['odds'] as const) }],
+      ['kinds', { kinds: new Set(['arbitrage']) }],
+      ['books', { books: books(['draftkings']) }],
+      ['the default book set', { books: books(['draftkings', 'fanduel'], true) }],
+      ['sports', { sports: new Set(['basketball']) }],
+      ['leagues', { leagues: new Set(['nba']) }],
+      ['markets', { markets: new Set(['moneyline']) }],
+      ['events', { events: new Set(['ev_1']) }],
+      ['live', { live: true }],
+      ['pre-game only', { live: false }],
+      ['thresholds', { thresholds: { min_ev: 3, min_profit: 0.5 } }],
+    ])('differs when %s differ', (_what, over) => {
+      expect(viewKey(base(over), 'pro')).not.toBe(viewKey(base(), 'pro'));
+    });
+
+    it('differs by tier (the tier picks the detection scope), and follows a replaced filter', () => {
+      expect(viewKey(base(), 'sharp')).not.toBe(viewKey(base(), 'pro'));
+      const c = new StreamClient('s9', account, base(), new FakeTransport());
+      const before = c.viewKey;
+      expect(before).toBe(viewKey(base(), 'sharp'));
+      c.refilter(base({ leagues: new Set(['nba']) }));
+      expect(c.viewKey).toBe(viewKey(base({ leagues: new Set(['nba']) }), 'sharp'));
+      expect(c.viewKey).not.toBe(before);
+    });
   });
 });

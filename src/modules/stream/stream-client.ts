@@ -20,11 +20,42 @@ export interface StreamFilter {
   thresholds: Readonly<Record<StreamThreshold, number>>;
 }
 
-/** One frame, transport-neutral: an id, an event name and its JSON data. */
+/**
+ * One frame, transport-neutral: an id, an event name and its JSON data. The hub hands the same Frame object to
+ * every stream of one view (same filter and tier) at the same position, so each transport encodes it once and
+ * keeps its bytes here (`wire`) for the other streams.
+ */
 export interface Frame {
   id: string;
   event: string;
   data: string;
+  /** The frame's bytes per encoding, filled by the first transport that writes it (see transports.ts). */
+  wire?: { sse?: Buffer; ws?: Buffer };
+}
+
+const setKey = (s: ReadonlySet<string> | undefined): string => (s ? [...s].sort().join('\u0001') : '*');
+
+/**
+ * The equivalence key of what a stream is sent live: its filter and its tier (the tier picks the detection scope
+ * of its opportunities). Streams with the same key get the same frames, rendered once for all of them.
+ */
+export function viewKey(f: StreamFilter, tier: string): string {
+  return [
+    tier,
+    setKey(f.channels),
+    setKey(f.kinds),
+    f.books.all ? '*' : [...f.books.books].sort().join('\u0001'),
+    f.books.isDefault ? 'd' : 'n',
+    setKey(f.sports),
+    setKey(f.leagues),
+    setKey(f.markets),
+    setKey(f.events),
+    f.live === undefined ? '*' : String(f.live),
+    Object.entries(f.thresholds)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => `${k}=${v}`)
+      .join(','),
+  ].join('\u0002');
 }
 
 export interface CloseReason {
@@ -82,6 +113,7 @@ export class StreamClient {
   readonly openedAt: number;
   onClose: ((reason?: CloseReason) => void) | null = null;
   private readonly goneListeners: Array<() => void> = [];
+  private view: string | null = null;
 
   constructor(
     readonly id: string,
@@ -97,6 +129,17 @@ export class StreamClient {
       this.close();
       for (const fn of this.goneListeners.splice(0)) fn();
     });
+  }
+
+  /** The key of the stream's view (filter and tier): streams with equal keys are sent the same frames. */
+  get viewKey(): string {
+    return (this.view ??= viewKey(this.filter, this.account.tier));
+  }
+
+  /** Replaces the stream's filter (a WebSocket subscription), keeping the same filter object. */
+  refilter(next: StreamFilter): void {
+    Object.assign(this.filter, next);
+    this.view = null;
   }
 
   /** Runs `fn` once the connection is gone (at once when it already is). */

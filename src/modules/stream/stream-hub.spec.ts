@@ -20,6 +20,8 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import { OddsItemBuilder } from '../odds/odds-item.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import type { Frame, StreamFilter, Transport } from './stream-client.js';
+import { MemoryStreamCaps } from './stream-caps.js';
+import { SharedStreamLog } from './stream-log.js';
 import { parseLastEventId, StreamHub } from './stream-hub.js';
 
 /**
@@ -115,7 +117,8 @@ describe('stream hub', () => {
       detector: (kind: string) => (kind === 'toy' ? toy : undefined),
       record: (_kind: string, _scope: string, id: string) => records.get(id),
       live: () => ({ values: () => records.values() }),
-      scopeFor: () => 'all',
+      // The pro tier's opportunities come from a detection scope of its own (its default books).
+      scopeFor: (_kind: string, tier: string) => (tier === 'pro' ? 'pro_default' : 'all'),
     } as unknown as DetectionEngine;
     hub = new StreamHub(
       bus,
@@ -126,6 +129,9 @@ describe('stream hub', () => {
       clock,
       new Jobs(clock, new SchedulerRegistry(), { isLeader: true } as Leadership, { schedulers: false } as AppConfig),
       new MetricsService(),
+      new MemoryStreamCaps(),
+      new SharedStreamLog(null),
+      { isLeader: true } as Leadership,
     );
     hub.onModuleInit();
   });
@@ -173,9 +179,9 @@ describe('stream hub', () => {
     thresholds: { min_ev: 0, min_profit: 0 },
     ...over,
   });
-  const open = async (f: StreamFilter, lastEventId?: string) => {
+  const open = async (f: StreamFilter, lastEventId?: string, account: Account = ACCOUNT) => {
     const r = recorder();
-    const c = hub.client({ ...ACCOUNT }, f, r.transport);
+    const c = hub.client({ ...account }, f, r.transport);
     await hub.open(c, lastEventId);
     return { ...r, client: c, live: () => r.frames.slice(r.frames.findIndex((x) => x.event === 'snapshot:complete') + 1) };
   };
@@ -241,6 +247,58 @@ describe('stream hub', () => {
     ]);
     expect(events(fanduel)).toEqual([['toy:detected', [{ id: fd.id, book: 'fanduel', score: 7 }]]]);
     expect(events(otherEvent)).toEqual([]);
+  });
+
+  it('renders each view once: streams with the same filter and tier share the frame objects, other views get their own', async () => {
+    ingest([nfl('draftkings', 'home', -120), nfl('draftkings', 'away', 100), nfl('fanduel', 'home', -115), nfl('fanduel', 'away', -105)]);
+    const a = await open(filter());
+    // The same filter built separately (other objects): the same view.
+    const b = await open(filter());
+    const fanduel = await open(filter({ named: ['fanduel'] }));
+    const pro = await open(filter(), undefined, { ...ACCOUNT, keyId: 'key_pro', tier: 'pro' });
+    const before = hub.stats.viewsRendered;
+    const cs = ingest([nfl('draftkings', 'home', -125), nfl('fanduel', 'away', -110)]);
+    // Three views: {a, b}, fanduel, pro: three renders for four streams.
+    expect(hub.stats.viewsRendered - before).toBe(3);
+    const ids = (f: Frame) => (JSON.parse(f.data) as { odds: Array<{ id: string }> }).odds.map((o) => o.id);
+    const row = (book: string) => cs.upserted.find((r) => r.sportsbook === book)!.id;
+    expect(a.live().map((f) => [f.id, f.event, ids(f)])).toEqual([
+      [`${cs.seq}-0`, 'odds:update', [row('draftkings')]],
+      [`${cs.seq}-1`, 'odds:update', [row('fanduel')]],
+    ]);
+    // The very same Frame objects, so a transport encodes each once for both streams.
+    expect(b.live()).toHaveLength(2);
+    b.live().forEach((f, i) => expect(f).toBe(a.live()[i]));
+    expect(fanduel.live().map((f) => [f.id, f.event, ids(f)])).toEqual([[`${cs.seq}-0`, 'odds:update', [row('fanduel')]]]);
+    // The pro stream: the same prices (its filter is the same), rendered for its own view.
+    expect(pro.live().map((f) => [f.id, f.event, ids(f)])).toEqual(a.live().map((f) => [f.id, f.event, ids(f)]));
+    expect(pro.live()[0]).not.toBe(a.live()[0]);
+
+    // Opportunities of the enterprise scope: one render for a and b (the same objects), none reach the pro view.
+    const dk = toyOf(rowOf('draftkings', 'home'), 4);
+    const rendered = hub.stats.viewsRendered;
+    announce([dk]);
+    expect(hub.stats.viewsRendered - rendered).toBe(3);
+    const opp = (s: { live: () => Frame[] }) => s.live().filter((f) => f.event === 'toy:detected');
+    expect(opp(a).map((f) => [f.id, JSON.parse(f.data)])).toEqual([[`${cs.seq}-2`, [{ id: dk.id, book: 'draftkings', score: 4 }]]]);
+    expect(opp(b)[0]).toBe(opp(a)[0]);
+    // fanduel's stream named its books: an opportunity at draftkings is not its own; the pro scope is another.
+    expect(opp(fanduel)).toEqual([]);
+    expect(opp(pro)).toEqual([]);
+  });
+
+  it('a stream of a view that is at another position in the sequence gets frames with its own ids', async () => {
+    const a = await open(filter());
+    const b = await open(filter());
+    const cs = ingest([nfl('draftkings', 'home', -120)]);
+    const dk = toyOf(rowOf('draftkings', 'home'), 4);
+    // b had been sent more frames of this sequence number already (as after a replay), a one.
+    b.client.lastSeq = cs.seq!;
+    b.client.lastK = 3;
+    announce([dk]);
+    expect(a.live().map((f) => f.id)).toEqual([`${cs.seq}-0`, `${cs.seq}-1`]);
+    expect(b.live().map((f) => f.id)).toEqual([`${cs.seq}-0`, `${cs.seq}-4`]);
+    expect(b.live()[1]!.data).toBe(a.live()[1]!.data);
   });
 
   it('replays what a reconnecting stream missed after its Last-Event-ID, in the original order and with the same ids', async () => {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
 import { Jobs } from '../cluster/jobs.service.js';
+import { Leadership } from '../cluster/leadership.service.js';
 import type { BoardEvent, ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService, ODDS_TOPIC } from '../board/board.service.js';
 import { gameStateObject } from '../game-state/game-state.js';
@@ -15,31 +16,30 @@ import type { Account } from '../../common/auth/account.js';
 import { badRequest } from '../../common/http/api-error.js';
 import { Chunker, MAX_ODDS_PER_FRAME, MAX_OPPORTUNITIES_PER_FRAME } from './chunks.js';
 import type { OddsBoard } from '../board/odds-board.js';
-import { StreamClient, type CloseReason, type StreamFilter, type Transport } from './stream-client.js';
+import { StreamClient, type CloseReason, type Frame, type StreamFilter, type Transport } from './stream-client.js';
+import { STREAM_LEASE_RENEW_MS, StreamCaps } from './stream-caps.js';
+import { LOG_MAX_ROWS, MemoryStreamLog, REPLAY_MS, SharedStreamLog, type LogEntry, type LogPart } from './stream-log.js';
+
+export { REPLAY_MAX, REPLAY_MS } from './stream-log.js';
+/** Bus topic: streams displaced by a newer stream of their key on another instance (their holder closes them). */
+export const STREAMS_DISPLACED_TOPIC = 'streams:displaced';
 
 export const HEARTBEAT_MS = 30_000;
 /** The most prices one stream's snapshot may hold; a broader filter is refused with a message saying so. */
 export const MAX_SNAPSHOT_ODDS = 150_000;
-/** Replay buffer: the last 2 minutes, at most 3000 change sets. */
-export const REPLAY_MS = 120_000;
-export const REPLAY_MAX = 3000;
+/** One sequence number's worth of source events (LogEntry), with the rows rendered for it so far. */
+type Entry = LogEntry & { rowJson: Map<string, string> };
 
-interface RemovedRef {
-  id: string;
-  sportsbook: string;
-  eventId: string;
+interface Displaced {
+  ids: string[];
+  cap: number;
+  tier: string;
 }
 
-/** One sequence number's worth of source events: a change set and the opportunities it caused. */
-interface Entry {
-  seq: number;
-  at: number;
-  cs?: ChangeSet;
-  /** Rows of events that left, captured before the board dropped them. */
-  removedRows: RemovedRef[];
-  events: Map<string, BoardEvent>;
-  opps: Array<{ evt: OpportunityEvent; payloads: Map<string, Json> }>;
-  rowJson: Map<string, string>;
+/** One view's frames of an entry, and the shared Frame objects per first frame number (see broadcast). */
+interface View {
+  frames: Array<{ event: string; data: string }>;
+  at: Map<number, Frame[]>;
 }
 
 /** Where a reconnecting client stands: after frame k of sequence seq (k = Infinity: all of it). */
@@ -63,7 +63,8 @@ export function parseLastEventId(raw: string | undefined): ResumePoint | 'snapsh
  * The stream hub: every SSE and WebSocket client is fed from here. It listens to the bus (price change sets,
  * and the opportunity changes this instance's detection derives from them), renders frames per client
  * filter, keeps a bounded replay buffer keyed by sequence number for Last-Event-ID, and enforces the per-key
- * stream caps. Rendering work is shared: each row and each opportunity is serialised once per event.
+ * stream caps. Rendering work is shared: each row and each opportunity is serialised once per event, and each
+ * frame once per view (streams with the same filter and tier), its bytes written as they are to each stream.
  */
 @Injectable()
 export class StreamHub implements OnModuleInit, OnApplicationShutdown {
@@ -71,9 +72,16 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   /** Streams closed but whose connection is not gone yet (at most CLOSE_GRACE_MS): they still hold a socket. */
   private readonly closing = new Set<StreamClient>();
   private readonly byKey = new Map<string, StreamClient[]>();
-  private readonly buffer: Entry[] = [];
-  private readonly bySeq = new Map<string, Entry>();
+  private readonly byId = new Map<string, StreamClient>();
+  /** Streams whose slot is taken in the (shared) caps: their leases are renewed, their slot released on close. */
+  private readonly slotted = new Set<StreamClient>();
+  private readonly logger = new Logger('stream');
+  /** This instance's replay window (every entry it saw); the shared log (services mode) covers the others'. */
+  private readonly buffer: MemoryStreamLog<Entry>;
   private lastSeq = 0;
+  /** The first sequence number this instance saw (what came before is only in the shared log). */
+  private firstSeq = Number.POSITIVE_INFINITY;
+  private leaseTimer: NodeJS.Timeout | null = null;
   /**
    * Opportunity frames are rendered (and kept for replay) only while this instance serves streams: from the
    * first client until the replay window has passed since the last one left. Replays start at this sequence
@@ -82,7 +90,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   private renderedFrom = 0;
   private lastClientLeftAt = Number.NEGATIVE_INFINITY;
   private readonly signatures = new Map<string, string>();
-  stats = { opened: 0, closedSlow: 0, framesSent: 0 };
+  /** viewsRendered: live frame lists rendered (once per entry and view, whatever the number of streams in it). */
+  stats = { opened: 0, closedSlow: 0, framesSent: 0, viewsRendered: 0 };
   /** The most prices one snapshot may hold (MAX_SNAPSHOT_ODDS; tests lower it to exercise the refusal). */
   maxSnapshotOdds = MAX_SNAPSHOT_ODDS;
 
@@ -95,15 +104,25 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     private readonly clock: Clock,
     private readonly jobs: Jobs,
     private readonly metrics: MetricsService,
-  ) {}
+    private readonly caps: StreamCaps,
+    private readonly sharedLog: SharedStreamLog,
+    private readonly leadership: Leadership,
+  ) {
+    this.buffer = new MemoryStreamLog<Entry>(() => this.clock.now());
+  }
 
   onModuleInit(): void {
-    this.bus.subscribe<ChangeSet>(ODDS_TOPIC, (cs) => this.onChangeSet(cs));
+    this.bus.subscribe<ChangeSet>(ODDS_TOPIC, (cs, remote) => this.onChangeSet(cs, remote));
     this.bus.subscribe<OpportunityEvent>(OPPORTUNITIES_TOPIC, (evt) => this.onOpportunities(evt));
+    this.bus.subscribe<Displaced>(STREAMS_DISPLACED_TOPIC, (d) => this.closeDisplaced(d));
     this.jobs.every('stream:heartbeat', HEARTBEAT_MS, () => this.heartbeat());
+    // Leases are wall time (compared across processes), so they are renewed on a real timer, not the clock.
+    this.leaseTimer = setInterval(() => void this.renewLeases(), STREAM_LEASE_RENEW_MS);
+    this.leaseTimer.unref();
   }
 
   onApplicationShutdown(): void {
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
     for (const c of [...this.clients])
       c.close({ code: 'service_unavailable', message: 'The server is shutting down; reconnect with Last-Event-ID' });
   }
@@ -132,6 +151,15 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     return (this.byKey.get(keyId) ?? []).filter((c) => !c.closed).length;
   }
 
+  /** The streams a key holds open on every instance (the caps' count; this instance's own if that fails). */
+  async activeStreamsOfKey(keyId: string): Promise<number> {
+    try {
+      return await this.caps.count(keyId);
+    } catch {
+      return this.streamsOfKey(keyId);
+    }
+  }
+
   /** Closes every stream of a key (revoked or expired keys). */
   closeKey(keyId: string, reason: CloseReason): number {
     const list = [...(this.byKey.get(keyId) ?? [])];
@@ -153,27 +181,53 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   // ---------------------------------------------------------------- buffer
 
   private entry(seq: number, at: number): Entry {
-    const key = String(seq);
-    let e = this.bySeq.get(key);
+    let e = this.buffer.get(seq);
     if (!e) {
       e = { seq, at, removedRows: [], events: new Map(), opps: [], rowJson: new Map() };
-      this.bySeq.set(key, e);
-      this.buffer.push(e);
+      this.buffer.add(e);
       if (seq > this.lastSeq) this.lastSeq = seq;
-      this.trim();
+      if (seq < this.firstSeq) this.firstSeq = seq;
     }
     return e;
   }
 
-  private trim(): void {
-    const cutoff = this.clock.now() - REPLAY_MS;
-    while (this.buffer.length > REPLAY_MAX || (this.buffer.length > 1 && this.buffer[0]!.at < cutoff)) {
-      const e = this.buffer.shift()!;
-      this.bySeq.delete(String(e.seq));
-    }
+  /** The shared log, when this instance appends to one (services mode). */
+  private get shared() {
+    return this.sharedLog.log;
   }
 
-  private onChangeSet(cs: ChangeSet): void {
+  /**
+   * Copies a change set this instance published into the shared log (oversized ones as a gap marker: a resume
+   * across it gets a snapshot). Other instances' change sets are their publishers' to append.
+   */
+  private share(e: Entry, cs: ChangeSet, remote: boolean): void {
+    const log = this.shared;
+    if (!log || remote) return;
+    const rows = cs.upserted.length + cs.removed.length + e.removedRows.length;
+    if (rows > LOG_MAX_ROWS) return log.append({ seq: e.seq, at: e.at, part: 'gap' });
+    // The events the rows belong to, as they are now: an instance reading the entry later renders the rows as
+    // they were sent (its board may not hold the event yet, or hold it as it is later).
+    const events = new Map(e.events);
+    for (const ev of cs.events) events.delete(ev.id);
+    const board = this.boards.board;
+    for (const r of cs.upserted)
+      if (!e.events.has(r.eventId) && !events.has(r.eventId)) {
+        const ev = board.events.get(r.eventId);
+        if (ev) events.set(ev.id, ev);
+      }
+    // What frames are rendered from; not the ids confirmed unchanged (`seen`, often most of a poll) nor the catalog.
+    const { version, seq, at, upserted, removed, events: csEvents, eventsRemoved } = cs;
+    const slim: ChangeSet = { version, seq, at, upserted, removed, events: csEvents, eventsRemoved, seen: [] };
+    const part: LogPart = { seq: e.seq, at: e.at, part: 'cs', cs: slim, removedRows: e.removedRows, events: [...events.values()] };
+    log.append(part);
+  }
+
+  /** Whether this instance writes opportunity events to the shared log: the active worker does. */
+  private get sharesOpportunities(): boolean {
+    return this.shared !== null && this.leadership.isLeader;
+  }
+
+  private onChangeSet(cs: ChangeSet, remote = false): void {
     if (cs.seq === undefined) return;
     const e = this.entry(cs.seq, cs.at);
     e.cs = cs;
@@ -187,11 +241,12 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       const ev = board.events.get(id);
       if (ev) e.events.set(id, ev);
     }
-    for (const c of this.clients) this.deliver(c, e, 'odds');
+    this.share(e, cs, remote);
+    this.broadcast(e.seq, (c) => this.oddsFrames(c, e));
   }
 
   private onOpportunities(evt: OpportunityEvent): void {
-    if (this.clients.size === 0 && this.clock.now() - this.lastClientLeftAt > REPLAY_MS) {
+    if (this.clients.size === 0 && this.clock.now() - this.lastClientLeftAt > REPLAY_MS && !this.sharesOpportunities) {
       // Nobody to send to or to resume here: not rendered (a worker, or an instance that serves no streams).
       for (const ref of evt.expired) this.signatures.delete(ref.id);
       this.renderedFrom = evt.seq + 1;
@@ -217,7 +272,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     for (const ref of evt.expired) this.signatures.delete(ref.id);
     const item = { evt, payloads };
     e.opps.push(item);
-    for (const c of this.clients) this.deliverOpps(c, e, item, e.opps.length - 1);
+    if (this.sharesOpportunities) this.shared!.append({ seq: e.seq, at: e.at, part: 'opp', evt, payloads: [...payloads] });
+    this.broadcast(e.seq, (c) => this.oppFrames(c, item));
   }
 
   // ---------------------------------------------------------------- filters
@@ -378,15 +434,43 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  private deliver(c: StreamClient, e: Entry, _what: 'odds'): void {
-    // A client taking its snapshot gets what happened meanwhile from the buffer when it is done.
-    if (c.closed || c.snapshotting || e.seq < c.lastSeq) return;
-    this.emit(c, e.seq, this.oddsFrames(c, e));
-  }
-
-  private deliverOpps(c: StreamClient, e: Entry, item: Entry['opps'][number], _index: number): void {
-    if (c.closed || c.snapshotting || e.seq < c.lastSeq) return;
-    this.emit(c, e.seq, this.oppFrames(c, item));
+  /**
+   * Live delivery of one entry's new frames to every stream: the frames are rendered once per view (streams
+   * with the same filter and tier, StreamClient.viewKey) and each position's Frame object is shared by the
+   * streams of that view, so its bytes are encoded once (Frame.wire) and the same bytes are written to each.
+   * A stream taking its snapshot gets what happened meanwhile from the buffer when it is done.
+   */
+  private broadcast(seq: number, render: (c: StreamClient) => Array<{ event: string; data: string }>): void {
+    const views = new Map<string, View>();
+    let sent = 0;
+    for (const c of this.clients) {
+      if (c.closed || c.snapshotting || seq < c.lastSeq) continue;
+      const key = c.viewKey;
+      let v = views.get(key);
+      if (!v) {
+        v = { frames: render(c), at: new Map() };
+        views.set(key, v);
+        this.stats.viewsRendered++;
+      }
+      if (!v.frames.length) continue;
+      // The stream's next frame number in this sequence: 0, unless it was sent frames of it already.
+      const start = seq === c.lastSeq ? c.lastK + 1 : 0;
+      let frames = v.at.get(start);
+      if (!frames) {
+        frames = v.frames.map((fr, i) => ({ id: `${seq}-${start + i}`, event: fr.event, data: fr.data }));
+        v.at.set(start, frames);
+      }
+      c.lastSeq = seq;
+      for (let i = 0; i < frames.length; i++) {
+        c.lastK = start + i;
+        if (!c.send(frames[i]!)) break;
+        sent++;
+      }
+    }
+    if (sent) {
+      this.stats.framesSent += sent;
+      this.metrics.streamFrames.inc(sent);
+    }
   }
 
   // ---------------------------------------------------------------- connections
@@ -401,26 +485,23 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Registers a stream: enforces the per-key cap (the oldest stream is closed) and sends `connected`. Returns
-   * where a reconnecting client can resume from, when the replay buffer still covers it.
+   * Registers a stream: takes a slot of its key's cap (on every instance: the key's oldest streams, wherever they
+   * are, are closed to make room) and sends `connected`. Returns where a reconnecting client can resume from, when
+   * this instance's replay buffer or the shared log still covers it.
    */
   register(c: StreamClient, lastEventId: string | undefined, extra: Json = {}): ResumePoint | null {
-    const cap = this.policy.tier(c.account.tier).maxStreams;
     const mine = (this.byKey.get(c.account.keyId) ?? []).filter((x) => !x.closed);
-    while (mine.length >= cap && mine.length) {
-      const oldest = mine.shift()!;
-      oldest.close({
-        code: 'too_many_streams',
-        message: `This key may hold ${cap} stream${cap === 1 ? '' : 's'} at once (${c.account.tier} tier); a newer stream replaced this one`,
-      });
-    }
     mine.push(c);
     this.byKey.set(c.account.keyId, mine);
+    this.byId.set(c.id, c);
     this.clients.add(c);
     this.stats.opened++;
+    this.takeSlot(c);
     c.onClose = (reason) => {
       if (reason?.code === 'backpressure') this.stats.closedSlow++;
       this.clients.delete(c);
+      this.byId.delete(c.id);
+      if (this.slotted.delete(c)) this.releaseSlot(c);
       this.lastClientLeftAt = this.clock.now();
       const list = this.byKey.get(c.account.keyId)?.filter((x) => x !== c) ?? [];
       if (list.length) this.byKey.set(c.account.keyId, list);
@@ -432,7 +513,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       }
     };
     const parsed = parseLastEventId(lastEventId);
-    const resume = parsed !== null && parsed !== 'snapshot' && this.canReplay(parsed) ? parsed : null;
+    const resume = parsed !== null && parsed !== 'snapshot' && (this.canReplay(parsed) || this.mayReplayShared(parsed)) ? parsed : null;
     const f = c.filter;
     const connected = {
       stream_id: c.id,
@@ -457,29 +538,154 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     return resume;
   }
 
-  /** Replay only when everything after the client's last frame is still in the buffer. */
-  private canReplay(p: ResumePoint): boolean {
-    return this.buffer.length > 0 && p.seq >= this.buffer[0]!.seq && p.seq >= this.renderedFrom && p.seq <= this.lastSeq;
+  /** The cap of a stream's key, by its tier. */
+  private capOf(c: StreamClient): number {
+    return this.policy.tier(c.account.tier).maxStreams;
   }
 
-  /** Replays from a resume point (when the buffer still covers it), else sends a fresh snapshot. */
+  /**
+   * Takes the stream's slot in the caps (shared by every instance in services mode) and closes the streams it
+   * displaced: here at once, elsewhere through the bus. Redis unreachable: the stream stays, uncounted (logged).
+   */
+  private takeSlot(c: StreamClient): void {
+    const cap = this.capOf(c);
+    const keyId = c.account.keyId;
+    this.caps.acquire(keyId, c.id, cap).then(
+      (displaced) => {
+        if (c.closed) void this.releaseSlot(c);
+        else this.slotted.add(c);
+        const d: Displaced = { ids: displaced.filter((id) => id !== c.id), cap, tier: c.account.tier };
+        if (!d.ids.length) return;
+        const elsewhere = d.ids.filter((id) => !this.byId.has(id));
+        this.closeDisplaced(d);
+        if (elsewhere.length) this.bus.publish<Displaced>(STREAMS_DISPLACED_TOPIC, { ...d, ids: elsewhere }, { remoteOnly: true });
+      },
+      (err: unknown) => this.logger.warn({ msg: 'stream cap not counted', key: keyId, error: (err as Error).message }),
+    );
+  }
+
+  private releaseSlot(c: StreamClient): Promise<void> {
+    return this.caps.release(c.account.keyId, c.id).catch((err: unknown) => {
+      // The lease runs out by itself (STREAM_LEASE_MS).
+      this.logger.warn({ msg: 'stream slot not released', key: c.account.keyId, error: (err as Error).message });
+    });
+  }
+
+  /** Closes this instance's streams that a newer stream of their key displaced. */
+  private closeDisplaced(d: Displaced): void {
+    for (const id of d.ids) {
+      const c = this.byId.get(id);
+      if (!c) continue;
+      this.slotted.delete(c);
+      c.close({
+        code: 'too_many_streams',
+        message: `This key may hold ${d.cap} stream${d.cap === 1 ? '' : 's'} at once (${d.tier} tier); a newer stream replaced this one`,
+      });
+    }
+  }
+
+  /** Renews this instance's leases; a stream whose slot is gone (displaced, or its lease ran out) is closed. */
+  private async renewLeases(): Promise<void> {
+    const held = [...this.slotted];
+    if (!held.length) return;
+    try {
+      const lost = new Set(await this.caps.renew(held.map((c) => ({ keyId: c.account.keyId, streamId: c.id }))));
+      for (const c of held)
+        if (lost.has(c.id) && this.slotted.has(c)) this.closeDisplaced({ ids: [c.id], cap: this.capOf(c), tier: c.account.tier });
+    } catch (err) {
+      this.logger.warn({ msg: 'stream leases not renewed', error: (err as Error).message });
+    }
+  }
+
+  /** Renews the leases now (tests; a timer does it every STREAM_LEASE_RENEW_MS). */
+  renewLeasesNow(): Promise<void> {
+    return this.renewLeases();
+  }
+
+  /** Replay only when everything after the client's last frame is still in the buffer. */
+  private canReplay(p: ResumePoint): boolean {
+    return this.buffer.covers(p.seq) && p.seq >= this.renderedFrom && p.seq <= this.lastSeq;
+  }
+
+  /**
+   * Whether the shared log may hold a resume point this instance's buffer does not: within the window by its
+   * sequence number (microseconds of wall time), and one this instance never had. start() reads the log and sends
+   * a snapshot after all if it does not hold it (an oversized change set, or an append lost).
+   */
+  private mayReplayShared(p: ResumePoint): boolean {
+    if (this.shared === null || p.seq / 1000 < Date.now() - REPLAY_MS) return false;
+    // What this instance cannot replay itself: from before it saw its first entry, not arrived here yet, or held
+    // without its opportunities (no stream was open). An entry it saw and dropped is past the window for the log too.
+    return p.seq < this.firstSeq || p.seq > this.lastSeq || (this.buffer.covers(p.seq) && p.seq < this.renderedFrom);
+  }
+
+  /** Replays from a resume point (when the buffer or the shared log still covers it), else sends a fresh snapshot. */
   async start(c: StreamClient, resume: ResumePoint | null): Promise<void> {
     if (c.closed) return;
+    if (resume && !this.canReplay(resume) && this.shared) return this.startShared(c, resume);
     if (!resume || !this.canReplay(resume)) return this.snapshot(c);
     const point = resume;
     c.lastSeq = point.seq;
     c.lastK = Number.isFinite(point.k) ? point.k : Number.MAX_SAFE_INTEGER;
     c.snapshotting = false;
-    for (const e of this.buffer) {
-      if (e.seq < point.seq) continue;
-      const frames = this.framesOf(c, e);
-      const skip = e.seq === point.seq ? (Number.isFinite(point.k) ? point.k + 1 : frames.length) : 0;
-      const rest = frames.slice(skip);
-      if (e.seq !== c.lastSeq) {
-        c.lastSeq = e.seq;
-        c.lastK = skip - 1;
+    for (const e of this.buffer.range(point.seq, Number.POSITIVE_INFINITY)) this.replayEntry(c, e, point);
+  }
+
+  /** Sends an entry's frames past the resume point (all of them for later entries). */
+  private replayEntry(c: StreamClient, e: Entry, point: ResumePoint, paced = false): void {
+    const frames = this.framesOf(c, e);
+    const skip = e.seq === point.seq ? (Number.isFinite(point.k) ? point.k + 1 : frames.length) : 0;
+    const rest = frames.slice(skip);
+    if (e.seq !== c.lastSeq) {
+      c.lastSeq = e.seq;
+      c.lastK = skip - 1;
+    }
+    this.emit(c, e.seq, rest, paced);
+  }
+
+  /**
+   * Resumes from the shared log: what this instance's buffer no longer (or never) held, read from Redis, then the
+   * rest from the buffer like a snapshot's catch-up (live frames wait meanwhile). Not all held: a snapshot.
+   */
+  private startShared(c: StreamClient, point: ResumePoint): Promise<void> {
+    return c.snapshot(async (live) => {
+      let entries = await this.readShared(point.seq);
+      if (!live()) return;
+      if (!entries) return this.writeSnapshot(c, live);
+      c.lastSeq = point.seq;
+      c.lastK = Number.isFinite(point.k) ? point.k : Number.MAX_SAFE_INTEGER;
+      let last = point.seq - 1;
+      // A few rounds at most: the log, then what was appended meanwhile, until this instance's buffer joins on.
+      for (let round = 0; entries && round < 5; round++) {
+        // This instance's own entries where it has them (an append the log lost is still replayed), the log's
+        // where this instance did not render opportunities then (it served no streams).
+        const merged = new Map<number, Entry>(entries.map((raw) => [raw.seq, { ...raw, rowJson: new Map() }]));
+        const top = Math.max(last, ...merged.keys());
+        for (const e of this.buffer.range(point.seq, top)) if (e.seq >= this.renderedFrom || !merged.has(e.seq)) merged.set(e.seq, e);
+        for (const e of [...merged.values()].sort((x, y) => x.seq - y.seq)) {
+          if (e.seq <= last) continue;
+          if (!live()) return;
+          this.replayEntry(c, e, point, true);
+          last = e.seq;
+          await nextTurn();
+          await c.drained(() => !live());
+        }
+        // Joined: the buffer holds the last entry replayed (or nothing newer has arrived here); it goes on.
+        if (this.lastSeq <= last || this.buffer.covers(last)) return this.catchUp(c, last, live);
+        entries = await this.readShared(last);
+        if (!live()) return;
       }
-      this.emit(c, e.seq, rest);
+      c.close({ code: 'backpressure', message: 'The replay could not catch up with the stream; reconnect to start again' });
+    });
+  }
+
+  /** The shared log's entries from a sequence number on (null: not held, or Redis unreachable). */
+  private async readShared(from: number): Promise<LogEntry[] | null> {
+    try {
+      return await this.shared!.read(from, Number.POSITIVE_INFINITY);
+    } catch (err) {
+      this.logger.warn({ msg: 'stream log unreadable', error: (err as Error).message });
+      return null;
     }
   }
 
@@ -655,7 +861,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   private async catchUp(c: StreamClient, seq: number, live: () => boolean): Promise<void> {
     let last = seq;
     while (live() && this.lastSeq > last) {
-      if (!this.buffer.length || this.buffer[0]!.seq > last) {
+      if (!this.buffer.size || this.buffer.first() > last) {
         c.close({ code: 'backpressure', message: 'The snapshot took longer than the replay buffer covers; reconnect to start again' });
         return;
       }
@@ -671,14 +877,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
 
   /** The first buffered entry after a sequence number (the buffer is in sequence order). */
   private entryAfter(seq: number): Entry | undefined {
-    let lo = 0;
-    let hi = this.buffer.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.buffer[mid]!.seq <= seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.buffer[lo];
+    return this.buffer.after(seq);
   }
 
   private heartbeat(): void {

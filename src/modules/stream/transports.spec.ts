@@ -2,6 +2,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { WebSocket, WebSocketServer } from 'ws';
+import type { Frame } from './stream-client.js';
 import { SseTransport, WS_CLOSE, WsTransport } from './transports.js';
 
 const GRACE = 300;
@@ -47,6 +48,37 @@ describe('SseTransport', () => {
     );
     expect(gone).toBe(true);
     expect(t.write({ id: '1-1', event: 'x', data: '{}' })).toBe(false);
+  });
+
+  it('a frame written to several streams is encoded once, and each reads it whole', async () => {
+    const one = await sse();
+    const two = await sse();
+    const frame: Frame = { id: '7-0', event: 'odds:update', data: '{"book":"café"}' };
+    const reads = [one, two].map(({ client }) => {
+      let body = '';
+      client.setEncoding('utf8');
+      client.on('data', (d: string) => (body += d));
+      return new Promise<string>((r) => client.on('end', () => r(body)));
+    });
+    const written: unknown[] = [];
+    for (const { res } of [one, two]) {
+      const socket = res.socket!;
+      const write = socket.write.bind(socket) as (chunk: unknown) => boolean;
+      socket.write = ((chunk: unknown, ...rest: unknown[]) => (
+        written.push(chunk),
+        (write as (...a: unknown[]) => boolean)(chunk, ...rest)
+      )) as typeof socket.write;
+      const t = new SseTransport(res, GRACE);
+      t.write(frame);
+      t.close();
+    }
+    const text = 'id: 7-0\nevent: odds:update\ndata: {"book":"café"}\n\n';
+    expect(await Promise.all(reads)).toEqual([text, text]);
+    // The same bytes (one Buffer) written to both sockets.
+    const chunks = written.filter((c) => Buffer.isBuffer(c) && c.includes('odds:update'));
+    expect(chunks).toHaveLength(2);
+    expect(chunks[0]).toBe(chunks[1]);
+    expect(chunks[0]).toBe(frame.wire?.sse);
   });
 
   it('a stalled reader: the socket is destroyed after the grace period and what it held is freed', async () => {

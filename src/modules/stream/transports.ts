@@ -2,6 +2,11 @@ import type { ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
 import { CLOSE_GRACE_MS, SOCKET_HIGH_WATER, type CloseReason, type Frame, type Transport } from './stream-client.js';
 
+/** A frame as Server-Sent Events text. */
+export function sseText(f: Frame): string {
+  return `id: ${f.id}\nevent: ${f.event}\ndata: ${f.data}\n\n`;
+}
+
 /** Runs listeners once, when a connection is gone. */
 class Gone {
   done = false;
@@ -33,11 +38,20 @@ export class SseTransport implements Transport {
     const socket = raw.socket;
     if (socket) socket.once('close', () => this.gone.fire());
     else raw.once('close', () => this.gone.fire());
+    // Small frames leave at once (Node's HTTP server sets this by default; a stream must not depend on it).
+    socket?.setNoDelay(true);
   }
 
   write(f: Frame): boolean {
-    if (this.raw.writableEnded || this.raw.destroyed) return false;
-    return this.raw.write(`id: ${f.id}\nevent: ${f.event}\ndata: ${f.data}\n\n`);
+    const raw = this.raw;
+    if (raw.writableEnded || raw.destroyed) return false;
+    // The bytes are encoded once per Frame object, shared by every stream of a view (see StreamHub.broadcast).
+    const ok = raw.write(((f.wire ??= {}).sse ??= Buffer.from(sseText(f), 'utf8')));
+    // ServerResponse.write corks the socket until the next tick: after the whole fan-out (and the detection that
+    // follows it). Uncorked now, the frame reaches the kernel at once.
+    const socket = raw.socket;
+    if (socket && socket.writableCorked) socket.uncork();
+    return ok;
   }
 
   buffered(): number {
@@ -113,9 +127,13 @@ export class WsTransport implements Transport {
 
   write(f: Frame): boolean {
     if (this.ws.readyState !== this.ws.OPEN || this.closing) return false;
-    this.ws.send(
+    // Encoded once per Frame object (shared by the streams of one view): the timestamp is when it was encoded.
+    const wire = (f.wire ??= {});
+    wire.ws ??= Buffer.from(
       `{"type":${JSON.stringify(f.event)},"seq":${JSON.stringify(f.id)},"timestamp":${JSON.stringify(this.timestamp())},"data":${f.data}}`,
+      'utf8',
     );
+    this.ws.send(wire.ws, { binary: false });
     return this.ws.bufferedAmount <= SOCKET_HIGH_WATER;
   }
 

@@ -215,7 +215,7 @@ export class WsSession {
     const filter = this.build(client.account, next);
     this.deps.hub.assertSnapshotSize(filter);
     this.subscription = next;
-    Object.assign(client.filter, filter);
+    client.refilter(filter);
     const f = client.filter;
     this.transport.writeRaw(
       JSON.stringify({

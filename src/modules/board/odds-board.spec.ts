@@ -1,0 +1,126 @@
+import { describe, expect, it } from '@jest/globals';
+import type { OddsRow } from '../../domain/odds-row.js';
+import { boardEvent, changeSet, oddsRow, removal, T0 } from './board.fixtures.js';
+import { OddsBoard, type IndexKind } from './odds-board.js';
+
+/** The field each index kind keys rows on: what a scan of the rows answers, independently of the indexes. */
+const FIELD: Record<IndexKind, keyof OddsRow> = {
+  event: 'eventId',
+  book: 'sportsbook',
+  league: 'league',
+  sport: 'sport',
+  market: 'marketType',
+  group: 'groupKey',
+  ladder: 'ladderKey',
+};
+
+function scan(board: OddsBoard, kind: IndexKind): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of board.rows.values()) {
+    const k = String(r[FIELD[kind]]);
+    out.set(k, [...(out.get(k) ?? []), r.id]);
+  }
+  return out;
+}
+
+const sorted = (xs: Iterable<string>) => [...xs].sort();
+
+/** Every index answer (ids, keys, sizes, has, group) equals a scan of the board's rows. */
+function expectIndexesMatchScan(board: OddsBoard): void {
+  for (const kind of Object.keys(FIELD) as IndexKind[]) {
+    const want = scan(board, kind);
+    expect(sorted(board.keys(kind))).toEqual(sorted(want.keys()));
+    for (const [key, ids] of want) {
+      const got = board.ids(kind, key)!;
+      expect(sorted(got)).toEqual(sorted(ids));
+      expect(got.size).toBe(ids.length);
+      for (const id of ids) expect(got.has(id)).toBe(true);
+      expect(got.has('no-such-row')).toBe(false);
+    }
+    expect(board.ids(kind, 'no-such-key')).toBeUndefined();
+  }
+  for (const [key, ids] of scan(board, 'group')) {
+    const rows = board.group(key);
+    expect(sorted(rows.map((r) => r.id))).toEqual(sorted(ids));
+    // The group holds the rows the board holds now (not a copy replaced since).
+    for (const r of rows) expect(r).toBe(board.rows.get(r.id));
+  }
+  expect(board.group('no-such-group')).toEqual([]);
+}
+
+/** A deterministic mix of rows over 3 events, 3 books, 2 leagues/sports and 3 markets. */
+function row(i: number, at: number, price = 2): OddsRow {
+  const eventId = `ev${i % 3}`;
+  const book = ['draftkings', 'fanduel', 'pinnacle'][i % 3 === 0 ? (i >> 2) % 3 : (i >> 1) % 3]!;
+  const market = ['moneyline', 'point_spread', 'total_points'][(i >> 3) % 3]!;
+  const nhl = eventId === 'ev2';
+  const line = market === 'moneyline' ? null : ((i >> 5) % 2) + 0.5;
+  const ladderKey = `${eventId}|${market}|game|`;
+  return oddsRow(`r${i}`, {
+    eventId,
+    sportsbook: book,
+    league: nhl ? 'nhl' : 'nba',
+    sport: nhl ? 'hockey' : 'basketball',
+    marketType: market,
+    ladderKey,
+    groupKey: `${ladderKey}|${line ?? ''}`,
+    groupLine: line,
+    line,
+    selectionType: i % 2 ? 'home' : 'away',
+    decimal: price,
+    changedAt: at,
+    lastSeenAt: at,
+  });
+}
+
+describe('OddsBoard indexes', () => {
+  it('answer ids, keys and group exactly as a scan of the rows does, through upserts, moves, removals and sightings', () => {
+    const board = new OddsBoard();
+    const events = [boardEvent('ev0'), boardEvent('ev1'), boardEvent('ev2', { league: 'nhl', sport: 'hockey' })];
+    board.applyChangeSet(changeSet(1, T0, { events, upserted: Array.from({ length: 60 }, (_, i) => row(i, T0)) }));
+    expectIndexesMatchScan(board);
+    expect(board.size).toBe(60);
+
+    // New prices, and rows that move to another book, market and group (same id).
+    const moved = Array.from({ length: 20 }, (_, i) => row(i * 3 + 1, T0 + 1000, 2.5)).map((r, i) =>
+      i % 2 ? { ...r, sportsbook: 'betmgm', marketType: 'total_points', groupKey: `${r.ladderKey}|9.5`, groupLine: 9.5 } : r,
+    );
+    board.applyChangeSet(changeSet(2, T0 + 1000, { upserted: moved }));
+    expectIndexesMatchScan(board);
+
+    const gone = [board.rows.get('r0')!, board.rows.get('r5')!, board.rows.get('r7')!];
+    board.applyChangeSet(changeSet(3, T0 + 2000, { removed: gone.map((r) => removal(r, T0 + 2000)), seen: ['r2', 'r4', 'r9'] }));
+    expectIndexesMatchScan(board);
+    expect(board.rows.get('r2')!.lastSeenAt).toBe(T0 + 2000);
+    expect(board.size).toBe(57);
+
+    board.applyChangeSet(changeSet(4, T0 + 3000, { eventsRemoved: ['ev2'] }));
+    expectIndexesMatchScan(board);
+    expect(board.ids('league', 'nhl')).toBeUndefined();
+    expect(board.ids('sport', 'hockey')).toBeUndefined();
+    expect([...board.rows.values()].every((r) => r.eventId !== 'ev2')).toBe(true);
+  });
+
+  it('changesSince: the rows changed after a time (latest state once) and the rows removed after it', () => {
+    const board = new OddsBoard();
+    board.load([boardEvent('ev0'), boardEvent('ev1'), boardEvent('ev2')], [], T0);
+    board.applyChangeSet(changeSet(1, T0 + 1000, { upserted: [row(0, T0 + 1000), row(1, T0 + 1000), row(2, T0 + 1000)] }));
+    board.applyChangeSet(changeSet(2, T0 + 2000, { upserted: [row(1, T0 + 2000, 3), row(3, T0 + 2000)] }));
+    board.applyChangeSet(changeSet(3, T0 + 3000, { removed: [removal(board.rows.get('r2')!, T0 + 3000)] }));
+    board.applyChangeSet(changeSet(4, T0 + 4000, { upserted: [row(4, T0 + 4000)] }));
+
+    const ids = (since: number) => sorted(board.changesSince(since).rows.map((r) => r.id));
+    expect(ids(T0)).toEqual(['r0', 'r1', 'r3', 'r4']);
+    expect(ids(T0 + 1000)).toEqual(['r1', 'r3', 'r4']);
+    expect(ids(T0 + 2000)).toEqual(['r4']);
+    expect(ids(T0 + 4000)).toEqual([]);
+    expect(board.changesSince(T0 + 1000).rows.find((r) => r.id === 'r1')!.decimal).toBe(3);
+    expect(board.changesSince(T0 + 2000).removed.map((r) => r.id)).toEqual(['r2']);
+    expect(board.changesSince(T0 + 3000).removed).toEqual([]);
+    expect(board.changesSince(T0).clamped).toBe(false);
+    // Before the logs began: changed rows from a scan (still exact), flagged as clamped.
+    const early = board.changesSince(T0 - 1);
+    expect(early.clamped).toBe(true);
+    expect(sorted(early.rows.map((r) => r.id))).toEqual(['r0', 'r1', 'r3', 'r4']);
+  });
+});

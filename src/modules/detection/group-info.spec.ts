@@ -1,0 +1,78 @@
+import { describe, expect, it } from '@jest/globals';
+import { Catalog } from '../../config/catalog.js';
+import type { OddsRow } from '../../domain/odds-row.js';
+import { boardEvent, changeSet, oddsRow, T0 } from '../board/board.fixtures.js';
+import { OddsBoard } from '../board/odds-board.js';
+import { allBooksBest, bestOf, groupInfo, impliedTotalAllBooks, type DetectContext } from './group-info.js';
+import { bestPerOutcome, gameTotalEvent } from './market-groups.js';
+
+const catalog = new Catalog();
+const GROUP = 'ev1|moneyline|full|';
+
+function price(id: string, book: string, side: 'home' | 'away', decimal: number, patch: Partial<OddsRow> = {}): OddsRow {
+  return oddsRow(id, {
+    sportsbook: book,
+    selectionType: side,
+    decimal,
+    probability: 1 / decimal,
+    ladderKey: 'ev1|moneyline|full|',
+    groupKey: GROUP,
+    ...patch,
+  });
+}
+
+function boardOf(rows: OddsRow[]): OddsBoard {
+  const board = new OddsBoard();
+  board.applyChangeSet(changeSet(1, T0, { events: [boardEvent('ev1')], upserted: rows }));
+  return board;
+}
+
+const ctxOf = (board: OddsBoard): DetectContext => ({ board, catalog, now: T0, memo: new Map() });
+
+describe('a market group read once per evaluation', () => {
+  const rows = [
+    price('a1', 'draftkings', 'home', 2.1),
+    price('a2', 'draftkings', 'away', 1.8),
+    price('b1', 'fanduel', 'home', 2.1), // ties DraftKings on home
+    price('b2', 'fanduel', 'away', 1.95),
+    price('c1', 'caesars', 'home', 2.3, { isActive: false }), // suspended: never the best
+    price('c2', 'caesars', 'away', 1.7),
+    price('d1', 'betmgm', 'home', 2.05),
+  ];
+
+  it('bestOf finds what bestPerOutcome finds, in every scope', () => {
+    const g = groupInfo(ctxOf(boardOf(rows)), GROUP)!;
+    const scopes = [() => true, (b: string) => b !== 'fanduel', (b: string) => b === 'caesars', (b: string) => b === 'betmgm'];
+    for (const inScope of scopes) expect(bestOf(g, inScope)).toEqual(bestPerOutcome(g.rows, g.outcomes, inScope));
+    // and the expectations themselves: home 2.1 tied (draftkings first by name), away 1.95 at FanDuel
+    const all = bestOf(g, () => true)!;
+    expect(all.legs.map((l) => l.id)).toEqual(['a1', 'b2']);
+    expect(all.tied[0]!.map((l) => l.id).sort()).toEqual(['a1', 'b1']);
+    expect([...all.books].sort()).toEqual(['betmgm', 'caesars', 'draftkings', 'fanduel']);
+    // Caesars alone has no active home price: no complete market
+    expect(bestOf(g, (b) => b === 'caesars')).toBeNull();
+  });
+
+  it('keeps the best prices among all books for one evaluation, and a price change is seen by the next one', () => {
+    const board = boardOf(rows);
+    const ctx = ctxOf(board);
+    const g = groupInfo(ctx, GROUP)!;
+    expect(allBooksBest(g)).toBe(allBooksBest(g));
+    expect(impliedTotalAllBooks(ctx, GROUP)).toBeCloseTo(1 / 2.1 + 1 / 1.95, 12);
+    // FanDuel's away price moves to 2.2: the next evaluation (a new context) reads the new price
+    board.applyChangeSet(changeSet(2, T0 + 1000, { upserted: [price('b2', 'fanduel', 'away', 2.2)] }));
+    expect(impliedTotalAllBooks(ctxOf(board), GROUP)).toBeCloseTo(1 / 2.1 + 1 / 2.2, 12);
+  });
+});
+
+describe('gameTotalEvent (which ladder keys are game totals)', () => {
+  it('is event|period for a total without a subject, null otherwise', () => {
+    expect(gameTotalEvent('ev1|total_points|full|')).toBe('ev1|full');
+    expect(gameTotalEvent('ev1|total_points|1h|')).toBe('ev1|1h');
+    expect(gameTotalEvent('ev1|total_points|full|Boston Celtics')).toBeNull();
+    expect(gameTotalEvent('ev1|point_spread|full|')).toBeNull();
+    expect(gameTotalEvent('ev1|total_points_x|full|')).toBeNull();
+    expect(gameTotalEvent('|total_points|full|')).toBeNull();
+    expect(gameTotalEvent('ev1')).toBeNull();
+  });
+});

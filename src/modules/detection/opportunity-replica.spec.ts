@@ -1,0 +1,216 @@
+import { describe, expect, it } from '@jest/globals';
+import type { EventBus } from '../../common/bus/event-bus.js';
+import type { OddsRow } from '../../domain/odds-row.js';
+import { refOf, type OpportunityEvent } from './detection.engine.js';
+import type { Detector, OpportunityRecord } from './detector.js';
+import { LifecyclePublisher } from './lifecycle-publisher.js';
+import { LIFECYCLE_TOPIC, SNAPSHOT_READY_TOPIC, type LifecycleMessage, type WireFlags } from './lifecycle-wire.js';
+import { OpportunityReplica } from './opportunity-replica.js';
+import { OpportunityRegistry } from './registry.js';
+
+interface ToyRecord extends OpportunityRecord {
+  row: OddsRow;
+  value: number;
+}
+
+const row = (id: string, book: string, eventId: string, price: number): OddsRow =>
+  ({
+    id,
+    sportsbook: book,
+    eventId,
+    sport: 'basketball',
+    league: 'nba',
+    marketType: 'moneyline',
+    isLive: false,
+    decimal: price,
+  }) as OddsRow;
+
+const rec = (id: string, source: string, value: number, r: OddsRow): ToyRecord => ({
+  kind: 'toy',
+  id,
+  source,
+  eventId: r.eventId,
+  marketType: 'moneyline',
+  detectedAt: value,
+  updatedAt: value,
+  guards: { flagged: [], offConsensus: [] },
+  row: r,
+  value,
+});
+
+const detector = {
+  kind: 'toy',
+  rows: (r: ToyRecord) => [r.row],
+  signature: (r: ToyRecord) => r.value,
+} as unknown as Detector;
+
+/** A worker (a registry and the publisher on a recording bus) and a replica following it. */
+function setUp() {
+  const sent: Array<{ topic: string; payload: unknown }> = [];
+  const bus = {
+    instanceId: 'worker-1',
+    publish: (topic: string, payload: unknown) => sent.push({ topic, payload: JSON.parse(JSON.stringify(payload)) }),
+  } as unknown as EventBus;
+  let stored: string | null = null;
+  const workerReg = new OpportunityRegistry<OpportunityRecord>();
+  const workerFlags = new Map<string, WireFlags[number][1]>();
+  const publisher = new LifecyclePublisher(
+    bus,
+    { save: async (json) => void (stored = json), load: async () => stored },
+    {
+      registries: () => [{ detector, scope: 'all', live: workerReg }],
+      flags: () => [...workerFlags].filter((e): e is [string, NonNullable<(typeof e)[1]>] => e[1] !== null),
+      seq: () => 7,
+      now: () => 1000,
+    },
+  );
+  publisher.begin();
+
+  const replicaReg = new OpportunityRegistry<OpportunityRecord>();
+  const events: OpportunityEvent[] = [];
+  const flagCalls: Array<{ flags: WireFlags; replaceAll: boolean }> = [];
+  let requests = 0;
+  const replica = new OpportunityReplica(
+    {
+      registry: (kind, scope) => (kind === 'toy' && scope === 'all' ? replicaReg : undefined),
+      registries: () => [{ kind: 'toy', scope: 'all', registry: replicaReg }],
+      ref: (_kind, r) => refOf(detector, r),
+      signature: (_kind, r) => detector.signature(r),
+      setFlags: (flags, replaceAll) => flagCalls.push({ flags, replaceAll }),
+      emit: (evt) => events.push(evt),
+    },
+    { request: () => requests++, load: async () => (stored ? JSON.parse(stored) : null), retryLater: () => undefined },
+  );
+
+  /** The worker evaluates one source and publishes; returns its message (not delivered yet). */
+  const evaluate = (source: string, found: ToyRecord[], flags: WireFlags = []): LifecycleMessage => {
+    const diff = workerReg.replaceSource(source, found);
+    for (const [g, f] of flags) workerFlags.set(g, f);
+    publisher.publish(7, 1000, [{ detector, scope: 'all', diff }], flags);
+    return sent.filter((m) => m.topic === LIFECYCLE_TOPIC).at(-1)!.payload as LifecycleMessage;
+  };
+  /** The worker answers a resync request; the replica reads the snapshot when the ready note comes. */
+  const answer = async () => {
+    await publisher.answer();
+    expect(sent.at(-1)!.topic).toBe(SNAPSHOT_READY_TOPIC);
+    await replica.onSnapshotReady();
+  };
+  const ids = (reg: OpportunityRegistry<OpportunityRecord>) => [...reg.values()].map((r) => r.id).sort();
+  const byId = (reg: OpportunityRegistry<OpportunityRecord>) => Object.fromEntries([...reg.values()].map((r) => [r.id, r]));
+  return { replica, evaluate, answer, workerReg, replicaReg, events, flagCalls, ids, byId, requests: () => requests, publisher };
+}
+
+const r1 = row('r1', 'draftkings', 'e1', 2.1);
+const r2 = row('r2', 'fanduel', 'e1', 2.05);
+const r3 = row('r3', 'pinnacle', 'e2', 1.9);
+
+describe('opportunity replica', () => {
+  it('starts from a snapshot, skips what it holds, then applies detected, updated and expired as the worker found them', async () => {
+    const t = setUp();
+    t.evaluate('g1', [rec('a', 'g1', 1, r1)]);
+    t.replica.start();
+    expect(t.requests()).toBe(1);
+    // Published after the request, before the snapshot: kept, and skipped since the snapshot holds it.
+    const m2 = t.evaluate('g1', [rec('a', 'g1', 1, r1), rec('b', 'g1', 1, r2)]);
+    t.replica.onMessage(m2);
+    expect(t.replicaReg.size).toBe(0);
+    await t.answer();
+    expect(t.replica.synced).toBe(true);
+    expect(t.ids(t.replicaReg)).toEqual(['a', 'b']);
+    expect(t.byId(t.replicaReg)).toEqual(t.byId(t.workerReg));
+    expect(t.events.map((e) => e.detected.map((r) => r.id))).toEqual([['a', 'b']]);
+
+    // a moves, b goes, c appears elsewhere.
+    t.replica.onMessage(t.evaluate('g1', [rec('a', 'g1', 2, r1)]));
+    t.replica.onMessage(t.evaluate('g2', [rec('c', 'g2', 3, r3)]));
+    expect(t.byId(t.replicaReg)).toEqual(t.byId(t.workerReg));
+    expect(t.ids(t.replicaReg)).toEqual(['a', 'c']);
+    expect((t.replicaReg.get('a') as ToyRecord).value).toBe(2);
+    const [upd, det] = t.events.slice(1);
+    expect(upd!.updated.map((r) => r.id)).toEqual(['a']);
+    // The expiry ref is built from the record the replica held: its event and books.
+    expect(upd!.expired).toEqual([
+      { id: 'b', eventId: 'e1', sport: 'basketball', league: 'nba', marketType: 'moneyline', books: ['fanduel'], live: false },
+    ]);
+    expect(det!.detected.map((r) => r.id)).toEqual(['c']);
+    expect(t.replicaReg.idsOf('g1')).toEqual(new Set(['a']));
+    expect(t.replicaReg.idsOf('g2')).toEqual(new Set(['c']));
+    expect(t.requests()).toBe(1);
+  });
+
+  it('resyncs on a skipped message and converges on the worker, announcing the differences', async () => {
+    const t = setUp();
+    t.replica.start();
+    await t.answer();
+    t.replica.onMessage(t.evaluate('g1', [rec('a', 'g1', 1, r1), rec('b', 'g1', 1, r2)]));
+    t.evaluate('g1', [rec('b', 'g1', 2, r2)]); // lost: a expired, b moved
+    const m3 = t.evaluate('g2', [rec('c', 'g2', 3, r3)], [
+      ['g2', [{ book: 'pinnacle', flag: 'self_arbitrage', impliedTotal: 0.97, limit: 0.98 }]],
+    ] as WireFlags);
+    t.replica.onMessage(m3);
+    expect(t.requests()).toBe(2);
+    expect(t.ids(t.replicaReg)).toEqual(['a', 'b']); // nothing applied past the gap
+    t.events.length = 0;
+    await t.answer();
+    expect(t.replica.synced).toBe(true);
+    expect(t.byId(t.replicaReg)).toEqual(t.byId(t.workerReg));
+    expect(t.events).toHaveLength(1);
+    expect(t.events[0]!.expired.map((r) => r.id)).toEqual(['a']);
+    expect(t.events[0]!.updated.map((r) => r.id)).toEqual(['b']);
+    expect(t.events[0]!.detected.map((r) => r.id)).toEqual(['c']);
+    // Flags come whole with the snapshot.
+    expect(t.flagCalls.at(-1)).toEqual({
+      replaceAll: true,
+      flags: [['g2', [{ book: 'pinnacle', flag: 'self_arbitrage', impliedTotal: 0.97, limit: 0.98 }]]],
+    });
+
+    // And it carries on from there.
+    t.replica.onMessage(t.evaluate('g2', []));
+    expect(t.ids(t.replicaReg)).toEqual(['b']);
+    expect(t.requests()).toBe(2);
+  });
+
+  it("resyncs when the worker's term changes (a takeover), and on request (bus gap, reconnect)", async () => {
+    const t = setUp();
+    t.replica.start();
+    await t.answer();
+    t.replica.onMessage(t.evaluate('g1', [rec('a', 'g1', 1, r1)]));
+    t.publisher.begin(); // another term: numbers start again
+    t.replica.onMessage(t.evaluate('g1', [rec('a', 'g1', 1, r1), rec('b', 'g1', 1, r2)]));
+    expect(t.requests()).toBe(2);
+    await t.answer();
+    expect(t.ids(t.replicaReg)).toEqual(['a', 'b']);
+    t.replica.resync();
+    expect(t.requests()).toBe(3);
+    expect(t.replica.synced).toBe(false);
+    await t.answer();
+    expect(t.replica.synced).toBe(true);
+  });
+
+  it('does not load a snapshot older than the messages it kept (some between them are missing): waits for a fresher one', async () => {
+    const t = setUp();
+    t.evaluate('g1', [rec('a', 'g1', 1, r1)]);
+    await t.publisher.answer(); // a periodic snapshot, at message 1
+    t.replica.start();
+    t.evaluate('g1', [rec('a', 'g1', 1, r1), rec('b', 'g1', 1, r2)]); // message 2: missed
+    t.replica.onMessage(t.evaluate('g2', [rec('c', 'g2', 3, r3)])); // message 3: kept
+    await t.replica.onSnapshotReady();
+    expect(t.replica.synced).toBe(false);
+    expect(t.replicaReg.size).toBe(0);
+    await t.answer();
+    expect(t.replica.synced).toBe(true);
+    expect(t.byId(t.replicaReg)).toEqual(t.byId(t.workerReg));
+  });
+
+  it('ignores snapshots it did not ask for, and everything once stopped', async () => {
+    const t = setUp();
+    t.replica.start();
+    await t.answer();
+    t.evaluate('g1', [rec('a', 'g1', 1, r1)]);
+    await t.answer(); // another replica's request
+    expect(t.replicaReg.size).toBe(0);
+    t.replica.stop();
+    t.replica.onMessage(t.evaluate('g1', []));
+    expect(t.requests()).toBe(1);
+  });
+});
