@@ -197,7 +197,9 @@ describe('BoardRepository through the board writer', () => {
     await repo().write({ ...empty, rows: [first] });
     expect(await stored([first.id])).toEqual([first]);
     // Every field but the id differs from what was stored (nulls become values and values nulls).
+    // From the bare row: its nulls replace the full row's values, and the rest is set apart.
     const next: OddsRow = {
+      ...bare,
       id: first.id,
       sportsbook: 'fanduel',
       eventId: 'nhl_a_b_2026-11-24_b2',
@@ -207,12 +209,8 @@ describe('BoardRepository through the board writer', () => {
       period: 'p1',
       ladderKey: 'ladder-key-2',
       groupKey: 'group-key-2',
-      groupLine: null,
       selection: 'Under',
       selectionType: 'under',
-      line: null,
-      playerName: null,
-      statCategory: null,
       american: 105,
       decimal: 2.05,
       probability: 0.487805,
@@ -221,15 +219,6 @@ describe('BoardRepository through the board writer', () => {
       changedAt: T + 1_000,
       oddsChangedAt: T + 2_000,
       lastSeenAt: T + 3_000,
-      externalEventId: null,
-      marketId: null,
-      selectionId: null,
-      maxBet: null,
-      volume: null,
-      volume24h: null,
-      openInterest: null,
-      homePitcher: null,
-      awayPitcher: null,
     };
     for (const [k, v] of Object.entries(next)) if (k !== 'id') expect([k, v]).not.toEqual([k, first[k as keyof OddsRow]]);
     const stale: OddsRow = { ...next, american: 999, decimal: 10.99 };

@@ -11,7 +11,7 @@ import { Leadership } from '../../src/modules/cluster/leadership.service.js';
 import { CLOSE_GRACE_MS, MAX_QUEUED_BYTES, STALL_TIMEOUT_MS, type Transport } from '../../src/modules/stream/stream-client.js';
 import { REPLAY_MS, StreamHub } from '../../src/modules/stream/stream-hub.js';
 import { Catalog } from '../../src/config/catalog.js';
-import { buildMarket, H, type GameSpec } from '../factories/market.js';
+import { buildMarket, celticsMoneyline, H, type GameSpec } from '../factories/market.js';
 import { SseRecorder } from '../support/sse.js';
 import { KEYS, SERVICES, startTestApp, type TestApp } from '../support/test-app.js';
 import { WsClient } from '../support/ws-client.js';
@@ -23,18 +23,7 @@ const GAMES = [
 ];
 const BOOKS = ['draftkings', 'fanduel', 'betmgm', 'pinnacle'];
 
-const celtics = (book: string, price: number, type: 'home' | 'away' = 'home'): Quote => ({
-  book,
-  league: 'nba',
-  homeTeam: 'Boston Celtics',
-  awayTeam: 'Los Angeles Lakers',
-  startTime: NOW + 6 * H,
-  marketType: 'moneyline',
-  selection: type === 'home' ? 'Boston Celtics' : 'Los Angeles Lakers',
-  selectionType: type,
-  line: null,
-  price: { american: price },
-});
+const celtics = (book: string, price: number, type: 'home' | 'away' = 'home'): Quote => celticsMoneyline(book, price, NOW, type);
 
 describe('live stream (SSE and WebSocket, end to end)', () => {
   let t: TestApp;

@@ -54,18 +54,21 @@ export class MemoryStreamCaps extends StreamCaps {
   }
 }
 
-/**
- * KEYS: leases (zset: stream id -> lease expiry, ms), order (zset: stream id -> acquisition number), counter.
- * ARGV: now, lease expiry, cap, stream id, key ttl (ms).
- * Drops expired leases, adds the stream, and removes the oldest streams past the cap; returns those removed.
- */
-const ACQUIRE = `
+/** Lua, first step of both scripts (KEYS[1] leases, KEYS[2] order, ARGV[1] now): drops the expired leases. */
+const DROP_EXPIRED = `
 local dead = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if #dead > 0 then
   redis.call('ZREM', KEYS[1], unpack(dead))
   redis.call('ZREM', KEYS[2], unpack(dead))
 end
-local n = redis.call('INCR', KEYS[3])
+`;
+
+/**
+ * KEYS: leases (zset: stream id -> lease expiry, ms), order (zset: stream id -> acquisition number), counter.
+ * ARGV: now, lease expiry, cap, stream id, key ttl (ms).
+ * Drops expired leases, adds the stream, and removes the oldest streams past the cap; returns those removed.
+ */
+const ACQUIRE = `${DROP_EXPIRED}local n = redis.call('INCR', KEYS[3])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
 redis.call('ZADD', KEYS[2], n, ARGV[4])
 local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[3])
@@ -82,13 +85,7 @@ return out
 `;
 
 /** KEYS: leases, order. ARGV: now, lease expiry, key ttl, stream ids. Renews those held; returns those not held. */
-const RENEW = `
-local dead = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if #dead > 0 then
-  redis.call('ZREM', KEYS[1], unpack(dead))
-  redis.call('ZREM', KEYS[2], unpack(dead))
-end
-local lost = {}
+const RENEW = `${DROP_EXPIRED}local lost = {}
 for i = 4, #ARGV do
   if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
     redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[i])
