@@ -66,40 +66,43 @@ const add = (t: Tally, json: string | null) => {
 type Diffs = Map<{ detector: Detector }, Map<string, LifecycleDiff<Tracked>>>;
 const engine = detection as unknown as { publish(diffs: Diffs, at: number): void };
 const publish = engine.publish.bind(detection);
-const prev = new Map<string, Record<string, unknown>>();
+
+// LC_WHY=1: what differs in the records sent whole during the ticks (field paths), and whether the detector's
+// signature (what the stream re-sends on) moved too: shows that "changed" is a change a client can see.
+const held = new Map<string, Tracked>();
 const why = new Map<string, number>();
-const diffKeys = (a: unknown, b: unknown, path: string, out: Set<string>): void => {
-  if (a === b) return;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
-    if (!(typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b))) out.add(path);
-    return;
-  }
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const k of keys) diffKeys((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], /^\d+$/.test(k) ? path : `${path}.${k}`, out);
+const differing = (a: unknown, b: unknown, path: string, out: Set<string>): void => {
+  if (a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b))) return;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return void out.add(path);
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) differing(x[k], y[k], /^\d+$/.test(k) ? path : `${path}.${k}`, out);
 };
-engine.publish = (diffs, at) => {
-  if (phase === 'ticks')
-    for (const [state, byScope] of diffs)
-      for (const [scope, diff] of byScope) {
-        for (const r of diff.updated) {
-          const p = prev.get(`${state.detector.kind}/${scope}/${r.id}`);
-          const out = new Set<string>();
-          if (p) diffKeys(p, r, state.detector.kind, out);
-          out.delete(`${state.detector.kind}.updatedAt`);
-          const sigSame = p ? JSON.stringify(state.detector.signature(p as never)) === JSON.stringify(state.detector.signature(r as never)) : false;
-          const k = `${sigSame ? 'sig-same' : 'sig-moved'} ${[...out].sort().join(',')}`;
-          why.set(k, (why.get(k) ?? 0) + 1);
-        }
-      }
-  for (const [state, byScope] of diffs)
-    for (const [scope, diff] of byScope)
-      for (const r of [...diff.detected, ...diff.updated, ...(diff.kept ?? [])]) prev.set(`${state.detector.kind}/${scope}/${r.id}`, r as never);
-  const scoped: ScopeDiff[] = [];
-  const old: ScopeDiff[] = [];
-  for (const [state, byScope] of diffs)
+const explain = (diffs: Diffs) => {
+  for (const [{ detector }, byScope] of diffs)
     for (const [scope, diff] of byScope) {
-      scoped.push({ detector: state.detector, scope, diff });
-      old.push({ detector: state.detector, scope, diff: { ...diff, updated: [...diff.updated, ...(diff.kept ?? [])], kept: [] } });
+      for (const r of diff.updated) {
+        const p = held.get(`${detector.kind}/${scope}/${r.id}`);
+        if (!p) continue;
+        const out = new Set<string>();
+        differing({ ...p, updatedAt: 0 }, { ...r, updatedAt: 0 }, detector.kind, out);
+        const sig = (x: Tracked) => JSON.stringify(detector.signature(x as never));
+        const k = `${sig(p) === sig(r) ? 'signature same ' : 'signature moved'} ${[...out].sort().join(',')}`;
+        why.set(k, (why.get(k) ?? 0) + 1);
+      }
+      for (const r of [...diff.detected, ...diff.updated, ...(diff.kept ?? [])]) held.set(`${detector.kind}/${scope}/${r.id}`, r);
+    }
+};
+
+engine.publish = (diffs, at) => {
+  if (process.env.LC_WHY) explain(diffs);
+  const scoped: ScopeDiff[] = [];
+  // Before: every re-found record in `updated`, whole.
+  const old: ScopeDiff[] = [];
+  for (const [{ detector }, byScope] of diffs)
+    for (const [scope, diff] of byScope) {
+      scoped.push({ detector, scope, diff });
+      old.push({ detector, scope, diff: { ...diff, updated: [...diff.updated, ...(diff.kept ?? [])], kept: [] } });
     }
   now.out.last = before.out.last = null;
   now.p.publish(0, at, scoped, []);
@@ -124,7 +127,8 @@ phase = 'rescan';
 detection.rescan(start + ticks * tickMs + 1);
 
 const live: Record<string, number> = {};
-for (const d of detection.types()) for (const s of detection.scopes(d.kind)) live[`${d.kind}/${s.key}`] = detection.live(d.kind, s.key)!.size;
+for (const d of detection.types())
+  for (const s of detection.scopes(d.kind)) live[`${d.kind}/${s.key}`] = detection.live(d.kind, s.key)!.size;
 const per = (t: Tally) => ({
   messages: t.messages,
   bytes_per_message: Math.round(t.bytes / Math.max(1, t.messages)),
@@ -136,6 +140,6 @@ const per = (t: Tally) => ({
 const report: Record<string, unknown> = { events, activity, ticks, tick_ms: tickMs, live };
 for (const [name, t] of Object.entries(phases)) report[name] = { before: per(t.before), now: per(t.now) };
 process.stdout.write(JSON.stringify(report, null, 2) + '\n');
-if (process.env.LC_WHY) for (const [k, n] of [...why].sort((a, b) => b[1] - a[1]).slice(0, 25)) process.stdout.write(`${n}\t${k}\n`);
+for (const [k, n] of [...why].sort((a, b) => b[1] - a[1]).slice(0, 25)) process.stdout.write(`${n}\t${k}\n`);
 await app.close();
 process.exit(0);

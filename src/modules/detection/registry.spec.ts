@@ -34,7 +34,12 @@ describe('opportunity registry', () => {
     const next = reg.replaceSource('g1', [
       rec('a', 2000), // new objects, same content
       rec('b', 2000, { value: 1.6 }),
-      rec('c', 2000, { legs: [{ row: r1, books: ['fanduel'] }, { row: r2, books: ['draftkings'] }] }),
+      rec('c', 2000, {
+        legs: [
+          { row: r1, books: ['fanduel'] },
+          { row: r2, books: ['draftkings'] },
+        ],
+      }),
     ]);
     expect(next.kept!.map((r) => r.id)).toEqual(['a']);
     expect(next.updated.map((r) => r.id)).toEqual(['b', 'c']);
@@ -47,8 +52,18 @@ describe('opportunity registry', () => {
   it("counts a row replaced by a copy that differs (a new sighting: REST shows the odds' age) as a change, an equal copy as none", () => {
     const reg = new OpportunityRegistry<Rec>();
     reg.replaceSource('g1', [rec('a', 1000), rec('b', 1000)]);
-    const seen = rec('a', 2000, { legs: [{ row: { ...r1, lastSeenAt: 1900 }, books: ['fanduel'] }, { row: r2, books: ['draftkings', 'fanduel'] }] });
-    const copy = rec('b', 2000, { legs: [{ row: { ...r1 }, books: ['fanduel'] }, { row: { ...r2 }, books: ['draftkings', 'fanduel'] }] });
+    const seen = rec('a', 2000, {
+      legs: [
+        { row: { ...r1, lastSeenAt: 1900 }, books: ['fanduel'] },
+        { row: r2, books: ['draftkings', 'fanduel'] },
+      ],
+    });
+    const copy = rec('b', 2000, {
+      legs: [
+        { row: { ...r1 }, books: ['fanduel'] },
+        { row: { ...r2 }, books: ['draftkings', 'fanduel'] },
+      ],
+    });
     const d = reg.replaceSource('g1', [seen, copy]);
     expect(d.updated.map((r) => r.id)).toEqual(['a']);
     expect(d.kept!.map((r) => r.id)).toEqual(['b']);
