@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EventBus } from '../../src/common/bus/event-bus.js';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { Leadership } from '../../src/modules/cluster/leadership.service.js';
 import { DetectionEngine } from '../../src/modules/detection/detection.engine.js';
+import { LIFECYCLE_TOPIC, type LifecycleMessage } from '../../src/modules/detection/lifecycle-wire.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { buildMarket, celticsMoneyline, H } from '../factories/market.js';
 import { until } from '../support/tcp-proxy.js';
@@ -15,6 +17,16 @@ function liveIds(t: TestApp): Record<string, string[]> {
   for (const d of engine.types())
     for (const s of engine.scopes(d.kind)) out[`${d.kind}/${s.key}`] = [...engine.live(d.kind, s.key)!.values()].map((r) => r.id).sort();
   return out;
+}
+
+/** Every live record of an instance as JSON (a replica's prices are copies of the worker's), per kind and scope. */
+function liveRecords(t: TestApp): unknown {
+  const engine = t.app.get(DetectionEngine);
+  const out: Record<string, unknown> = {};
+  for (const d of engine.types())
+    for (const s of engine.scopes(d.kind))
+      out[`${d.kind}/${s.key}`] = [...engine.live(d.kind, s.key)!.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return JSON.parse(JSON.stringify(out));
 }
 
 const LISTS = [
@@ -75,11 +87,47 @@ describe('detect once: the active worker detects, replicas follow its lifecycle'
       items += w.json.data.length;
     }
     expect(items).toBeGreaterThan(W.live('arbitrage')!.size);
+    expect(liveRecords(api)).toEqual(liveRecords(worker));
     const A = api.app.get(DetectionEngine);
     expect(W.stats.incrementalRuns).toBeGreaterThan(0);
     expect(A.stats.incrementalRuns).toBe(0);
     expect(A.stats.groupsEvaluated).toBe(0);
     expect(A.stats.laddersEvaluated).toBe(0);
+  });
+
+  it('a re-evaluation with unchanged prices sends every record as its id only; the replica still shows what the worker does', async () => {
+    const W = worker.app.get(DetectionEngine);
+    const A = api.app.get(DetectionEngine);
+    await until(() => JSON.stringify(liveIds(api)) === JSON.stringify(liveIds(worker)), 10_000);
+    const heard: LifecycleMessage[] = [];
+    const off = api.app.get(EventBus).subscribe<LifecycleMessage>(LIFECYCLE_TOPIC, (msg, remote) => void (remote && heard.push(msg)));
+    const { applied, resyncs } = A.replica!.stats;
+    const announced: unknown[] = [];
+    const offEvents = api.app.get(EventBus).subscribe('opportunities', (evt) => void announced.push(evt));
+    // Every source evaluated again, later (the odds still fresh): nothing moved.
+    expect(W.rescan(NOW + 1500)).toBe(0);
+    await until(() => A.replica!.stats.applied > applied, 10_000);
+    off();
+    offEvents();
+    expect(heard).toHaveLength(1);
+    const msg = heard[0]!;
+    expect(msg.at).toBe(NOW + 1500);
+    expect(msg.rows).toEqual([]);
+    expect(msg.changes.flatMap((c) => [...c.detected, ...c.updated])).toEqual([]);
+    expect(msg.changes.flatMap((c) => c.expired)).toEqual([]);
+    const live = Object.values(liveIds(worker)).flat().length;
+    expect(live).toBeGreaterThan(0);
+    expect(msg.changes.flatMap((c) => c.kept ?? []).length).toBe(live);
+    // Nothing changed: nothing announced for the stream; the records (their updatedAt too) and bodies agree.
+    expect(announced).toEqual([]);
+    expect(A.replica!.stats).toMatchObject({ resyncs, unknownKept: 0 });
+    expect(liveRecords(api)).toEqual(liveRecords(worker));
+    expect(W.live('arbitrage')!.values().next().value!.updatedAt).toBe(NOW + 1500);
+    for (const path of LISTS) {
+      const [w, a] = await Promise.all([worker.call(path, { key: KEYS.enterprise }), api.call(path, { key: KEYS.enterprise })]);
+      expect([path, w.status]).toEqual([path, 200]);
+      expect(a.json.data).toEqual(w.json.data);
+    }
   });
 
   it('the arbitrage expires on the replica when the worker says so', async () => {

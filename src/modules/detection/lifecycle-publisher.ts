@@ -59,17 +59,31 @@ export class LifecyclePublisher {
     this.n = 0;
   }
 
-  /** Publishes one evaluation's changes (nothing when nothing changed). */
+  /**
+   * Publishes one evaluation's changes (nothing when nothing was evaluated): records detected or changed whole,
+   * records re-found unchanged as ids, expired ones as ids.
+   */
   publish(seq: number, at: number, diffs: readonly ScopeDiff[], flags: WireFlags): void {
     const table = new RowTable();
     const changes: WireChange[] = [];
     for (const { detector, scope, diff } of diffs) {
-      if (!diff.detected.length && !diff.expired.length && !diff.updated.length) continue;
+      const kept = diff.kept ?? [];
+      if (!diff.detected.length && !diff.expired.length && !diff.updated.length && !kept.length) continue;
+      const detected = diff.detected.map((r) => table.encode(detector, r as OpportunityRecord));
+      const updated = diff.updated.map((r) => table.encode(detector, r as OpportunityRecord));
+      // Unchanged records travel as their ids, their `updatedAt` being the message's time; one confirmed at
+      // another time (not this evaluation's) travels whole.
+      const keptIds: string[] = [];
+      for (const r of kept) {
+        if (r.updatedAt === at) keptIds.push(r.id);
+        else updated.push(table.encode(detector, r as OpportunityRecord));
+      }
       changes.push({
         kind: detector.kind,
         scope,
-        detected: diff.detected.map((r) => table.encode(detector, r as OpportunityRecord)),
-        updated: diff.updated.map((r) => table.encode(detector, r as OpportunityRecord)),
+        detected,
+        updated,
+        ...(keptIds.length ? { kept: keptIds } : {}),
         expired: diff.expired.map((r) => r.id),
       });
     }

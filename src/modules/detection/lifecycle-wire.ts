@@ -21,7 +21,13 @@ export interface WireChange {
   kind: string;
   scope: string;
   detected: WireRecord[];
+  /** Re-evaluated records that changed in something besides `updatedAt` (registry.ts sameRecord), whole. */
   updated: WireRecord[];
+  /**
+   * Ids of records re-evaluated unchanged (absent when none): the replica holds them already and only takes
+   * the message's `at` as their `updatedAt`. An id it does not hold means it drifted: it resyncs.
+   */
+  kept?: string[];
   /** Ids: a replica builds the expiry refs from the records it holds. */
   expired: string[];
 }

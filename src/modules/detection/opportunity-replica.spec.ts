@@ -25,14 +25,15 @@ const row = (id: string, book: string, eventId: string, price: number): OddsRow 
     decimal: price,
   }) as OddsRow;
 
-const rec = (id: string, source: string, value: number, r: OddsRow): ToyRecord => ({
+/** A record found at `at` (by default at its value). */
+const rec = (id: string, source: string, value: number, r: OddsRow, at = value): ToyRecord => ({
   kind: 'toy',
   id,
   source,
   eventId: r.eventId,
   marketType: 'moneyline',
-  detectedAt: value,
-  updatedAt: value,
+  detectedAt: at,
+  updatedAt: at,
   guards: { flagged: [], offConsensus: [] },
   row: r,
   value,
@@ -83,10 +84,10 @@ function setUp() {
   );
 
   /** The worker evaluates one source and publishes; returns its message (not delivered yet). */
-  const evaluate = (source: string, found: ToyRecord[], flags: WireFlags = []): LifecycleMessage => {
+  const evaluate = (source: string, found: ToyRecord[], flags: WireFlags = [], at = 1000): LifecycleMessage => {
     const diff = workerReg.replaceSource(source, found);
     for (const [g, f] of flags) workerFlags.set(g, f);
-    publisher.publish(7, 1000, [{ detector, scope: 'all', diff }], flags);
+    publisher.publish(7, at, [{ detector, scope: 'all', diff }], flags);
     return sent.filter((m) => m.topic === LIFECYCLE_TOPIC).at(-1)!.payload as LifecycleMessage;
   };
   /** The worker answers a resync request; the replica reads the snapshot when the ready note comes. */
@@ -200,6 +201,57 @@ describe('opportunity replica', () => {
     await t.answer();
     expect(t.replica.synced).toBe(true);
     expect(t.byId(t.replicaReg)).toEqual(t.byId(t.workerReg));
+  });
+
+  it('gets records re-found unchanged as ids only: takes their new updatedAt, announces nothing, holds what the worker holds', async () => {
+    const t = setUp();
+    t.replica.start();
+    await t.answer();
+    t.replica.onMessage(t.evaluate('g1', [rec('a', 'g1', 1, r1, 1000), rec('b', 'g1', 1, r2, 1000)], [], 1000));
+    t.events.length = 0;
+    // Re-evaluated at 2000 with nothing moved: no record travels, no price either.
+    const same = t.evaluate('g1', [rec('a', 'g1', 1, r1, 2000), rec('b', 'g1', 1, r2, 2000)], [], 2000);
+    expect(same.changes).toEqual([{ kind: 'toy', scope: 'all', detected: [], updated: [], kept: ['a', 'b'], expired: [] }]);
+    expect(same.rows).toEqual([]);
+    t.replica.onMessage(same);
+    expect(t.events).toEqual([]);
+    expect(t.byId(t.replicaReg)).toEqual(t.byId(t.workerReg));
+    expect(t.replicaReg.get('a')!.updatedAt).toBe(2000);
+    expect(t.replicaReg.get('a')!.detectedAt).toBe(1000);
+    // b moves, a does not: only b travels whole, and only b is announced.
+    const moved = t.evaluate('g1', [rec('a', 'g1', 1, r1, 3000), rec('b', 'g1', 5, r2, 3000)], [], 3000);
+    expect(moved.changes[0]!.updated.map((w) => w.id)).toEqual(['b']);
+    expect(moved.changes[0]!.kept).toEqual(['a']);
+    expect(moved.rows.map((r) => r.id)).toEqual(['r2']);
+    t.replica.onMessage(moved);
+    expect(t.events.map((e) => [e.detected.length, e.updated.map((r) => r.id), e.expired.length])).toEqual([[0, ['b'], 0]]);
+    expect(t.byId(t.replicaReg)).toEqual(t.byId(t.workerReg));
+    expect(t.requests()).toBe(1);
+  });
+
+  it('sends whole a record re-found unchanged but confirmed at another time than the message', async () => {
+    const t = setUp();
+    t.evaluate('g1', [rec('a', 'g1', 1, r1, 1000)], [], 1000);
+    const msg = t.evaluate('g1', [rec('a', 'g1', 1, r1, 1500)], [], 2000);
+    expect(msg.changes[0]!.kept).toBeUndefined();
+    expect(msg.changes[0]!.updated).toEqual([expect.objectContaining({ id: 'a', updatedAt: 1500 })]);
+  });
+
+  it('resyncs when told a record it does not hold was re-found unchanged (it drifted), and converges', async () => {
+    const t = setUp();
+    t.replica.start();
+    await t.answer();
+    t.replica.onMessage(t.evaluate('g1', [rec('a', 'g1', 1, r1, 1000), rec('b', 'g1', 1, r2, 1000)], [], 1000));
+    t.replicaReg.applyRemote([], ['a']); // lost here somehow
+    t.replica.onMessage(t.evaluate('g1', [rec('a', 'g1', 1, r1, 2000), rec('b', 'g1', 1, r2, 2000)], [], 2000));
+    expect(t.replica.stats.unknownKept).toBe(1);
+    expect(t.requests()).toBe(2);
+    expect(t.replica.synced).toBe(false);
+    expect(t.replicaReg.get('b')!.updatedAt).toBe(1000); // nothing of it applied
+    await t.answer();
+    expect(t.replica.synced).toBe(true);
+    expect(t.byId(t.replicaReg)).toEqual(t.byId(t.workerReg));
+    expect(t.ids(t.replicaReg)).toEqual(['a', 'b']);
   });
 
   it('ignores snapshots it did not ask for, and everything once stopped', async () => {

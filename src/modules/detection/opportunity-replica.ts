@@ -32,8 +32,8 @@ const MAX_BUFFERED = 10_000;
 
 /**
  * A replica's opportunity book follows the active worker: lifecycle messages are applied in their order
- * (numbered per leadership term); a skipped number, a new term, a lost bus message or a Redis reconnect
- * makes it resync: it asks the worker for a snapshot of its registries, keeps the messages arriving
+ * (numbered per leadership term); a skipped number, a new term, a lost bus message, a Redis reconnect or a
+ * record said to be unchanged that it does not hold makes it resync: it asks the worker for a snapshot of its registries, keeps the messages arriving
  * meanwhile, loads the snapshot and replays the kept messages that follow it. Every change, applied or
  * loaded, is announced locally as the OpportunityEvent the stream and CLV already consume.
  */
@@ -45,7 +45,7 @@ export class OpportunityReplica {
   private loading = false;
   private active = false;
   /** Counters for diagnostics and tests. */
-  readonly stats = { applied: 0, resyncs: 0, snapshotsLoaded: 0 };
+  readonly stats = { applied: 0, resyncs: 0, snapshotsLoaded: 0, unknownKept: 0 };
 
   constructor(
     private readonly book: ReplicaBook,
@@ -79,12 +79,27 @@ export class OpportunityReplica {
       return;
     }
     if (msg.epoch === this.epoch && msg.n <= this.lastN) return; // already applied (or in the snapshot)
-    if (msg.epoch !== this.epoch || msg.n !== this.lastN + 1) {
+    if (msg.epoch !== this.epoch || msg.n !== this.lastN + 1 || !this.holdsKept(msg)) {
       this.resync();
       this.buffer!.push(msg);
       return;
     }
     this.apply(msg);
+  }
+
+  /** Whether this book holds every record the message says was re-found unchanged (else it drifted). */
+  private holdsKept(msg: LifecycleMessage): boolean {
+    for (const c of msg.changes) {
+      if (!c.kept?.length) continue;
+      const registry = this.book.registry(c.kind, c.scope);
+      if (!registry) continue;
+      for (const id of c.kept)
+        if (!registry.get(id)) {
+          this.stats.unknownKept++;
+          return false;
+        }
+    }
+    return true;
   }
 
   /** Messages may have been lost (bus gap, Redis reconnect): catch up from the worker's state. */
@@ -164,6 +179,9 @@ export class OpportunityReplica {
         if (had) expired.push(this.book.ref(c.kind, had));
       }
       registry.applyRemote([...detected, ...updated], c.expired);
+      // Unchanged but confirmed now; nothing to announce for them (the stream would not resend them).
+      for (const id of c.kept ?? []) registry.get(id)!.updatedAt = msg.at;
+      if (!c.detected.length && !c.updated.length && !c.expired.length) continue;
       this.book.emit({
         seq: msg.seq,
         kind: c.kind,

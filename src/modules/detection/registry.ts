@@ -9,8 +9,44 @@ export interface Tracked {
 export interface LifecycleDiff<R> {
   detected: R[];
   expired: R[];
-  /** Still alive, re-evaluated (prices or stakes may have moved). */
+  /**
+   * Still alive, re-evaluated, and different from what was held in something besides `updatedAt` (a price, a
+   * stake, a book, a guard, a row's own fields such as its last sighting): what a replica or a client can see.
+   */
   updated: R[];
+  /** Still alive, re-evaluated, and the same in everything but `updatedAt` (made on first use). */
+  kept?: R[];
+}
+
+/**
+ * Whether a re-evaluated record equals the one held, `updatedAt` aside: plain data compared field by field (a
+ * row that did not change is the same object, rows being replaced, not edited, when they change), numbers by
+ * value (NaN equal to NaN). Keys holding undefined count as absent, as on the wire.
+ */
+export function sameRecord(held: Tracked, found: Tracked): boolean {
+  if (held === found) return true;
+  const a = held as unknown as Record<string, unknown>;
+  const b = found as unknown as Record<string, unknown>;
+  for (const k in a) if (k !== 'updatedAt' && !same(a[k], b[k])) return false;
+  for (const k in b) if (k !== 'updatedAt' && a[k] === undefined && b[k] !== undefined) return false;
+  return true;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'number') return typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!same(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  for (const k in x) if (!same(x[k], y[k])) return false;
+  for (const k in y) if (x[k] === undefined && y[k] !== undefined) return false;
+  return true;
 }
 
 /** The read side of a registry: what the type modules and the stream may look at. */
@@ -25,7 +61,8 @@ export interface LiveSet<R> {
 
 /**
  * The live opportunities of one kind (and book scope), by id and by the market group or ladder they come
- * from. replaceSource() swaps in a fresh evaluation of one source and says what appeared and what expired.
+ * from. replaceSource() swaps in a fresh evaluation of one source and says what appeared, what changed, what
+ * was re-found unchanged and what expired.
  */
 export class OpportunityRegistry<R extends Tracked> implements LiveSet<R> {
   readonly byId = new Map<string, R>();
@@ -59,7 +96,8 @@ export class OpportunityRegistry<R extends Tracked> implements LiveSet<R> {
       const existing = this.byId.get(r.id);
       if (existing) {
         r.detectedAt = existing.detectedAt;
-        diff.updated.push(r);
+        if (sameRecord(existing, r)) (diff.kept ??= []).push(r);
+        else diff.updated.push(r);
       } else diff.detected.push(r);
       this.byId.set(r.id, r);
       next.add(r.id);
