@@ -3,12 +3,10 @@
 // driven through the real pipeline for BENCH_CLV_HOURS simulated hours in BENCH_CLV_TICK_S steps, so games
 // are listed, priced, go live (closing lines captured), play and end (graded). Then /historical/clv's report
 // is printed, by sport, by book and by devig book.
-import { createApp } from '../src/app.factory.js';
+import { benchApp } from './bench-app.js';
 import { ManualClock } from '../src/common/time/clock.js';
 import type { Account } from '../src/common/auth/account.js';
 import { Catalog } from '../src/config/catalog.js';
-import { loadConfig } from '../src/config/env.js';
-import { BoardService } from '../src/modules/board/board.service.js';
 import { ClosingLinesService } from '../src/modules/closing-lines/closing-lines.service.js';
 import { ClvService } from '../src/modules/clv/clv.service.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
@@ -38,16 +36,11 @@ export async function clvBench(): Promise<void> {
   const events = Number(process.env.BENCH_CLV_EVENTS ?? 40);
   const start = Date.parse(process.env.BENCH_CLV_START ?? '2026-11-22T16:00:00Z');
   const clock = new ManualClock(start);
-  const config = loadConfig(
-    { PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'enterprise:sk_bench_ent_000001' },
-    'bench',
-  );
-  const app = await createApp(config, { clock });
+  // Prices need not reach the database here (only the closing lines and the track record do).
+  const app = await benchApp({ API_KEYS: 'enterprise:sk_bench_ent_000001' }, { clock, writes: false });
   const ingestion = app.get(IngestionService);
   const clv = app.get(ClvService);
   const closing = app.get(ClosingLinesService);
-  // Prices need not reach the database here (only the closing lines and the track record do).
-  (app.get(BoardService).writer as unknown as { enqueue: () => void }).enqueue = () => undefined;
   const days = Number(process.env.BENCH_CLV_DAYS ?? 1);
   const sim = new MarketSimulator(new Catalog(), { seed, events, days, tickMs: tickS * 1000, start });
   const wall = performance.now();

@@ -3,11 +3,9 @@
 // changes are encoded as the active worker would publish them: as now (records re-found unchanged as ids) and
 // as before (every re-found record whole). Prints per-message bytes and records for both.
 // Run: node --import tsx bench/lifecycle-count.ts  (LC_EVENTS, LC_ACTIVITY, LC_TICKS to change the market)
+import { benchApp } from './bench-app.js';
 import type { EventBus } from '../src/common/bus/event-bus.js';
-import { createApp } from '../src/app.factory.js';
 import { Catalog } from '../src/config/catalog.js';
-import { loadConfig } from '../src/config/env.js';
-import { BoardService } from '../src/modules/board/board.service.js';
 import { DetectionEngine } from '../src/modules/detection/detection.engine.js';
 import type { Detector } from '../src/modules/detection/detector.js';
 import { LifecyclePublisher, type LiveState, type ScopeDiff } from '../src/modules/detection/lifecycle-publisher.js';
@@ -21,14 +19,9 @@ const activity = Number(process.env.LC_ACTIVITY ?? 30);
 const ticks = Number(process.env.LC_TICKS ?? 240);
 const tickMs = 250;
 
-const config = loadConfig(
-  { PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'sharp:sk_bench_sharp_0001' },
-  'bench',
-);
-const app = await createApp(config);
+const app = await benchApp({}, { writes: false });
 const ingestion = app.get(IngestionService);
 const detection = app.get(DetectionEngine);
-(app.get(BoardService).writer as unknown as { enqueue: () => void }).enqueue = () => undefined;
 
 /** A publisher whose bus only keeps the last message, as JSON. */
 function recorder() {

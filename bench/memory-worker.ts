@@ -2,10 +2,9 @@
 // no schedulers: board, delayed free-tier views, detection's bookkeeping, the writer) with a synthetic board of
 // BENCH_ROWS prices. Reports heapUsed after a forced gc against the empty service of the same process, and what
 // each part holds (measured by releasing it and collecting again).
+import { benchApp } from './bench-app.js';
 import { writeHeapSnapshot } from 'node:v8';
-import { createApp } from '../src/app.factory.js';
 import { Catalog } from '../src/config/catalog.js';
-import { loadConfig } from '../src/config/env.js';
 import { BoardService } from '../src/modules/board/board.service.js';
 import { DetectionEngine } from '../src/modules/detection/detection.engine.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
@@ -20,11 +19,7 @@ const heap = (): number => {
 };
 
 const rows = Number(process.env.BENCH_ROWS ?? 250_000);
-const config = loadConfig(
-  { PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'sharp:sk_bench_sharp_0001' },
-  'bench',
-);
-const app = await createApp(config);
+const app = await benchApp();
 const ingestion = app.get(IngestionService);
 const boards = app.get(BoardService);
 const detection = app.get(DetectionEngine);

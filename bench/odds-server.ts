@@ -1,25 +1,13 @@
 // Child process of the odds benchmark: the whole service (embedded store, no providers) with a synthetic
 // board of BENCH_ROWS prices, listening on a random port. Prints one JSON line {port, rows} when ready.
-import { createApp } from '../src/app.factory.js';
+import { benchApp } from './bench-app.js';
 import { Catalog } from '../src/config/catalog.js';
-import { loadConfig } from '../src/config/env.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
 import { BoardService } from '../src/modules/board/board.service.js';
 import { syntheticQuotes } from './synthetic-board.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 250_000);
-const config = loadConfig(
-  {
-    PROVIDERS: 'none',
-    SCHEDULERS: 'false',
-    LOG_LEVEL: 'warn',
-    EMBEDDED_IN_MEMORY: 'true',
-    API_KEYS: 'enterprise:sk_bench_ent_000001',
-    ENTERPRISE_REQUESTS_PER_MINUTE: '1000000',
-  },
-  'bench',
-);
-const app = await createApp(config);
+const app = await benchApp({ API_KEYS: 'enterprise:sk_bench_ent_000001', ENTERPRISE_REQUESTS_PER_MINUTE: '1000000' });
 const ingestion = app.get(IngestionService);
 const now = Date.now();
 const quotes = syntheticQuotes(new Catalog(), rows, now);

@@ -1,25 +1,12 @@
 // Child process of the stream benchmark: the service with a synthetic board, 50 enterprise keys (20 streams
 // each) and a fixed admin token; prints {port} when ready.
-import { createApp } from '../src/app.factory.js';
+import { benchApp } from './bench-app.js';
 import { Catalog } from '../src/config/catalog.js';
-import { loadConfig } from '../src/config/env.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
 import { syntheticQuotes } from './synthetic-board.js';
 
 const keys = Array.from({ length: 50 }, (_, i) => `enterprise:sk_bench_stream_${String(i).padStart(4, '0')}`).join(',');
-const config = loadConfig(
-  {
-    PROVIDERS: 'none',
-    SCHEDULERS: 'false',
-    LOG_LEVEL: 'warn',
-    EMBEDDED_IN_MEMORY: 'true',
-    API_KEYS: keys,
-    ADMIN_TOKEN: 'bench-admin-token-0001',
-    ENTERPRISE_REQUESTS_PER_MINUTE: '1000000',
-  },
-  'bench',
-);
-const app = await createApp(config);
+const app = await benchApp({ API_KEYS: keys, ADMIN_TOKEN: 'bench-admin-token-0001', ENTERPRISE_REQUESTS_PER_MINUTE: '1000000' });
 const now = Date.now();
 app
   .get(IngestionService)
