@@ -90,6 +90,9 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   private renderedFrom = 0;
   private lastClientLeftAt = Number.NEGATIVE_INFINITY;
   private readonly signatures = new Map<string, string>();
+  /** Streams handed frames by this turn's broadcasts, written once the turn's work is done (see deliver). */
+  private readonly outgoing = new Set<StreamClient>();
+  private deliveryQueued = false;
   /** viewsRendered: live frame lists rendered (once per entry and view, whatever the number of streams in it). */
   stats = { opened: 0, closedSlow: 0, framesSent: 0, viewsRendered: 0 };
   /** The most prices one snapshot may hold (MAX_SNAPSHOT_ODDS; tests lower it to exercise the refusal). */
@@ -123,6 +126,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     if (this.leaseTimer) clearInterval(this.leaseTimer);
+    this.deliver();
     for (const c of [...this.clients])
       c.close({ code: 'service_unavailable', message: 'The server is shutting down; reconnect with Last-Event-ID' });
   }
@@ -442,7 +446,6 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
    */
   private broadcast(seq: number, render: (c: StreamClient) => Array<{ event: string; data: string }>): void {
     const views = new Map<string, View>();
-    let sent = 0;
     for (const c of this.clients) {
       if (c.closed || c.snapshotting || seq < c.lastSeq) continue;
       const key = c.viewKey;
@@ -460,17 +463,44 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
         frames = v.frames.map((fr, i) => ({ id: `${seq}-${start + i}`, event: fr.event, data: fr.data }));
         v.at.set(start, frames);
       }
+      // Numbered now (a later broadcast of the same sequence goes on from here), written when the turn's work is done.
       c.lastSeq = seq;
-      for (let i = 0; i < frames.length; i++) {
-        c.lastK = start + i;
-        if (!c.send(frames[i]!)) break;
-        sent++;
+      c.lastK = start + frames.length - 1;
+      c.defer(frames);
+      this.outgoing.add(c);
+    }
+    if (this.outgoing.size && !this.deliveryQueued) {
+      this.deliveryQueued = true;
+      queueMicrotask(() => this.deliver());
+    }
+  }
+
+  /**
+   * Writes what this turn's broadcasts handed each stream, in one write per stream. It runs once the code that
+   * published the change set has returned: BoardService.apply publishes the change set, then applies it to the
+   * board, whose listeners run detection, which publishes the opportunity events; all of it synchronously. So the
+   * prices and the opportunities they caused leave together, and the prices wait for nothing but that evaluation.
+   */
+  private deliver(): void {
+    this.deliveryQueued = false;
+    let sent = 0;
+    for (const c of this.outgoing) {
+      try {
+        sent += c.deliver();
+      } catch (err) {
+        this.logger.warn({ msg: 'stream write failed', stream: c.id, error: (err as Error).message });
       }
     }
+    this.outgoing.clear();
     if (sent) {
       this.stats.framesSent += sent;
       this.metrics.streamFrames.inc(sent);
     }
+  }
+
+  /** Writes now what the broadcasts so far handed the streams (tests; it is written at the end of the turn anyway). */
+  deliverNow(): void {
+    this.deliver();
   }
 
   // ---------------------------------------------------------------- connections
@@ -881,6 +911,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   }
 
   private heartbeat(): void {
+    this.deliver();
     const data = JSON.stringify({ timestamp: this.clock.iso(), streams: this.clients.size });
     for (const c of this.clients)
       if (!c.snapshotting) c.send({ id: `${Math.max(c.lastSeq, this.lastSeq)}-h${c.heartbeats++}`, event: 'heartbeat', data });

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import { CLOSE_GRACE_MS, SOCKET_HIGH_WATER, type CloseReason, type Frame, type Transport } from './stream-client.js';
 
@@ -29,6 +30,8 @@ class Gone {
  */
 export class SseTransport implements Transport {
   private readonly gone = new Gone();
+  /** Inside batch(): the socket stays corked until the batch ends. */
+  private batching = false;
 
   constructor(
     private readonly raw: ServerResponse,
@@ -48,10 +51,25 @@ export class SseTransport implements Transport {
     // The bytes are encoded once per Frame object, shared by every stream of a view (see StreamHub.broadcast).
     const ok = raw.write(((f.wire ??= {}).sse ??= Buffer.from(sseText(f), 'utf8')));
     // ServerResponse.write corks the socket until the next tick: after the whole fan-out (and the detection that
-    // follows it). Uncorked now, the frame reaches the kernel at once.
+    // follows it). Uncorked now, the frame reaches the kernel at once (in a batch, when the batch ends).
     const socket = raw.socket;
-    if (socket && socket.writableCorked) socket.uncork();
+    if (!this.batching && socket && socket.writableCorked) socket.uncork();
     return ok;
+  }
+
+  batch(fn: () => void): void {
+    const socket = this.raw.socket;
+    if (this.batching || !socket || socket.destroyed) return fn();
+    // Corked by us, the response's writes add no cork of their own: uncorking once hands them all to the kernel
+    // in one writev (each frame's bytes are still the Buffer shared by the streams of its view).
+    socket.cork();
+    this.batching = true;
+    try {
+      fn();
+    } finally {
+      this.batching = false;
+      socket.uncork();
+    }
   }
 
   buffered(): number {
@@ -135,6 +153,20 @@ export class WsTransport implements Transport {
     );
     this.ws.send(wire.ws, { binary: false });
     return this.ws.bufferedAmount <= SOCKET_HIGH_WATER;
+  }
+
+  batch(fn: () => void): void {
+    // ws sends each message with its own socket.write (corked around header and payload); corked around them all,
+    // the messages (still one WebSocket message per frame) reach the kernel in one writev. ws keeps its socket in
+    // `_socket` (not in its types); without one, each message goes out by itself.
+    const socket = (this.ws as unknown as { _socket?: Socket })._socket;
+    if (!socket || socket.destroyed || this.ws.readyState !== this.ws.OPEN) return fn();
+    socket.cork();
+    try {
+      fn();
+    } finally {
+      socket.uncork();
+    }
   }
 
   /** Sends a frame that is not part of the sequence (pong, subscribed, error replies). */
