@@ -336,9 +336,10 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
       const socket = serverSide.get(client.localPort!)!;
       // The system calls that send on the server's side of this connection: one per _write or _writev.
       let writes = 0;
+      const methods = socket as unknown as Record<'_write' | '_writev', (...a: unknown[]) => void>;
       for (const m of ['_write', '_writev'] as const) {
-        const own = socket[m].bind(socket) as (...a: unknown[]) => void;
-        socket[m] = ((...a: unknown[]) => (writes++, own(...a))) as never;
+        const own = methods[m].bind(socket);
+        methods[m] = (...a: unknown[]) => (writes++, own(...a));
       }
       ingest([leafs('draftkings', -130, 'away')]);
       await until(() => text().split('event: odds:update').length === 2);
@@ -351,7 +352,7 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
       expect(writes).toBe(1);
       const read = chunks.slice(from).join('');
       // Both frames of the change set, in order, and whatever else its evaluation found after the prices.
-      const events = [...read.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
+      const events = [...read.matchAll(/^event: (.+)$/gm)].map((m) => m[1]!);
       expect(events[0]).toBe('odds:update');
       expect(events).toContain('arb:detected');
       expect(events.filter((e) => e.startsWith('odds:'))).toEqual(['odds:update']);

@@ -8,6 +8,13 @@ export function sseText(f: Frame): string {
   return `id: ${f.id}\nevent: ${f.event}\ndata: ${f.data}\n\n`;
 }
 
+/** Hands what a corked socket holds to the kernel, and corks it again (the batch goes on). */
+function uncorkOnce(socket: Socket): void {
+  if (!socket.writableCorked) return;
+  socket.uncork();
+  socket.cork();
+}
+
 /** Runs listeners once, when a connection is gone. */
 class Gone {
   done = false;
@@ -73,7 +80,12 @@ export class SseTransport implements Transport {
   }
 
   buffered(): number {
-    return this.raw.destroyed ? 0 : this.raw.writableLength;
+    if (this.raw.destroyed) return 0;
+    // In a batch the corked socket holds what the kernel would have taken already: past the high-water mark it is
+    // handed over now, so a stream is held to the socket's real back-pressure, as it is without a batch.
+    const socket = this.raw.socket;
+    if (this.batching && socket && this.raw.writableLength > SOCKET_HIGH_WATER) uncorkOnce(socket);
+    return this.raw.writableLength;
   }
 
   onDrain(fn: () => void): void {
@@ -127,6 +139,8 @@ export function wsErrorFrame(timestamp: string, code: string, message: string, s
  */
 export class WsTransport implements Transport {
   private readonly gone = new Gone();
+  /** Inside batch(): the socket, corked until the batch ends. */
+  private batching: Socket | null = null;
   private drainTimer: NodeJS.Timeout | null = null;
   private graceTimer: NodeJS.Timeout | null = null;
   private closing = false;
@@ -160,11 +174,13 @@ export class WsTransport implements Transport {
     // the messages (still one WebSocket message per frame) reach the kernel in one writev. ws keeps its socket in
     // `_socket` (not in its types); without one, each message goes out by itself.
     const socket = (this.ws as unknown as { _socket?: Socket })._socket;
-    if (!socket || socket.destroyed || this.ws.readyState !== this.ws.OPEN) return fn();
+    if (this.batching || !socket || socket.destroyed || this.ws.readyState !== this.ws.OPEN) return fn();
     socket.cork();
+    this.batching = socket;
     try {
       fn();
     } finally {
+      this.batching = null;
       socket.uncork();
     }
   }
@@ -175,6 +191,8 @@ export class WsTransport implements Transport {
   }
 
   buffered(): number {
+    // In a batch, past the high-water mark: handed to the kernel now (see SseTransport.buffered).
+    if (this.batching && this.ws.bufferedAmount > SOCKET_HIGH_WATER) uncorkOnce(this.batching);
     return this.ws.bufferedAmount;
   }
 
