@@ -312,6 +312,8 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
       startTime: NOW + 8 * H,
       selection: type === 'home' ? 'Toronto Maple Leafs' : 'Montreal Canadiens',
     });
+    // A key of its own: no other test's stream (reconnecting after being displaced) takes this one's place.
+    const key = await t.newKey('sharp');
     const server = t.app.getHttpServer();
     const serverSide = new Map<number, Socket>();
     const onConnection = (socket: Socket) => serverSide.set(socket.remotePort!, socket);
@@ -330,7 +332,7 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
       client.on('data', (b: Buffer) => chunks.push(b.toString('utf8')));
       await new Promise<void>((r) => client.once('connect', () => r()));
       client.write(
-        `GET /api/v1/stream?channel=all&league=nhl&api_key=${KEYS.sharp} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`,
+        `GET /api/v1/stream?channel=all&league=nhl&api_key=${key} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`,
       );
       await until(() => text().includes('event: snapshot:complete'));
       const socket = serverSide.get(client.localPort!)!;
@@ -341,8 +343,12 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
         const own = methods[m].bind(socket);
         methods[m] = (...a: unknown[]) => (writes++, own(...a));
       }
-      ingest([leafs('draftkings', -130, 'away')]);
-      await until(() => text().split('event: odds:update').length === 2);
+      // Every book's prices as the factory made them (fresh), DraftKings' Montreal price at -130.
+      const home = [-127, -132, -137, -142];
+      const away = [111, 114, 117, 120];
+      ingest(BOOKS.flatMap((b, i) => [leafs(b, home[i]!, 'home'), leafs(b, b === 'draftkings' ? -130 : away[i]!, 'away')]));
+      await until(() => text().includes('event: odds:update'));
+      await new Promise((r) => setTimeout(r, 100));
       expect(text()).not.toContain('event: arb:detected');
       const from = chunks.length;
       writes = 0;
