@@ -340,6 +340,29 @@ describe('stream hub', () => {
     expect(batches[1]).toEqual([`${next.seq}-0 odds:update`]);
   });
 
+  it('a stream without opportunities waits for no evaluation: its frames of a change set go at once, in one batch', async () => {
+    const batches: string[][] = [];
+    let inBatch: string[] | null = null;
+    const r = recorder();
+    const transport: Transport = {
+      ...r.transport,
+      write: (f) => (inBatch?.push(f.id), r.transport.write(f)),
+      batch: (fn) => {
+        inBatch = [];
+        fn();
+        batches.push(inBatch);
+        inBatch = null;
+      },
+    };
+    const c = hub.client({ ...ACCOUNT }, filter({ channels: new Set(['odds']) }), transport);
+    await hub.open(c, undefined);
+    const cs = ingest([nfl('draftkings', 'home', -120), nfl('fanduel', 'away', 100)]);
+    expect(batches).toEqual([[`${cs.seq}-0`, `${cs.seq}-1`]]);
+    announce([toyOf(rowOf('draftkings', 'home'), 4)]);
+    await turnEnds();
+    expect(batches).toHaveLength(1);
+  });
+
   it('replays what a reconnecting stream missed after its Last-Event-ID, in the original order and with the same ids', async () => {
     const first = await open(filter());
     ingest([nfl('draftkings', 'home', -120), nfl('draftkings', 'away', 100)]);

@@ -65,6 +65,8 @@ export function parseLastEventId(raw: string | undefined): ResumePoint | 'snapsh
  * filter, keeps a bounded replay buffer keyed by sequence number for Last-Event-ID, and enforces the per-key
  * stream caps. Rendering work is shared: each row and each opportunity is serialised once per event, and each
  * frame once per view (streams with the same filter and tier), its bytes written as they are to each stream.
+ * What one change set causes (its prices, then the opportunities its evaluation found) reaches a stream in one
+ * write (one system call), once that evaluation is over.
  */
 @Injectable()
 export class StreamHub implements OnModuleInit, OnApplicationShutdown {
@@ -246,7 +248,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       if (ev) e.events.set(id, ev);
     }
     this.share(e, cs, remote);
-    this.broadcast(e.seq, (c) => this.oddsFrames(c, e));
+    // A stream that takes no opportunities waits for no evaluation: its frames of the change set leave at once.
+    this.broadcast(e.seq, (c) => this.oddsFrames(c, e), (c) => !this.takesOpportunities(c));
   }
 
   private onOpportunities(evt: OpportunityEvent): void {
@@ -444,8 +447,13 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
    * streams of that view, so its bytes are encoded once (Frame.wire) and the same bytes are written to each.
    * A stream taking its snapshot gets what happened meanwhile from the buffer when it is done.
    */
-  private broadcast(seq: number, render: (c: StreamClient) => Array<{ event: string; data: string }>): void {
+  private broadcast(
+    seq: number,
+    render: (c: StreamClient) => Array<{ event: string; data: string }>,
+    now: (c: StreamClient) => boolean = () => false,
+  ): void {
     const views = new Map<string, View>();
+    let sent = 0;
     for (const c of this.clients) {
       if (c.closed || c.snapshotting || seq < c.lastSeq) continue;
       const key = c.viewKey;
@@ -463,12 +471,15 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
         frames = v.frames.map((fr, i) => ({ id: `${seq}-${start + i}`, event: fr.event, data: fr.data }));
         v.at.set(start, frames);
       }
-      // Numbered now (a later broadcast of the same sequence goes on from here), written when the turn's work is done.
+      // Numbered now (a later broadcast of the same sequence goes on from here); written at once (`now`), else once
+      // the turn's work is done, with what else this turn brings the stream (see deliver).
       c.lastSeq = seq;
       c.lastK = start + frames.length - 1;
       c.defer(frames);
-      this.outgoing.add(c);
+      if (now(c)) sent += c.deliver();
+      else this.outgoing.add(c);
     }
+    this.countSent(sent);
     if (this.outgoing.size && !this.deliveryQueued) {
       this.deliveryQueued = true;
       queueMicrotask(() => this.deliver());
@@ -492,15 +503,18 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       }
     }
     this.outgoing.clear();
-    if (sent) {
-      this.stats.framesSent += sent;
-      this.metrics.streamFrames.inc(sent);
-    }
+    this.countSent(sent);
   }
 
-  /** Writes now what the broadcasts so far handed the streams (tests; it is written at the end of the turn anyway). */
-  deliverNow(): void {
-    this.deliver();
+  private countSent(sent: number): void {
+    if (!sent) return;
+    this.stats.framesSent += sent;
+    this.metrics.streamFrames.inc(sent);
+  }
+
+  /** Whether a stream receives opportunities (of some type): what a change set's evaluation may add to its write. */
+  private takesOpportunities(c: StreamClient): boolean {
+    return c.filter.channels.has('opportunities') && c.filter.kinds.size > 0;
   }
 
   // ---------------------------------------------------------------- connections
