@@ -249,7 +249,11 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     }
     this.share(e, cs, remote);
     // A stream that takes no opportunities waits for no evaluation: its frames of the change set leave at once.
-    this.broadcast(e.seq, (c) => this.oddsFrames(c, e), (c) => !this.takesOpportunities(c));
+    this.broadcast(
+      e.seq,
+      (c) => this.oddsFrames(c, e),
+      (c) => !this.takesOpportunities(c),
+    );
   }
 
   private onOpportunities(evt: OpportunityEvent): void {
