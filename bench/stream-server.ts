@@ -1,5 +1,8 @@
 // Child process of the stream benchmark: the service with a synthetic board, 50 enterprise keys (20 streams
 // each) and a fixed admin token; prints {port} when ready.
+import { writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { benchApp } from './bench-app.js';
 import { Catalog } from '../src/config/catalog.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
@@ -19,7 +22,6 @@ await app.listen(0, '127.0.0.1');
 const profile = process.env.BENCH_CPU_PROF;
 if (profile) {
   const { Session } = await import('node:inspector/promises');
-  const { writeFileSync } = await import('node:fs');
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -31,5 +33,26 @@ if (profile) {
       process.exit(0);
     });
   });
+}
+// BENCH_WRITES_FILE=file: the writes handed to the kernel (one per Socket _write or _writev: one system call each) on
+// the SSE streams' sockets, by the stream's channel parameter, written to the file on SIGUSR2 (a count, not a time).
+const writesFile = process.env.BENCH_WRITES_FILE;
+if (writesFile) {
+  const writes: Record<string, number> = {};
+  const count = (socket: Socket) => {
+    const res = (socket as unknown as { _httpMessage?: ServerResponse & { req?: IncomingMessage } })._httpMessage;
+    if (!res || !String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) return;
+    const channel = new URL(res.req?.url ?? '/', 'http://x').searchParams.get('channel') ?? 'all';
+    writes[channel] = (writes[channel] ?? 0) + 1;
+  };
+  const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (this: Socket, ...a: unknown[]) => void>;
+  for (const m of ['_write', '_writev'] as const) {
+    const own = proto[m];
+    proto[m] = function (this: Socket, ...a: unknown[]) {
+      count(this);
+      own.apply(this, a);
+    };
+  }
+  process.on('SIGUSR2', () => writeFileSync(writesFile, JSON.stringify(writes)));
 }
 process.stdout.write(JSON.stringify({ port: (app.getHttpServer().address() as { port: number }).port }) + '\n');

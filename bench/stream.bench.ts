@@ -1,4 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { startChild } from './child.js';
@@ -20,6 +22,11 @@ export interface StreamFigures {
   streams: number;
   odds_update: Stats;
   arb_detected: Stats;
+  /**
+   * Writes handed to the kernel (system calls) per stream per price change, by the streams' channel (a count: it does
+   * not depend on the machine's load): what one ingest call costs each stream in socket writes.
+   */
+  writes_per_stream_per_change: Record<string, number>;
 }
 
 function pct(xs: number[], p: number): number {
@@ -53,7 +60,22 @@ export async function measureStream(
   rounds: number,
   env: Record<string, string> = {},
 ): Promise<StreamFigures> {
-  const { child, info } = await startChild<{ port: number }>(script, [], env);
+  const writesFile = join(tmpdir(), `stream-bench-writes-${process.pid}-${Date.now()}.json`);
+  const { child, info } = await startChild<{ port: number }>(script, [], { ...env, BENCH_WRITES_FILE: writesFile });
+  /** The server's count of writes on stream sockets so far, by channel. */
+  const writesSoFar = async (): Promise<Record<string, number>> => {
+    rmSync(writesFile, { force: true });
+    child.kill('SIGUSR2');
+    for (let i = 0; i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      try {
+        return JSON.parse(readFileSync(writesFile, 'utf8')) as Record<string, number>;
+      } catch {
+        // not written yet
+      }
+    }
+    return {};
+  };
   const base = `http://127.0.0.1:${info.port}`;
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   const get = async <T>(path: string): Promise<T> => (await (await fetch(base + path, { headers: { 'X-API-Key': key(0) } })).json()) as T;
@@ -100,16 +122,21 @@ export async function measureStream(
     });
     // A sane market on the watched event first: every book 1.90 / 1.90.
     await ingest(books.flatMap((b) => [quote(b, 'home', 1.9), quote(b, 'away', 1.9)]));
+    // BENCH_STREAM_MIX=all: the opportunity streams take the prices too (channel=all), as a client watching an
+    // event's prices and opportunities does.
+    const oppChannel = process.env.BENCH_STREAM_MIX === 'all' ? 'all' : 'opportunities';
     const paths = Array.from({ length: streams }, (_, i) =>
       i % 2
-        ? `/api/v1/stream?channel=opportunities&event=${ev.id}&min_profit=0&api_key=${key(i)}`
+        ? `/api/v1/stream?channel=${oppChannel}&event=${ev.id}&min_profit=0&api_key=${key(i)}`
         : `/api/v1/stream?channel=odds&event=${ev.id}&sportsbook=draftkings&api_key=${key(i)}`,
     );
     const clients = Array.from({ length: procs }, () => fork(join(BENCH_DIR, 'stream-clients.js'), [], { stdio: 'inherit' }));
     await Promise.all(clients.map((c, j) => ask(c, { open: { port: info.port, paths: paths.filter((_, i) => i % procs === j) } })));
     sent.length = 0;
     const warmup = 4;
+    let before: Record<string, number> = {};
     for (let round = 0; round < rounds + warmup; round++) {
+      if (round === warmup) before = await writesSoFar();
       // Even rounds: a long home price at draftkings (2.2 against the other books' 1.90 away: a 1.95 % arbitrage),
       // a little different each time, its own away price shortened (a book crossing itself is flagged, not an
       // arbitrage); odd rounds: back to 1.90 / 1.90, which closes it.
@@ -118,6 +145,11 @@ export async function measureStream(
       await new Promise((r) => setTimeout(r, 250));
     }
     await new Promise((r) => setTimeout(r, 500));
+    const after = await writesSoFar();
+    const perChannel = streams / 2;
+    const writes = Object.fromEntries(
+      Object.entries(after).map(([channel, n]) => [channel, Math.round(((n - (before[channel] ?? 0)) / perChannel / rounds) * 100) / 100]),
+    );
     const reports = await Promise.all(clients.map((c) => ask<{ frames: { odds: number[]; arb: number[] } }>(c, { report: true })));
     // Each read belongs to the last ingest call sent before it; the warm-up rounds are left out.
     const since = (at: number): number | null => {
@@ -130,10 +162,12 @@ export async function measureStream(
       streams,
       odds_update: stats(reports.flatMap((r) => lat(r.frames.odds))),
       arb_detected: stats(reports.flatMap((r) => lat(r.frames.arb))),
+      writes_per_stream_per_change: writes,
     };
   } finally {
     agent.destroy();
     child.kill();
+    rmSync(writesFile, { force: true });
   }
 }
 
@@ -165,6 +199,8 @@ export async function streamBench(): Promise<void> {
     ] as const)
       console.log(`| ${name} | ${frame} | ${s.frames} | ${s.p50_ms} ms | ${s.p99_ms} ms | ${s.max_ms} ms |`);
   }
+  console.log('\nSocket writes (system calls) per stream per price change, by channel (counts)');
+  for (const [name, res] of Object.entries(results)) console.log(`${name}: ${JSON.stringify(res.writes_per_stream_per_change)}`);
   save('stream', results['this build']);
   if (results.baseline) save('stream-baseline', results.baseline);
 }

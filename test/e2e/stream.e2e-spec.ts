@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import WebSocket from 'ws';
 import { ManualClock } from '../../src/common/time/clock.js';
@@ -286,6 +287,81 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
       .flatMap((e) => JSON.parse(e.data).odds as Array<{ id: string; odds_decimal: number }>);
     const markerId = moves.find((o) => o.odds_decimal === 7.51)!.id;
     expect(moves.filter((o) => o.id === markerId).map((o) => o.odds_decimal)).toEqual([7.51, 7.52, 7.53]);
+  });
+
+  it('one price change that opens an arbitrage reaches an SSE stream in one write: its odds:update, then arb:detected', async () => {
+    // The NHL game, untouched by the other tests: best Montreal price +120 at pinnacle. Toronto +110 at DraftKings
+    // (2.10) against it: 1/2.10 + 1/2.20 = 0.931, an arbitrage. DraftKings first moves its own Montreal price to -130,
+    // so that its market stays sound (a book crossing itself is left out of detection).
+    const leafs = (book: string, price: number, type: 'home' | 'away'): Quote => ({
+      ...celtics(book, price, type),
+      league: 'nhl',
+      homeTeam: 'Toronto Maple Leafs',
+      awayTeam: 'Montreal Canadiens',
+      startTime: NOW + 8 * H,
+      selection: type === 'home' ? 'Toronto Maple Leafs' : 'Montreal Canadiens',
+    });
+    // A key of its own: no other test's stream (reconnecting after being displaced) takes this one's place.
+    const key = await t.newKey('sharp');
+    const server = t.app.getHttpServer();
+    const serverSide = new Map<number, Socket>();
+    const onConnection = (socket: Socket) => serverSide.set(socket.remotePort!, socket);
+    server.on('connection', onConnection);
+    const port = Number(new URL(t.url).port);
+    // A client reading the socket itself: each chunk as it was read.
+    const chunks: string[] = [];
+    const client = connect(port, '127.0.0.1');
+    const text = () => chunks.join('');
+    const until = async (cond: () => boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(cond()).toBe(true);
+    };
+    try {
+      client.on('data', (b: Buffer) => chunks.push(b.toString('utf8')));
+      await new Promise<void>((r) => client.once('connect', () => r()));
+      client.write(
+        `GET /api/v1/stream?channel=all&league=nhl&api_key=${key} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`,
+      );
+      await until(() => text().includes('event: snapshot:complete'));
+      const socket = serverSide.get(client.localPort!)!;
+      // The system calls that send on the server's side of this connection: one per _write or _writev.
+      let writes = 0;
+      const methods = socket as unknown as Record<'_write' | '_writev', (...a: unknown[]) => void>;
+      for (const m of ['_write', '_writev'] as const) {
+        const own = methods[m].bind(socket);
+        methods[m] = (...a: unknown[]) => (writes++, own(...a));
+      }
+      // Every book's prices as the factory made them (fresh), DraftKings' Montreal price at -130.
+      const home = [-127, -132, -137, -142];
+      const away = [111, 114, 117, 120];
+      ingest(BOOKS.flatMap((b, i) => [leafs(b, home[i]!, 'home'), leafs(b, b === 'draftkings' ? -130 : away[i]!, 'away')]));
+      await until(() => text().includes('event: odds:update'));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(text()).not.toContain('event: arb:detected');
+      const from = chunks.length;
+      writes = 0;
+      ingest([leafs('draftkings', 110, 'home')]);
+      await until(() => text().includes('event: arb:detected'));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(writes).toBe(1);
+      const read = chunks.slice(from).join('');
+      // Both frames of the change set, in order, and whatever else its evaluation found after the prices.
+      const events = [...read.matchAll(/^event: (.+)$/gm)].map((m) => m[1]!);
+      expect(events[0]).toBe('odds:update');
+      expect(events).toContain('arb:detected');
+      expect(events.filter((e) => e.startsWith('odds:'))).toEqual(['odds:update']);
+      const ids = [...read.matchAll(/^id: (\d+)-(\d+)$/gm)].map((m) => [m[1], Number(m[2])]);
+      expect(new Set(ids.map(([seq]) => seq)).size).toBe(1);
+      expect(ids.map(([, k]) => k)).toEqual(ids.map((_, i) => i));
+      // The client read them in one chunk (one write on loopback arrives whole).
+      expect(chunks.slice(from).find((c) => c.includes('event: arb:detected'))).toContain('event: odds:update');
+    } finally {
+      server.off('connection', onConnection);
+      client.destroy();
+      // Back to where the game was: the arbitrage closes.
+      ingest([leafs('draftkings', -127, 'home'), leafs('draftkings', 111, 'away')]);
+    }
   });
 });
 

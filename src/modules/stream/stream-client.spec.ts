@@ -155,6 +155,87 @@ describe('StreamClient', () => {
     expect(t.closedWith[0]?.code).toBe('backpressure');
   });
 
+  describe('deferred frames', () => {
+    /** A FakeTransport whose batches are recorded; each write inside one adds to the socket's buffer. */
+    class BatchingTransport extends FakeTransport {
+      batches: Frame[][] = [];
+      private current: Frame[] | null = null;
+      perWrite = 0;
+      override write(f: Frame): boolean {
+        if (this.current) this.current.push(f);
+        this.held += this.perWrite;
+        return super.write(f);
+      }
+      batch(fn: () => void): void {
+        this.current = [];
+        fn();
+        this.batches.push(this.current);
+        this.current = null;
+      }
+    }
+    const frame = (k: number, data = '{}'): Frame => ({ id: `1-${k}`, event: 'odds:update', data });
+    // A filter is not read here: the snapshot writer below writes nothing.
+    const live = (c: StreamClient) => void c.snapshot(async () => undefined).then(() => c.endSnapshot());
+
+    it('are written in order, in one batch, when delivered; nothing before', async () => {
+      const t = new BatchingTransport();
+      const c = new StreamClient('s1', account, filter, t);
+      live(c);
+      await tick();
+      c.defer([frame(0), frame(1)]);
+      c.defer([frame(2)]);
+      expect(t.written).toEqual([]);
+      expect(c.deliver()).toBe(3);
+      expect(t.batches.map((b) => b.map((f) => f.id))).toEqual([['1-0', '1-1', '1-2']]);
+      expect(c.deliver()).toBe(0);
+      expect(t.batches).toHaveLength(1);
+    });
+
+    it('go before a frame sent directly (a heartbeat), and before a new snapshot starts', async () => {
+      const t = new BatchingTransport();
+      const c = new StreamClient('s1', account, filter, t);
+      live(c);
+      await tick();
+      c.defer([frame(0)]);
+      c.send({ id: '1-h0', event: 'heartbeat', data: '{}' });
+      expect(t.written.map((f) => f.id)).toEqual(['1-0', '1-h0']);
+      c.defer([frame(1)]);
+      const order: string[] = [];
+      void c.snapshot(async () => void order.push(`snapshot after ${t.written.length} frames`));
+      await tick();
+      expect(order).toEqual(['snapshot after 3 frames']);
+    });
+
+    it('keep the back-pressure of send: past the socket high-water mark the rest waits in the queue, in order', async () => {
+      const t = new BatchingTransport();
+      const c = new StreamClient('s1', account, filter, t);
+      live(c);
+      await tick();
+      // The socket takes what is written in a batch and sends it when the batch ends: its buffer grows meanwhile.
+      t.perWrite = SOCKET_HIGH_WATER / 2 + 1;
+      c.defer([frame(0, 'a'), frame(1, 'bb'), frame(2, 'ccc'), frame(3, 'dddd')]);
+      expect(c.deliver()).toBe(4);
+      expect(t.batches.map((b) => b.map((f) => f.id))).toEqual([['1-0', '1-1']]);
+      expect(c.queue.map((f) => f.id)).toEqual(['1-2', '1-3']);
+      expect(c.queuedBytes).toBe(3 + 4);
+      t.held = 0;
+      t.perWrite = 0;
+      c.flush();
+      expect(t.written.map((f) => f.id)).toEqual(['1-0', '1-1', '1-2', '1-3']);
+    });
+
+    it('a closed stream drops them', async () => {
+      const t = new BatchingTransport();
+      const c = new StreamClient('s1', account, filter, t);
+      live(c);
+      await tick();
+      c.defer([frame(0)]);
+      c.close();
+      expect(c.deliver()).toBe(0);
+      expect(t.written).toEqual([]);
+    });
+  });
+
   describe('viewKey', () => {
     const books = (ids: string[], isDefault = false) => ({ books: ids, all: false, isDefault, has: (b: string) => ids.includes(b) });
     const base = (over: Partial<StreamFilter> = {}): StreamFilter => ({

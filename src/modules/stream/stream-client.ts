@@ -66,6 +66,11 @@ export interface CloseReason {
 /** How frames leave: SSE or WebSocket. write() returns false when the socket's buffer is full. */
 export interface Transport {
   write(frame: Frame): boolean;
+  /**
+   * Runs `fn`, whose writes leave together: the socket is corked meanwhile, so they reach the kernel in one
+   * system call when it returns (absent: each write goes out by itself).
+   */
+  batch?(fn: () => void): void;
   /** Bytes the socket still holds. */
   buffered(): number;
   onDrain(fn: () => void): void;
@@ -95,6 +100,11 @@ export const CLOSE_GRACE_MS = 2000;
 export class StreamClient {
   readonly queue: Frame[] = [];
   queuedBytes = 0;
+  /**
+   * Live frames handed over (`defer`) and not sent yet: the hub delivers what one change set causes (its prices and
+   * the opportunities its evaluation found) in one write, once the evaluation is over (`deliver`).
+   */
+  private readonly outbox: Frame[] = [];
   closed = false;
   /** True once the connection is really gone (closed by either side or destroyed), not merely asked to close. */
   gone = false;
@@ -154,6 +164,8 @@ export class StreamClient {
    * when the latest requested snapshot is done, or the stream closed.
    */
   snapshot(write: (current: () => boolean) => Promise<void>): Promise<void> {
+    // What the stream was handed before goes out before the snapshot starts over.
+    this.deliver();
     this.snapshotGen++;
     this.snapshotting = true;
     this.snapshotWriter = write;
@@ -170,8 +182,45 @@ export class StreamClient {
     } while (!this.closed && gen !== this.snapshotGen);
   }
 
-  /** Sends now if the socket has room, else queues; false when the client had to be cut off. */
+  /** Hands frames over to be sent with the others of this turn (`deliver`), after any handed over before. */
+  defer(frames: readonly Frame[]): void {
+    if (!this.closed) for (const f of frames) this.outbox.push(f);
+  }
+
+  /** Whether frames handed over with `defer` are waiting for `deliver`. */
+  get deferred(): number {
+    return this.outbox.length;
+  }
+
+  /**
+   * Sends the frames handed over with `defer`, in order, in one write (Transport.batch): each is sent or queued as
+   * `send` does, so back-pressure is the same. Returns how many were sent or queued (fewer: the client was cut off).
+   */
+  deliver(): number {
+    if (!this.outbox.length) return 0;
+    const frames = this.outbox.splice(0);
+    let n = 0;
+    const run = () => {
+      for (const f of frames) {
+        if (!this.sendNow(f)) return;
+        n++;
+      }
+    };
+    if (this.transport.batch) this.transport.batch(run);
+    else run();
+    return n;
+  }
+
+  /**
+   * Sends now if the socket has room, else queues; false when the client had to be cut off. Frames handed over with
+   * `defer` go first.
+   */
   send(frame: Frame): boolean {
+    this.deliver();
+    return this.sendNow(frame);
+  }
+
+  private sendNow(frame: Frame): boolean {
     if (this.closed) return false;
     if (this.snapshotting) {
       this.pending.push(frame);
@@ -243,6 +292,7 @@ export class StreamClient {
   close(reason?: CloseReason): void {
     if (this.closed) return;
     this.closed = true;
+    this.outbox.length = 0;
     this.queue.length = 0;
     this.pending.length = 0;
     this.queuedBytes = 0;

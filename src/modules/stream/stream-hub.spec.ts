@@ -144,6 +144,8 @@ describe('stream hub', () => {
     bus.publish(ODDS_TOPIC, cs);
     return cs;
   };
+  /** The end of the turn: what the broadcasts handed the streams has been written by then. */
+  const turnEnds = () => new Promise<void>((r) => setImmediate(r));
   const rowOf = (book: string, side: string) => [...board.rows.values()].find((r) => r.sportsbook === book && r.selectionType === side)!;
   const toyOf = (row: OddsRow, score: number): ToyRecord => ({
     kind: 'toy',
@@ -197,6 +199,7 @@ describe('stream hub', () => {
       nfl('fanduel', 'home', -115),
       nfl('fanduel', 'away', -105),
     ]);
+    await turnEnds();
     const ids = (f: Frame) => (JSON.parse(f.data) as { odds: Array<{ id: string }> }).odds.map((o) => o.id).sort();
     const byBook = (book: string) =>
       cs.upserted
@@ -227,6 +230,7 @@ describe('stream hub', () => {
     announce([dk, fd]);
     clock.advance(1000);
     announce([], [dk]);
+    await turnEnds();
     const events = (s: { live: () => Frame[] }) => s.live().map((f) => [f.event, JSON.parse(f.data)]);
 
     expect(events(every)).toEqual([
@@ -260,6 +264,7 @@ describe('stream hub', () => {
     const cs = ingest([nfl('draftkings', 'home', -125), nfl('fanduel', 'away', -110)]);
     // Three views: {a, b}, fanduel, pro: three renders for four streams.
     expect(hub.stats.viewsRendered - before).toBe(3);
+    await turnEnds();
     const ids = (f: Frame) => (JSON.parse(f.data) as { odds: Array<{ id: string }> }).odds.map((o) => o.id);
     const row = (book: string) => cs.upserted.find((r) => r.sportsbook === book)!.id;
     expect(a.live().map((f) => [f.id, f.event, ids(f)])).toEqual([
@@ -279,6 +284,7 @@ describe('stream hub', () => {
     const rendered = hub.stats.viewsRendered;
     announce([dk]);
     expect(hub.stats.viewsRendered - rendered).toBe(3);
+    await turnEnds();
     const opp = (s: { live: () => Frame[] }) => s.live().filter((f) => f.event === 'toy:detected');
     expect(opp(a).map((f) => [f.id, JSON.parse(f.data)])).toEqual([[`${cs.seq}-2`, [{ id: dk.id, book: 'draftkings', score: 4 }]]]);
     expect(opp(b)[0]).toBe(opp(a)[0]);
@@ -296,9 +302,65 @@ describe('stream hub', () => {
     b.client.lastSeq = cs.seq!;
     b.client.lastK = 3;
     announce([dk]);
+    await turnEnds();
     expect(a.live().map((f) => f.id)).toEqual([`${cs.seq}-0`, `${cs.seq}-1`]);
     expect(b.live().map((f) => f.id)).toEqual([`${cs.seq}-0`, `${cs.seq}-4`]);
     expect(b.live()[1]!.data).toBe(a.live()[1]!.data);
+  });
+
+  it('writes what one change set caused (its prices, then the opportunities its evaluation found) to each stream in one batch, once the turn is over', async () => {
+    const batches: string[][] = [];
+    let inBatch: string[] | null = null;
+    const r = recorder();
+    const transport: Transport = {
+      ...r.transport,
+      write: (f) => (inBatch?.push(`${f.id} ${f.event}`), r.transport.write(f)),
+      batch: (fn) => {
+        inBatch = [];
+        fn();
+        batches.push(inBatch);
+        inBatch = null;
+      },
+    };
+    const c = hub.client({ ...ACCOUNT }, filter(), transport);
+    await hub.open(c, undefined);
+    const before = r.frames.length;
+    // As BoardService.apply does it: the change set is published, then detection publishes what it found, all in one turn.
+    const cs = ingest([nfl('draftkings', 'home', -120), nfl('fanduel', 'away', 100)]);
+    announce([toyOf(rowOf('draftkings', 'home'), 4)]);
+    expect(r.frames.length).toBe(before);
+    await turnEnds();
+    expect(batches).toEqual([[`${cs.seq}-0 odds:update`, `${cs.seq}-1 odds:update`, `${cs.seq}-2 toy:detected`]]);
+    expect(r.frames.slice(before).map((f) => f.id)).toEqual([`${cs.seq}-0`, `${cs.seq}-1`, `${cs.seq}-2`]);
+    expect(hub.stats.framesSent).toBe(3);
+    // The next change set, in a later turn: a write of its own.
+    const next = ingest([nfl('draftkings', 'home', -125)]);
+    await turnEnds();
+    expect(batches).toHaveLength(2);
+    expect(batches[1]).toEqual([`${next.seq}-0 odds:update`]);
+  });
+
+  it('a stream without opportunities waits for no evaluation: its frames of a change set go at once, in one batch', async () => {
+    const batches: string[][] = [];
+    let inBatch: string[] | null = null;
+    const r = recorder();
+    const transport: Transport = {
+      ...r.transport,
+      write: (f) => (inBatch?.push(f.id), r.transport.write(f)),
+      batch: (fn) => {
+        inBatch = [];
+        fn();
+        batches.push(inBatch);
+        inBatch = null;
+      },
+    };
+    const c = hub.client({ ...ACCOUNT }, filter({ channels: new Set(['odds']) }), transport);
+    await hub.open(c, undefined);
+    const cs = ingest([nfl('draftkings', 'home', -120), nfl('fanduel', 'away', 100)]);
+    expect(batches).toEqual([[`${cs.seq}-0`, `${cs.seq}-1`]]);
+    announce([toyOf(rowOf('draftkings', 'home'), 4)]);
+    await turnEnds();
+    expect(batches).toHaveLength(1);
   });
 
   it('replays what a reconnecting stream missed after its Last-Event-ID, in the original order and with the same ids', async () => {
@@ -308,6 +370,7 @@ describe('stream hub', () => {
     ingest([nfl('fanduel', 'home', -115), nfl('fanduel', 'away', -105)]);
     ingest([nfl('draftkings', 'home', -125), nfl('fanduel', 'away', 102)]);
     announce([toyOf(rowOf('fanduel', 'away'), 6)]);
+    await turnEnds();
     const seen = first.live();
     expect(seen.map((f) => f.event)).toEqual(['odds:update', 'toy:detected', 'odds:update', 'odds:update', 'odds:update', 'toy:detected']);
 

@@ -65,6 +65,8 @@ export function parseLastEventId(raw: string | undefined): ResumePoint | 'snapsh
  * filter, keeps a bounded replay buffer keyed by sequence number for Last-Event-ID, and enforces the per-key
  * stream caps. Rendering work is shared: each row and each opportunity is serialised once per event, and each
  * frame once per view (streams with the same filter and tier), its bytes written as they are to each stream.
+ * What one change set causes (its prices, then the opportunities its evaluation found) reaches a stream in one
+ * write (one system call), once that evaluation is over.
  */
 @Injectable()
 export class StreamHub implements OnModuleInit, OnApplicationShutdown {
@@ -90,6 +92,9 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   private renderedFrom = 0;
   private lastClientLeftAt = Number.NEGATIVE_INFINITY;
   private readonly signatures = new Map<string, string>();
+  /** Streams handed frames by this turn's broadcasts, written once the turn's work is done (see deliver). */
+  private readonly outgoing = new Set<StreamClient>();
+  private deliveryQueued = false;
   /** viewsRendered: live frame lists rendered (once per entry and view, whatever the number of streams in it). */
   stats = { opened: 0, closedSlow: 0, framesSent: 0, viewsRendered: 0 };
   /** The most prices one snapshot may hold (MAX_SNAPSHOT_ODDS; tests lower it to exercise the refusal). */
@@ -123,6 +128,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     if (this.leaseTimer) clearInterval(this.leaseTimer);
+    this.deliver();
     for (const c of [...this.clients])
       c.close({ code: 'service_unavailable', message: 'The server is shutting down; reconnect with Last-Event-ID' });
   }
@@ -242,7 +248,12 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       if (ev) e.events.set(id, ev);
     }
     this.share(e, cs, remote);
-    this.broadcast(e.seq, (c) => this.oddsFrames(c, e));
+    // A stream that takes no opportunities waits for no evaluation: its frames of the change set leave at once.
+    this.broadcast(
+      e.seq,
+      (c) => this.oddsFrames(c, e),
+      (c) => !this.takesOpportunities(c),
+    );
   }
 
   private onOpportunities(evt: OpportunityEvent): void {
@@ -440,7 +451,11 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
    * streams of that view, so its bytes are encoded once (Frame.wire) and the same bytes are written to each.
    * A stream taking its snapshot gets what happened meanwhile from the buffer when it is done.
    */
-  private broadcast(seq: number, render: (c: StreamClient) => Array<{ event: string; data: string }>): void {
+  private broadcast(
+    seq: number,
+    render: (c: StreamClient) => Array<{ event: string; data: string }>,
+    now: (c: StreamClient) => boolean = () => false,
+  ): void {
     const views = new Map<string, View>();
     let sent = 0;
     for (const c of this.clients) {
@@ -460,17 +475,50 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
         frames = v.frames.map((fr, i) => ({ id: `${seq}-${start + i}`, event: fr.event, data: fr.data }));
         v.at.set(start, frames);
       }
+      // Numbered now (a later broadcast of the same sequence goes on from here); written at once (`now`), else once
+      // the turn's work is done, with what else this turn brings the stream (see deliver).
       c.lastSeq = seq;
-      for (let i = 0; i < frames.length; i++) {
-        c.lastK = start + i;
-        if (!c.send(frames[i]!)) break;
-        sent++;
+      c.lastK = start + frames.length - 1;
+      c.defer(frames);
+      if (now(c)) sent += c.deliver();
+      else this.outgoing.add(c);
+    }
+    this.countSent(sent);
+    if (this.outgoing.size && !this.deliveryQueued) {
+      this.deliveryQueued = true;
+      queueMicrotask(() => this.deliver());
+    }
+  }
+
+  /**
+   * Writes what this turn's broadcasts handed each stream, in one write per stream. It runs once the code that
+   * published the change set has returned: BoardService.apply publishes the change set, then applies it to the
+   * board, whose listeners run detection, which publishes the opportunity events; all of it synchronously. So the
+   * prices and the opportunities they caused leave together, and the prices wait for nothing but that evaluation.
+   */
+  private deliver(): void {
+    this.deliveryQueued = false;
+    let sent = 0;
+    for (const c of this.outgoing) {
+      try {
+        sent += c.deliver();
+      } catch (err) {
+        this.logger.warn({ msg: 'stream write failed', stream: c.id, error: (err as Error).message });
       }
     }
-    if (sent) {
-      this.stats.framesSent += sent;
-      this.metrics.streamFrames.inc(sent);
-    }
+    this.outgoing.clear();
+    this.countSent(sent);
+  }
+
+  private countSent(sent: number): void {
+    if (!sent) return;
+    this.stats.framesSent += sent;
+    this.metrics.streamFrames.inc(sent);
+  }
+
+  /** Whether a stream receives opportunities (of some type): what a change set's evaluation may add to its write. */
+  private takesOpportunities(c: StreamClient): boolean {
+    return c.filter.channels.has('opportunities') && c.filter.kinds.size > 0;
   }
 
   // ---------------------------------------------------------------- connections
@@ -881,6 +929,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   }
 
   private heartbeat(): void {
+    this.deliver();
     const data = JSON.stringify({ timestamp: this.clock.iso(), streams: this.clients.size });
     for (const c of this.clients)
       if (!c.snapshotting) c.send({ id: `${Math.max(c.lastSeq, this.lastSeq)}-h${c.heartbeats++}`, event: 'heartbeat', data });

@@ -1,9 +1,9 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { Frame } from './stream-client.js';
-import { SseTransport, WS_CLOSE, WsTransport } from './transports.js';
+import { SOCKET_HIGH_WATER, type Frame } from './stream-client.js';
+import { SseTransport, sseText, WS_CLOSE, WsTransport } from './transports.js';
 
 const GRACE = 300;
 const servers: Array<Server | WebSocketServer> = [];
@@ -27,6 +27,17 @@ async function sse(): Promise<{ res: ServerResponse; client: IncomingMessage; se
   const res = await got;
   const serverSocketClosed = new Promise<void>((r) => res.socket!.once('close', () => r()));
   return { res, client, serverSocketClosed };
+}
+
+/** Counts the writes a socket hands to the kernel: one system call per _write or _writev. */
+function countWrites(socket: Socket): { n: number } {
+  const count = { n: 0 };
+  const methods = socket as unknown as Record<'_write' | '_writev', (...a: unknown[]) => void>;
+  for (const m of ['_write', '_writev'] as const) {
+    const own = methods[m].bind(socket);
+    methods[m] = (...a: unknown[]) => (count.n++, own(...a));
+  }
+  return count;
 }
 
 describe('SseTransport', () => {
@@ -79,6 +90,31 @@ describe('SseTransport', () => {
     expect(chunks).toHaveLength(2);
     expect(chunks[0]).toBe(chunks[1]);
     expect(chunks[0]).toBe(frame.wire?.sse);
+  });
+
+  it('frames written in a batch leave in one system call, in order; asking for the buffer past the high-water mark hands it over', async () => {
+    const { res, client } = await sse();
+    const t = new SseTransport(res, GRACE);
+    let body = '';
+    client.setEncoding('utf8');
+    client.on('data', (d: string) => (body += d));
+    const writes = countWrites(res.socket!);
+    const frames: Frame[] = [0, 1, 2].map((k) => ({ id: `5-${k}`, event: k ? 'arb:detected' : 'odds:update', data: `{"k":${k}}` }));
+    t.batch(() => frames.forEach((f) => t.write(f)));
+    expect(writes.n).toBe(1);
+    // One frame past the high-water mark: when the stream asks how much is buffered, it goes to the kernel first.
+    const big: Frame = { id: '6-0', event: 'odds:update', data: JSON.stringify('x'.repeat(SOCKET_HIGH_WATER)) };
+    t.batch(() => {
+      t.write(big);
+      t.buffered();
+      t.write({ id: '6-1', event: 'arb:detected', data: '{}' });
+    });
+    expect(writes.n).toBe(3);
+    const text = [...frames, big, { id: '6-1', event: 'arb:detected', data: '{}' }].map(sseText).join('');
+    const deadline = Date.now() + 5000;
+    while (!body.endsWith(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(body).toBe(text);
+    t.close();
   });
 
   it('a stalled reader: the socket is destroyed after the grace period and what it held is freed', async () => {
@@ -137,6 +173,22 @@ describe('WsTransport', () => {
       { type: 'error', timestamp: '2026-11-22T12:00:00.000Z', code: 'unauthorized', message, data: { code: 'unauthorized', message } },
     ]);
     expect(WS_CLOSE.rate_limited).toBe(4029);
+  });
+
+  it('frames written in a batch are one WebSocket message each, and leave in one system call', async () => {
+    const { server, client } = await pair();
+    const t = new WsTransport(server, () => 'now', GRACE);
+    const got: unknown[] = [];
+    client.on('message', (d) => got.push(JSON.parse(String(d))));
+    const writes = countWrites((server as unknown as { _socket: Socket })._socket);
+    t.batch(() => {
+      for (let k = 0; k < 3; k++) t.write({ id: `5-${k}`, event: 'odds:update', data: `{"k":${k}}` });
+    });
+    expect(writes.n).toBe(1);
+    const deadline = Date.now() + 5000;
+    while (got.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(got).toEqual([0, 1, 2].map((k) => ({ type: 'odds:update', seq: `5-${k}`, timestamp: 'now', data: { k } })));
+    client.terminate();
   });
 
   it('a client that never completes the closing handshake is terminated after the grace period', async () => {

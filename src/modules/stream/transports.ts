@@ -1,10 +1,18 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import { CLOSE_GRACE_MS, SOCKET_HIGH_WATER, type CloseReason, type Frame, type Transport } from './stream-client.js';
 
 /** A frame as Server-Sent Events text. */
 export function sseText(f: Frame): string {
   return `id: ${f.id}\nevent: ${f.event}\ndata: ${f.data}\n\n`;
+}
+
+/** Hands what a corked socket holds to the kernel, and corks it again (the batch goes on). */
+function uncorkOnce(socket: Socket): void {
+  if (!socket.writableCorked) return;
+  socket.uncork();
+  socket.cork();
 }
 
 /** Runs listeners once, when a connection is gone. */
@@ -29,6 +37,8 @@ class Gone {
  */
 export class SseTransport implements Transport {
   private readonly gone = new Gone();
+  /** Inside batch(): the socket stays corked until the batch ends. */
+  private batching = false;
 
   constructor(
     private readonly raw: ServerResponse,
@@ -48,14 +58,34 @@ export class SseTransport implements Transport {
     // The bytes are encoded once per Frame object, shared by every stream of a view (see StreamHub.broadcast).
     const ok = raw.write(((f.wire ??= {}).sse ??= Buffer.from(sseText(f), 'utf8')));
     // ServerResponse.write corks the socket until the next tick: after the whole fan-out (and the detection that
-    // follows it). Uncorked now, the frame reaches the kernel at once.
+    // follows it). Uncorked now, the frame reaches the kernel at once (in a batch, when the batch ends).
     const socket = raw.socket;
-    if (socket && socket.writableCorked) socket.uncork();
+    if (!this.batching && socket && socket.writableCorked) socket.uncork();
     return ok;
   }
 
+  batch(fn: () => void): void {
+    const socket = this.raw.socket;
+    if (this.batching || !socket || socket.destroyed) return fn();
+    // Corked by us, the response's writes add no cork of their own: uncorking once hands them all to the kernel
+    // in one writev (each frame's bytes are still the Buffer shared by the streams of its view).
+    socket.cork();
+    this.batching = true;
+    try {
+      fn();
+    } finally {
+      this.batching = false;
+      socket.uncork();
+    }
+  }
+
   buffered(): number {
-    return this.raw.destroyed ? 0 : this.raw.writableLength;
+    if (this.raw.destroyed) return 0;
+    // In a batch the corked socket holds what the kernel would have taken already: past the high-water mark it is
+    // handed over now, so a stream is held to the socket's real back-pressure, as it is without a batch.
+    const socket = this.raw.socket;
+    if (this.batching && socket && this.raw.writableLength > SOCKET_HIGH_WATER) uncorkOnce(socket);
+    return this.raw.writableLength;
   }
 
   onDrain(fn: () => void): void {
@@ -109,6 +139,8 @@ export function wsErrorFrame(timestamp: string, code: string, message: string, s
  */
 export class WsTransport implements Transport {
   private readonly gone = new Gone();
+  /** Inside batch(): the socket, corked until the batch ends. */
+  private batching: Socket | null = null;
   private drainTimer: NodeJS.Timeout | null = null;
   private graceTimer: NodeJS.Timeout | null = null;
   private closing = false;
@@ -137,12 +169,30 @@ export class WsTransport implements Transport {
     return this.ws.bufferedAmount <= SOCKET_HIGH_WATER;
   }
 
+  batch(fn: () => void): void {
+    // ws sends each message with its own socket.write (corked around header and payload); corked around them all,
+    // the messages (still one WebSocket message per frame) reach the kernel in one writev. ws keeps its socket in
+    // `_socket` (not in its types); without one, each message goes out by itself.
+    const socket = (this.ws as unknown as { _socket?: Socket })._socket;
+    if (this.batching || !socket || socket.destroyed || this.ws.readyState !== this.ws.OPEN) return fn();
+    socket.cork();
+    this.batching = socket;
+    try {
+      fn();
+    } finally {
+      this.batching = null;
+      socket.uncork();
+    }
+  }
+
   /** Sends a frame that is not part of the sequence (pong, subscribed, error replies). */
   writeRaw(text: string): void {
     if (this.ws.readyState === this.ws.OPEN && !this.closing) this.ws.send(text);
   }
 
   buffered(): number {
+    // In a batch, past the high-water mark: handed to the kernel now (see SseTransport.buffered).
+    if (this.batching && this.ws.bufferedAmount > SOCKET_HIGH_WATER) uncorkOnce(this.batching);
     return this.ws.bufferedAmount;
   }
 
