@@ -41,10 +41,15 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
     ingestion.ingest({ source: 'test', quotes });
   };
 
+  let arbKey: string;
+
   beforeAll(async () => {
     t = await startTestApp({ clock });
     ingestion = t.app.get(IngestionService);
     ingestion.ingest({ source: 'test', quotes: buildMarket(GAMES, BOOKS, NOW) }, NOW, { backfill: true });
+    // Made here, before any stream closes: a displaced EventSource's ended connection can sit in the shared
+    // fetch pool just as the server closes it, and a later fetch that takes it fails ('other side closed').
+    arbKey = await t.newKey('sharp');
   });
   afterAll(async () => {
     for (const r of open) r.close();
@@ -301,8 +306,8 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
       startTime: NOW + 8 * H,
       selection: type === 'home' ? 'Toronto Maple Leafs' : 'Montreal Canadiens',
     });
-    // A key of its own: no other test's stream (reconnecting after being displaced) takes this one's place.
-    const key = await t.newKey('sharp');
+    // A key of its own (made before the busy-market test): no other test's stream takes this one's place.
+    const key = arbKey;
     const server = t.app.getHttpServer();
     const serverSide = new Map<number, Socket>();
     const onConnection = (socket: Socket) => serverSide.set(socket.remotePort!, socket);
