@@ -107,6 +107,8 @@ interface TypeState {
 /** Lifecycle changes of one evaluation, per type and scope (in the order they are published). */
 type Diffs = Map<TypeState, Map<string, LifecycleDiff<Tracked>>>;
 
+const NOTHING: readonly OpportunityRecord[] = Object.freeze([]);
+
 const ALL_BOOKS: DetectionScope = { key: 'all', books: null, filter: () => true };
 
 /**
@@ -585,21 +587,39 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     for (const g of groups) {
       this.stats.groupsEvaluated++;
       this.noteFlags(ctx, g);
-      for (const state of groupTypes) {
-        const may = state.detector.mayFind?.(ctx, g) ?? true;
-        for (const s of state.scopes)
-          state.live.get(s.key)!.replaceSource(g, may ? this.detect(ctx, state, g, s) : [], diffs.get(state)!.get(s.key));
-      }
+      for (const state of groupTypes) this.reevaluate(ctx, state, g, diffs);
     }
     for (const l of ladders) {
       this.stats.laddersEvaluated++;
-      for (const state of ladderTypes) {
-        const may = state.detector.mayFind?.(ctx, l) ?? true;
-        for (const s of state.scopes)
-          state.live.get(s.key)!.replaceSource(l, may ? this.detect(ctx, state, l, s) : [], diffs.get(state)!.get(s.key));
-      }
+      for (const state of ladderTypes) this.reevaluate(ctx, state, l, diffs);
     }
     this.publish(diffs, now);
+  }
+
+  /**
+   * One type on one source in every scope: the registries take the fresh result. The type's bound (mayFind) is
+   * checked once for all scopes; a scope that holds nothing there and finds nothing is left alone (replacing
+   * nothing with nothing changes nothing). With `count` (the re-scan's check), returns the number of
+   * opportunities that differ from what the registries held.
+   */
+  private reevaluate(ctx: DetectContext, state: TypeState, source: string, diffs: Diffs, count = false): number {
+    const may = state.detector.mayFind?.(ctx, source) ?? true;
+    const byScope = diffs.get(state)!;
+    let differ = 0;
+    for (const s of state.scopes) {
+      const reg = state.live.get(s.key)!;
+      const found = may ? this.detect(ctx, state, source, s) : NOTHING;
+      const had = reg.idsOf(source);
+      if (!found.length && !had?.size) continue;
+      if (count) {
+        const ids = new Set<string>();
+        for (const r of found) ids.add(r.id);
+        for (const id of had ?? []) if (!ids.has(id)) differ++;
+        for (const id of ids) if (!had?.has(id)) differ++;
+      }
+      reg.replaceSource(source, found, byScope.get(s.key));
+    }
+    return differ;
   }
 
   private newDiffs(): Diffs {
@@ -695,27 +715,12 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
   private rescanSlice(groups: string[], ladders: string[], now: number, diffs: Diffs): number {
     const ctx = this.ctx(now);
     let mismatches = 0;
-    const check = (state: TypeState, source: string) => {
-      for (const s of state.scopes) {
-        const reg = state.live.get(s.key)!;
-        const found = this.detect(ctx, state, source, s);
-        const had = reg.idsOf(source);
-        // Most sources hold nothing and find nothing: no sets built for them.
-        if (found.length || had?.size) {
-          const ids = new Set<string>();
-          for (const r of found) ids.add(r.id);
-          for (const id of had ?? []) if (!ids.has(id)) mismatches++;
-          for (const id of ids) if (!had?.has(id)) mismatches++;
-        }
-        reg.replaceSource(source, found, diffs.get(state)!.get(s.key));
-      }
-    };
     const { groupTypes, ladderTypes } = this.byReads();
     for (const g of groups) {
       this.noteFlags(ctx, g);
-      for (const state of groupTypes) check(state, g);
+      for (const state of groupTypes) mismatches += this.reevaluate(ctx, state, g, diffs, true);
     }
-    for (const l of ladders) for (const state of ladderTypes) check(state, l);
+    for (const l of ladders) for (const state of ladderTypes) mismatches += this.reevaluate(ctx, state, l, diffs, true);
     this.stats.groupsEvaluated += groups.length;
     this.stats.laddersEvaluated += ladders.length;
     return mismatches;

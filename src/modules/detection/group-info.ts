@@ -28,7 +28,8 @@ export interface DetectContext {
 }
 
 export interface GroupInfo {
-  rows: OddsRow[];
+  /** The board's own array of the group's rows (replaced, never mutated, when the group changes). */
+  rows: readonly OddsRow[];
   first: OddsRow;
   outcomes: readonly string[];
   /** Each book's best active price per outcome. */
@@ -53,7 +54,7 @@ export function groupInfo(ctx: DetectContext, groupKey: string): GroupInfo | nul
 }
 
 function readGroup(ctx: DetectContext, groupKey: string): GroupInfo | null {
-  const rows = ctx.board.group(groupKey);
+  const rows = ctx.board.groupRows(groupKey);
   const first = rows[0];
   if (!first) return null;
   if (first.groupLine !== null && isQuarterLine(first.groupLine) && first.marketType !== 'asian_handicap') return null;

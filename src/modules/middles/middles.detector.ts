@@ -225,16 +225,15 @@ function ladderOf(ctx: DetectContext, ladderKey: string): LadderPrep | null {
 
 /** The usable rows of a ladder (active, not in a flagged venue market unless let in) and their main-line sides. */
 function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null {
-  const ids = ctx.board.ids('ladder', ladderKey);
-  if (!ids || ids.size < 2) return null;
+  const all = ctx.board.ladderRows(ladderKey);
+  if (!all || all.size < 2) return null;
   const rows: OddsRow[] = [];
   const books = new Set<string>();
   // Rows without a line are never a side nor a main line: left out before their venue market is looked up.
   let lastGroup: string | null = null;
   let lastFlags: GroupInfo['flags'] | undefined;
-  for (const id of ids) {
-    const r = ctx.board.rows.get(id);
-    if (!r || !r.isActive || r.groupLine === null) continue;
+  for (const r of all.values()) {
+    if (!r.isActive || r.groupLine === null) continue;
     if (!ctx.includeFlagged) {
       if (r.groupKey !== lastGroup) {
         lastGroup = r.groupKey;
