@@ -5,6 +5,7 @@ import type { OddsBoard } from '../board/odds-board.js';
 import type { Guards } from './detector.js';
 import {
   checkMarkets,
+  type BookPrices,
   consensusGapOf,
   outcomeConsensus,
   pricesByBook,
@@ -33,13 +34,15 @@ export interface GroupInfo {
   first: OddsRow;
   outcomes: readonly string[];
   /** Each book's best active price per outcome. */
-  byBook: Map<string, Map<string, OddsRow>>;
+  byBook: BookPrices;
   /** The venues whose own market in this group is flagged, by book. */
   flags: Map<string, MarketCheck>;
   /** The active rows of each outcome (outcome order; rows in group order). */
   byOutcome: OddsRow[][];
   /** Filled on first use during one evaluation: the best prices among all books (bestOf with every book). */
   allBest?: GroupBest | null;
+  /** Filled on first use: the implied total of those best prices (impliedTotalAllBooks). */
+  allBestTotal?: number | null;
   /** Filled on first use: the consensus table of each selection type (flagged venues left out). */
   consensus?: Map<string, OutcomeConsensus>;
 }
@@ -61,7 +64,8 @@ function readGroup(ctx: DetectContext, groupKey: string): GroupInfo | null {
   const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
   if (!outcomes) return null;
   const byBook = pricesByBook(rows, outcomes);
-  const byOutcome: OddsRow[][] = outcomes.map(() => []);
+  const byOutcome: OddsRow[][] = [];
+  for (let i = 0; i < outcomes.length; i++) byOutcome.push([]);
   for (const r of rows) {
     if (!r.isActive) continue;
     const i = outcomes.indexOf(r.selectionType);
@@ -153,6 +157,19 @@ export function isAlternate(board: OddsBoard, r: OddsRow): boolean {
 export function impliedTotalAllBooks(ctx: DetectContext, groupKey: string): number | null {
   const g = groupInfo(ctx, groupKey);
   if (!g) return null;
-  const best = allBooksBest(g);
-  return best ? best.legs.reduce((s, l) => s + 1 / l.decimal, 0) : null;
+  if (g.allBestTotal === undefined) g.allBestTotal = bestTotal(g);
+  return g.allBestTotal;
+}
+
+/** The sum of 1/decimal of each outcome's best active price (in outcome order), as allBooksBest's legs give it, or null. */
+function bestTotal(g: GroupInfo): number | null {
+  let total = 0;
+  for (const rows of g.byOutcome) {
+    const first = rows[0];
+    if (!first) return null;
+    let best = first.decimal;
+    for (const r of rows) if (r.decimal > best) best = r.decimal;
+    total += 1 / best;
+  }
+  return total;
 }

@@ -122,23 +122,30 @@ function sideOf(r: OddsRow): { kind: 'above' | 'below'; threshold: number } | nu
  * two implied probabilities closest to each other).
  */
 export function bookMainLines(rows: readonly OddsRow[]): Map<string, number> {
-  const byBookLine = new Map<string, Map<number, { a?: number; b?: number }>>();
+  // Per book, its lines in the order first seen (a list: a book quotes a few lines), each with the last
+  // probability read of either side.
+  const byBookLine = new Map<string, Array<{ line: number; a?: number; b?: number }>>();
   for (const r of rows) {
     if (r.groupLine === null) continue;
     let lines = byBookLine.get(r.sportsbook);
-    if (!lines) byBookLine.set(r.sportsbook, (lines = new Map()));
-    const pair = lines.get(r.groupLine) ?? {};
+    if (!lines) byBookLine.set(r.sportsbook, (lines = []));
+    let pair: { line: number; a?: number; b?: number } | undefined;
+    for (const p of lines)
+      if (p.line === r.groupLine) {
+        pair = p;
+        break;
+      }
+    if (!pair) lines.push((pair = { line: r.groupLine }));
     if (r.selectionType === 'home' || r.selectionType === 'over') pair.a = r.probability;
     else if (r.selectionType === 'away' || r.selectionType === 'under') pair.b = r.probability;
-    lines.set(r.groupLine, pair);
   }
   const out = new Map<string, number>();
   for (const [book, lines] of byBookLine) {
     let best: number | null = null;
     let bestGap = Number.POSITIVE_INFINITY;
-    for (const [line, p] of lines) {
-      if (p.a === undefined || p.b === undefined) continue;
-      const gap = Math.abs(p.a - p.b);
+    for (const { line, a, b } of lines) {
+      if (a === undefined || b === undefined) continue;
+      const gap = Math.abs(a - b);
       if (gap < bestGap || (gap === bestGap && best !== null && Math.abs(line) < Math.abs(best))) {
         best = line;
         bestGap = gap;
