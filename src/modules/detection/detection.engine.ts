@@ -147,6 +147,13 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
   private readonly flagged = new Map<string, MarketCheck[]>();
   /** The ladders of those groups (middles are found per ladder), with their flagged groups. */
   private readonly flaggedLadderGroups = new Map<string, Set<string>>();
+  /**
+   * What each market group was last evaluated on (in every type and scope): the board's array of its rows
+   * (replaced whenever a row of the group changes) and its ladder's main line. While both are the same, a
+   * fresh evaluation finds exactly what the registries hold (group detectors read nothing else), so a touched
+   * ladder's unchanged groups are confirmed from the registries instead of re-read (evaluate).
+   */
+  private readonly evaluatedOn = new Map<string, { rows: readonly OddsRow[]; main: number | null }>();
   /** Detection has started (types can no longer register). */
   private started = false;
   /** This instance detects (single process, or the active worker); replicas follow the worker's lifecycle. */
@@ -352,6 +359,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     // Rows that did not come through a change set here (loaded from the store, or while following another
     // instance): remember where they belong, so that their removal re-evaluates their market.
     this.rowSource.clear();
+    this.evaluatedOn.clear();
     this.eventSources.clear();
     this.ladderGroups.clear();
     this.lineLadders.clear();
@@ -372,6 +380,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
   private stopDetecting(): void {
     if (!this.running) return;
     this.running = false;
+    this.evaluatedOn.clear();
     if (this.closing) return;
     this.logger.log({ msg: 'no longer detecting; following the active worker' });
     this.replica?.start();
@@ -586,14 +595,57 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     const { groupTypes, ladderTypes } = this.byReads();
     for (const g of groups) {
       this.stats.groupsEvaluated++;
+      if (this.unchanged(g)) {
+        this.confirm(g, diffs, now);
+        continue;
+      }
       this.noteFlags(ctx, g);
       for (const state of groupTypes) this.reevaluate(ctx, state, g, diffs);
+      this.noteEvaluated(g);
     }
     for (const l of ladders) {
       this.stats.laddersEvaluated++;
       for (const state of ladderTypes) this.reevaluate(ctx, state, l, diffs);
     }
     this.publish(diffs, now);
+  }
+
+  /** Whether a group's rows and its ladder's main line are those it was last evaluated on. */
+  private unchanged(group: string): boolean {
+    const was = this.evaluatedOn.get(group);
+    if (!was) return false;
+    const board = this.boards.board;
+    const rows = board.groupRows(group);
+    return rows === was.rows && board.mainLine(rows[0]!.ladderKey) === was.main;
+  }
+
+  /** Remembers what a group was just evaluated on (nothing for a group gone from the board). */
+  private noteEvaluated(group: string): void {
+    const board = this.boards.board;
+    const rows = board.groupRows(group);
+    const first = rows[0];
+    if (first) this.evaluatedOn.set(group, { rows, main: board.mainLine(first.ladderKey) });
+    else this.evaluatedOn.delete(group);
+  }
+
+  /**
+   * Re-evaluation of an unchanged group (see evaluatedOn): every type and scope takes what it holds, confirmed
+   * now (the record a fresh evaluation makes: the same, with `updatedAt` now), and the group's flags are set
+   * again, as evaluating it would.
+   */
+  private confirm(group: string, diffs: Diffs, now: number): void {
+    this.setGroupFlags(group, [...(this.flagged.get(group) ?? [])]);
+    for (const state of this.byReads().groupTypes) {
+      const byScope = diffs.get(state)!;
+      for (const s of state.scopes) {
+        const reg = state.live.get(s.key)!;
+        const had = reg.idsOf(group);
+        if (!had?.size) continue;
+        const found: OpportunityRecord[] = [];
+        for (const id of had) found.push({ ...reg.get(id)!, updatedAt: now });
+        reg.replaceSource(group, found, byScope.get(s.key));
+      }
+    }
   }
 
   /**
@@ -719,6 +771,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     for (const g of groups) {
       this.noteFlags(ctx, g);
       for (const state of groupTypes) mismatches += this.reevaluate(ctx, state, g, diffs, true);
+      this.noteEvaluated(g);
     }
     for (const l of ladders) for (const state of ladderTypes) mismatches += this.reevaluate(ctx, state, l, diffs, true);
     this.stats.groupsEvaluated += groups.length;
