@@ -766,14 +766,45 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
 
   private rescanSlice(groups: string[], ladders: string[], now: number, diffs: Diffs): number {
     const ctx = this.ctx(now);
+    const memo = ctx.memo!;
     let mismatches = 0;
     const { groupTypes, ladderTypes } = this.byReads();
+    // Each ladder is evaluated (in ladder order) as soon as the groups of it in this slice are (in group order):
+    // each type's lifecycle lists keep the order of a groups-then-ladders pass (group and ladder types are
+    // apart, and neither reads the other's registries), and a group's read, which its ladder's middles use
+    // too, is dropped once that ladder is done instead of being held to the end of the scan.
+    const ladderOf = (g: string) => g.slice(0, g.lastIndexOf('|'));
+    const pending = new Map<string, string[]>();
+    for (const g of groups) {
+      const l = ladderOf(g);
+      const list = pending.get(l);
+      if (list) list.push(g);
+      else pending.set(l, [g]);
+    }
+    const left = new Map<string, number>();
+    for (const [l, list] of pending) left.set(l, list.length);
+    let next = 0;
+    const laddersReady = () => {
+      for (; next < ladders.length && !left.get(ladders[next]!); next++) {
+        const l = ladders[next]!;
+        // A context per ladder (sharing the group reads): what a ladder reader keeps for it goes with it.
+        const lctx: DetectContext = { ...ctx };
+        for (const state of ladderTypes) mismatches += this.reevaluate(lctx, state, l, diffs, true);
+        for (const g of pending.get(l) ?? []) memo.delete(g);
+      }
+    };
+    laddersReady();
     for (const g of groups) {
       this.noteFlags(ctx, g);
       for (const state of groupTypes) mismatches += this.reevaluate(ctx, state, g, diffs, true);
       this.noteEvaluated(g);
+      const l = ladderOf(g);
+      const n = left.get(l)! - 1;
+      left.set(l, n);
+      if (n === 0) laddersReady();
     }
-    for (const l of ladders) for (const state of ladderTypes) mismatches += this.reevaluate(ctx, state, l, diffs, true);
+    for (const n of left.keys()) left.set(n, 0);
+    laddersReady();
     this.stats.groupsEvaluated += groups.length;
     this.stats.laddersEvaluated += ladders.length;
     return mismatches;

@@ -4,11 +4,10 @@ import type { OddsRow } from '../../domain/odds-row.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Guards } from './detector.js';
 import {
+  BookPrices,
   checkMarkets,
-  type BookPrices,
   consensusGapOf,
   outcomeConsensus,
-  pricesByBook,
   type ConsensusGap,
   type MarketCheck,
   type OutcomeConsensus,
@@ -63,13 +62,16 @@ function readGroup(ctx: DetectContext, groupKey: string): GroupInfo | null {
   if (first.groupLine !== null && isQuarterLine(first.groupLine) && first.marketType !== 'asian_handicap') return null;
   const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
   if (!outcomes) return null;
-  const byBook = pricesByBook(rows, outcomes);
+  // One pass: each active row's outcome is looked up once, for both tables (as pricesByBook builds byBook).
+  const byBook = new BookPrices(outcomes);
   const byOutcome: OddsRow[][] = [];
   for (let i = 0; i < outcomes.length; i++) byOutcome.push([]);
   for (const r of rows) {
     if (!r.isActive) continue;
     const i = outcomes.indexOf(r.selectionType);
-    if (i >= 0) byOutcome[i]!.push(r);
+    if (i < 0) continue;
+    byBook.offer(r, i);
+    byOutcome[i]!.push(r);
   }
   return { rows, first, outcomes, byBook, byOutcome, flags: checkMarkets(byBook, outcomes, (id) => ctx.catalog.book(id)) };
 }
