@@ -55,8 +55,38 @@ export function groupInfo(ctx: DetectContext, groupKey: string): GroupInfo | nul
   return info;
 }
 
+/**
+ * The flagged venue markets of each group read, by the board's array of its rows (replaced, never mutated, when
+ * a row of the group changes) and catalog: the flags are a function of the rows alone, so a later evaluation
+ * that only needs them (a ladder's middles) reads an unchanged group no more. Weak: an array the board dropped
+ * takes its entry with it. null: no flagged market (or not a closed market).
+ */
+const flagsByRows = new WeakMap<Catalog, WeakMap<readonly OddsRow[], GroupInfo['flags'] | null>>();
+
+function flagCache(catalog: Catalog): WeakMap<readonly OddsRow[], GroupInfo['flags'] | null> {
+  let byRows = flagsByRows.get(catalog);
+  if (!byRows) flagsByRows.set(catalog, (byRows = new WeakMap()));
+  return byRows;
+}
+
+/** The venues whose own market in a group is flagged (groupInfo(...).flags), or undefined when none is. */
+export function groupFlags(ctx: DetectContext, groupKey: string): ReadonlyMap<string, MarketCheck> | undefined {
+  const hit = ctx.memo?.get(groupKey);
+  if (hit !== undefined) return hit?.flags.size ? hit.flags : undefined;
+  const cached = flagCache(ctx.catalog).get(ctx.board.groupRows(groupKey));
+  if (cached !== undefined) return cached ?? undefined;
+  const flags = groupInfo(ctx, groupKey)?.flags;
+  return flags?.size ? flags : undefined;
+}
+
 function readGroup(ctx: DetectContext, groupKey: string): GroupInfo | null {
   const rows = ctx.board.groupRows(groupKey);
+  const info = readRows(ctx, rows);
+  if (rows.length) flagCache(ctx.catalog).set(rows, info?.flags.size ? info.flags : null);
+  return info;
+}
+
+function readRows(ctx: DetectContext, rows: readonly OddsRow[]): GroupInfo | null {
   const first = rows[0];
   if (!first) return null;
   if (first.groupLine !== null && isQuarterLine(first.groupLine) && first.marketType !== 'asian_handicap') return null;

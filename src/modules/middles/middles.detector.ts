@@ -14,7 +14,8 @@ import {
   type Pmf,
 } from '../../math/index.js';
 import type { Detector, Guards, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
-import { groupInfo, guardsOf, type DetectContext, type GroupInfo } from '../detection/group-info.js';
+import { groupFlags, groupInfo, guardsOf, type DetectContext } from '../detection/group-info.js';
+import type { MarketCheck } from '../detection/guards.js';
 import { ageSeconds, isHandicap, outcomesOf, type BookFilter } from '../detection/market-groups.js';
 import { MiddlesPresenter } from './middles.presenter.js';
 
@@ -238,13 +239,13 @@ function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null
   const books = new Set<string>();
   // Rows without a line are never a side nor a main line: left out before their venue market is looked up.
   let lastGroup: string | null = null;
-  let lastFlags: GroupInfo['flags'] | undefined;
+  let lastFlags: ReadonlyMap<string, MarketCheck> | undefined;
   for (const r of all.values()) {
     if (!r.isActive || r.groupLine === null) continue;
     if (!ctx.includeFlagged) {
       if (r.groupKey !== lastGroup) {
         lastGroup = r.groupKey;
-        lastFlags = groupInfo(ctx, r.groupKey)?.flags;
+        lastFlags = groupFlags(ctx, r.groupKey);
       }
       if (lastFlags?.has(r.sportsbook)) continue;
     }
