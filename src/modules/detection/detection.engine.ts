@@ -624,8 +624,17 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     const board = this.boards.board;
     const rows = board.groupRows(group);
     const first = rows[0];
-    if (first) this.evaluatedOn.set(group, { rows, main: board.mainLine(first.ladderKey) });
-    else this.evaluatedOn.delete(group);
+    if (!first) {
+      this.evaluatedOn.delete(group);
+      return;
+    }
+    const main = board.mainLine(first.ladderKey);
+    const was = this.evaluatedOn.get(group);
+    // Updated in place: a re-scan notes every group, and a new object each time is only more garbage.
+    if (was) {
+      was.rows = rows;
+      was.main = main;
+    } else this.evaluatedOn.set(group, { rows, main });
   }
 
   /**
