@@ -2,7 +2,8 @@
 // synthetic board of BENCH_ROWS prices; measures the naive arbitrage-only pass (the baseline), one full
 // re-scan, single-price incremental updates from the ingest call, and the heap after a forced gc.
 // Run with --expose-gc (detection.bench.ts does). BENCH_CPU_PROFILE=DIR writes CPU profiles of the re-scans
-// (rescan.cpuprofile) and of the updates (updates.cpuprofile) there.
+// (rescan.cpuprofile) and of the updates (updates.cpuprofile) there; BENCH_HEAP_PROFILE=DIR an allocation
+// profile of one re-scan.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -64,6 +65,22 @@ for (let i = 0; i < 3; i++) {
   crossed = naiveArbitragePass(board);
   naiveCpu.push(cpuMs() - c);
   naives.push(performance.now() - t);
+}
+
+// BENCH_HEAP_PROFILE=DIR: a sampling allocation profile of one re-scan (rescan.heapprofile), what its gc comes from.
+const heapDir = process.env.BENCH_HEAP_PROFILE;
+if (heapDir) {
+  const s = new Session();
+  s.connect();
+  await s.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  detection.rescan(now);
+  const { profile } = await s.post('HeapProfiler.stopSampling');
+  writeFileSync(join(heapDir, 'rescan.heapprofile'), JSON.stringify(profile));
+  s.disconnect();
 }
 
 const rescans: number[] = [];

@@ -46,6 +46,19 @@ function expectIndexesMatchScan(board: OddsBoard): void {
     for (const r of rows) expect(r).toBe(board.rows.get(r.id));
   }
   expect(board.group('no-such-group')).toEqual([]);
+  expect(board.groupRows('no-such-group')).toEqual([]);
+  expect(board.ladderRows('no-such-ladder')).toBeUndefined();
+  for (const [key, ids] of scan(board, 'group')) {
+    // The group's own array: the same rows, in the same order, as group() copies.
+    expect(board.groupRows(key)).toEqual(board.group(key));
+    expect(board.groupRows(key)).toHaveLength(ids.length);
+  }
+  for (const key of scan(board, 'ladder').keys()) {
+    // The ladder's rows by id: the ids in ids('ladder') order, each the row object the board holds now.
+    const rows = board.ladderRows(key)!;
+    expect([...rows.keys()]).toEqual([...board.ids('ladder', key)!]);
+    for (const [id, r] of rows) expect(r).toBe(board.rows.get(id));
+  }
 }
 
 /** A deterministic mix of rows over 3 events, 3 books, 2 leagues/sports and 3 markets. */
@@ -99,6 +112,30 @@ describe('OddsBoard indexes', () => {
     expect(board.ids('league', 'nhl')).toBeUndefined();
     expect(board.ids('sport', 'hockey')).toBeUndefined();
     expect([...board.rows.values()].every((r) => r.eventId !== 'ev2')).toBe(true);
+  });
+
+  it('a ladder keeps its rows in id-set order: a re-priced row moves to the end, a sighting keeps its place with the new object', () => {
+    const board = new OddsBoard();
+    // Three rows of one ladder (ev0 moneyline).
+    const rows = [row(0, T0), row(3, T0), row(6, T0)];
+    board.applyChangeSet(changeSet(1, T0, { events: [boardEvent('ev0'), boardEvent('ev1'), boardEvent('ev2')], upserted: rows }));
+    const ladder = rows[0]!.ladderKey;
+    const ids = () => [...board.ladderRows(ladder)!.keys()];
+    const before = ids();
+    expect(before.length).toBeGreaterThan(1);
+    const groupBefore = board.groupRows(rows[0]!.groupKey);
+    board.applyChangeSet(changeSet(2, T0 + 1000, { seen: [before[0]!] }));
+    expect(ids()).toEqual(before);
+    expect(board.ladderRows(ladder)!.get(before[0]!)!.lastSeenAt).toBe(T0 + 1000);
+    // A changed group is a new array (what a cache keyed on the array relies on); an unchanged one stays.
+    const touched = board.rows.get(before[0]!)!.groupKey;
+    expect(touched).toBe(rows[0]!.groupKey);
+    expect(board.groupRows(touched)).not.toBe(groupBefore);
+    const repriced = board.rows.get(before[0]!)!;
+    board.applyChangeSet(changeSet(3, T0 + 2000, { upserted: [{ ...repriced, decimal: 3 }] }));
+    expect(ids()).toEqual([...before.slice(1), before[0]]);
+    expect(board.ladderRows(ladder)!.get(before[0]!)!.decimal).toBe(3);
+    expectIndexesMatchScan(board);
   });
 
   it('changesSince: the rows changed after a time (latest state once) and the rows removed after it', () => {

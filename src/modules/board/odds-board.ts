@@ -19,7 +19,7 @@ class DerivedIds implements ReadonlySet<string> {
   constructor(
     private readonly rows: ReadonlyMap<string, OddsRow>,
     private readonly parents: ReadonlyMap<string, number>,
-    private readonly parentIndex: ReadonlyMap<string, ReadonlySet<string>>,
+    private readonly rowsOfParent: (parent: string) => Iterable<OddsRow>,
     private readonly field: Derived['field'],
     private readonly key: string,
     readonly size: number,
@@ -30,8 +30,7 @@ class DerivedIds implements ReadonlySet<string> {
   }
 
   *[Symbol.iterator](): SetIterator<string> {
-    for (const p of this.parents.keys())
-      for (const id of this.parentIndex.get(p) ?? []) if (this.rows.get(id)?.[this.field] === this.key) yield id;
+    for (const p of this.parents.keys()) for (const r of this.rowsOfParent(p)) if (r[this.field] === this.key) yield r.id;
   }
 
   keys(): SetIterator<string> {
@@ -48,6 +47,39 @@ class DerivedIds implements ReadonlySet<string> {
 
   forEach(cb: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
     for (const id of this) cb.call(thisArg, id, id, this);
+  }
+}
+
+/** The ids of a ladder: a read-only set view over the keys of its id -> row map; nothing is copied. */
+class KeyView implements ReadonlySet<string> {
+  constructor(private readonly map: ReadonlyMap<string, OddsRow>) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  has(id: string): boolean {
+    return this.map.has(id);
+  }
+
+  [Symbol.iterator](): SetIterator<string> {
+    return this.map.keys();
+  }
+
+  keys(): SetIterator<string> {
+    return this.map.keys();
+  }
+
+  values(): SetIterator<string> {
+    return this.map.keys();
+  }
+
+  *entries(): SetIterator<[string, string]> {
+    for (const id of this.map.keys()) yield [id, id];
+  }
+
+  forEach(cb: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    for (const id of this.map.keys()) cb.call(thisArg, id, id, this);
   }
 }
 
@@ -89,12 +121,17 @@ export class OddsBoard {
   /** Time of the last applied change set (0 when empty). */
   lastChangeAt = 0;
 
-  /** Row ids by event, book and ladder: the sets readers iterate. */
-  private readonly index: Record<'event' | 'book' | 'ladder', Map<string, Set<string>>> = {
+  /** Row ids by event and book: the sets readers iterate. */
+  private readonly index: Record<'event' | 'book', Map<string, Set<string>>> = {
     event: new Map(),
     book: new Map(),
-    ladder: new Map(),
   };
+  /**
+   * The rows of each ladder by id, in the order an id set would hold them (a re-priced row moves to the end,
+   * a sighting keeps its place): detection iterates the row objects without looking each id up in `rows`.
+   * A row replaced by a new object (price change or sighting) is replaced here too.
+   */
+  private readonly ladders = new Map<string, Map<string, OddsRow>>();
   /** The rows of each market group (two or three): exact-size arrays replaced on change, never mutated. */
   private readonly groups = new Map<string, readonly OddsRow[]>();
   /**
@@ -143,8 +180,11 @@ export class OddsBoard {
     switch (kind) {
       case 'event':
       case 'book':
-      case 'ladder':
         return this.index[kind].get(key);
+      case 'ladder': {
+        const l = this.ladders.get(key);
+        return l && new KeyView(l);
+      }
       case 'group': {
         const g = this.groups.get(key);
         return g && new Set(g.map((r) => r.id));
@@ -153,7 +193,7 @@ export class OddsBoard {
         const d = this.derived[kind];
         const parents = d.members.get(key);
         if (!parents) return undefined;
-        return new DerivedIds(this.rows, parents, this.index[d.parent], d.field, key, d.sizes.get(key)!);
+        return new DerivedIds(this.rows, parents, (p) => this.rowsUnder(d.parent, p), d.field, key, d.sizes.get(key)!);
       }
     }
   }
@@ -162,13 +202,42 @@ export class OddsBoard {
     switch (kind) {
       case 'event':
       case 'book':
-      case 'ladder':
         return this.index[kind].keys();
+      case 'ladder':
+        return this.ladders.keys();
       case 'group':
         return this.groups.keys();
       default:
         return this.derived[kind].members.keys();
     }
+  }
+
+  /** The rows of an event or a ladder (the parents of the derived indexes). */
+  private *rowsUnder(parent: Derived['parent'], key: string): Generator<OddsRow> {
+    if (parent === 'ladder') {
+      yield* this.ladders.get(key)?.values() ?? [];
+      return;
+    }
+    for (const id of this.index.event.get(key) ?? []) {
+      const r = this.rows.get(id);
+      if (r) yield r;
+    }
+  }
+
+  /**
+   * The rows of a ladder by id (insertion order of its ids, as ids('ladder') lists them), or undefined when the
+   * board holds none. The board's own map, read-only: iterate it, do not keep it across changes.
+   */
+  ladderRows(ladderKey: string): ReadonlyMap<string, OddsRow> | undefined {
+    return this.ladders.get(ladderKey);
+  }
+
+  /**
+   * The rows of one market group (as group() returns them) without a copy: the array is replaced, never
+   * mutated, when the group changes, so the same array means the same rows.
+   */
+  groupRows(groupKey: string): readonly OddsRow[] {
+    return this.groups.get(groupKey) ?? NO_ROWS;
   }
 
   booksOf(eventId: string): string[] {
@@ -268,7 +337,9 @@ export class OddsBoard {
   private indexRow(r: OddsRow): void {
     addTo(this.index.event, r.eventId, r.id);
     addTo(this.index.book, r.sportsbook, r.id);
-    addTo(this.index.ladder, r.ladderKey, r.id);
+    let ladder = this.ladders.get(r.ladderKey);
+    if (!ladder) this.ladders.set(r.ladderKey, (ladder = new Map()));
+    ladder.set(r.id, r);
     const g = this.groups.get(r.groupKey);
     this.groups.set(r.groupKey, g ? [...g, r] : [r]);
     this.derive(r, 1);
@@ -289,7 +360,11 @@ export class OddsBoard {
   private unindexRow(r: OddsRow): void {
     removeFrom(this.index.event, r.eventId, r.id);
     removeFrom(this.index.book, r.sportsbook, r.id);
-    removeFrom(this.index.ladder, r.ladderKey, r.id);
+    const ladder = this.ladders.get(r.ladderKey);
+    if (ladder) {
+      ladder.delete(r.id);
+      if (ladder.size === 0) this.ladders.delete(r.ladderKey);
+    }
     const g = this.groups.get(r.groupKey);
     if (g) {
       const rest = g.filter((x) => x.id !== r.id);
@@ -325,8 +400,10 @@ export class OddsBoard {
     }
   }
 
-  /** A row replaced by a copy with the same keys (a new lastSeenAt): the group holding it holds the copy. */
+  /** A row replaced by a copy with the same keys (a new lastSeenAt): its group and ladder hold the copy. */
   private replaceInGroup(prev: OddsRow, next: OddsRow): void {
+    const ladder = this.ladders.get(prev.ladderKey);
+    if (ladder?.has(prev.id)) ladder.set(prev.id, next);
     const g = this.groups.get(prev.groupKey);
     if (g)
       this.groups.set(
@@ -467,6 +544,8 @@ export class OddsBoard {
     this.logStart = at;
   }
 }
+
+const NO_ROWS: readonly OddsRow[] = Object.freeze([]);
 
 function cmpStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

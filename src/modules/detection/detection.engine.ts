@@ -107,6 +107,8 @@ interface TypeState {
 /** Lifecycle changes of one evaluation, per type and scope (in the order they are published). */
 type Diffs = Map<TypeState, Map<string, LifecycleDiff<Tracked>>>;
 
+const NOTHING: readonly OpportunityRecord[] = Object.freeze([]);
+
 const ALL_BOOKS: DetectionScope = { key: 'all', books: null, filter: () => true };
 
 /**
@@ -145,6 +147,13 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
   private readonly flagged = new Map<string, MarketCheck[]>();
   /** The ladders of those groups (middles are found per ladder), with their flagged groups. */
   private readonly flaggedLadderGroups = new Map<string, Set<string>>();
+  /**
+   * What each market group was last evaluated on (in every type and scope): the board's array of its rows
+   * (replaced whenever a row of the group changes) and its ladder's main line. While both are the same, a
+   * fresh evaluation finds exactly what the registries hold (group detectors read nothing else), so a touched
+   * ladder's unchanged groups are confirmed from the registries instead of re-read (evaluate).
+   */
+  private readonly evaluatedOn = new Map<string, { rows: readonly OddsRow[]; main: number | null }>();
   /** Detection has started (types can no longer register). */
   private started = false;
   /** This instance detects (single process, or the active worker); replicas follow the worker's lifecycle. */
@@ -350,6 +359,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     // Rows that did not come through a change set here (loaded from the store, or while following another
     // instance): remember where they belong, so that their removal re-evaluates their market.
     this.rowSource.clear();
+    this.evaluatedOn.clear();
     this.eventSources.clear();
     this.ladderGroups.clear();
     this.lineLadders.clear();
@@ -370,6 +380,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
   private stopDetecting(): void {
     if (!this.running) return;
     this.running = false;
+    this.evaluatedOn.clear();
     if (this.closing) return;
     this.logger.log({ msg: 'no longer detecting; following the active worker' });
     this.replica?.start();
@@ -584,22 +595,92 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     const { groupTypes, ladderTypes } = this.byReads();
     for (const g of groups) {
       this.stats.groupsEvaluated++;
-      this.noteFlags(ctx, g);
-      for (const state of groupTypes) {
-        const may = state.detector.mayFind?.(ctx, g) ?? true;
-        for (const s of state.scopes)
-          state.live.get(s.key)!.replaceSource(g, may ? this.detect(ctx, state, g, s) : [], diffs.get(state)!.get(s.key));
+      if (this.unchanged(g)) {
+        this.confirm(g, diffs, now);
+        continue;
       }
+      this.noteFlags(ctx, g);
+      for (const state of groupTypes) this.reevaluate(ctx, state, g, diffs);
+      this.noteEvaluated(g);
     }
     for (const l of ladders) {
       this.stats.laddersEvaluated++;
-      for (const state of ladderTypes) {
-        const may = state.detector.mayFind?.(ctx, l) ?? true;
-        for (const s of state.scopes)
-          state.live.get(s.key)!.replaceSource(l, may ? this.detect(ctx, state, l, s) : [], diffs.get(state)!.get(s.key));
-      }
+      for (const state of ladderTypes) this.reevaluate(ctx, state, l, diffs);
     }
     this.publish(diffs, now);
+  }
+
+  /** Whether a group's rows and its ladder's main line are those it was last evaluated on. */
+  private unchanged(group: string): boolean {
+    const was = this.evaluatedOn.get(group);
+    if (!was) return false;
+    const board = this.boards.board;
+    const rows = board.groupRows(group);
+    return rows === was.rows && board.mainLine(rows[0]!.ladderKey) === was.main;
+  }
+
+  /** Remembers what a group was just evaluated on (nothing for a group gone from the board). */
+  private noteEvaluated(group: string): void {
+    const board = this.boards.board;
+    const rows = board.groupRows(group);
+    const first = rows[0];
+    if (!first) {
+      this.evaluatedOn.delete(group);
+      return;
+    }
+    const main = board.mainLine(first.ladderKey);
+    const was = this.evaluatedOn.get(group);
+    // Updated in place: a re-scan notes every group, and a new object each time is only more garbage.
+    if (was) {
+      was.rows = rows;
+      was.main = main;
+    } else this.evaluatedOn.set(group, { rows, main });
+  }
+
+  /**
+   * Re-evaluation of an unchanged group (see evaluatedOn): every type and scope takes what it holds, confirmed
+   * now (the record a fresh evaluation makes: the same, with `updatedAt` now), and the group's flags are set
+   * again, as evaluating it would.
+   */
+  private confirm(group: string, diffs: Diffs, now: number): void {
+    this.setGroupFlags(group, [...(this.flagged.get(group) ?? [])]);
+    for (const state of this.byReads().groupTypes) {
+      const byScope = diffs.get(state)!;
+      for (const s of state.scopes) {
+        const reg = state.live.get(s.key)!;
+        const had = reg.idsOf(group);
+        if (!had?.size) continue;
+        const found: OpportunityRecord[] = [];
+        for (const id of had) found.push({ ...reg.get(id)!, updatedAt: now });
+        reg.replaceSource(group, found, byScope.get(s.key));
+      }
+    }
+  }
+
+  /**
+   * One type on one source in every scope: the registries take the fresh result. The type's bound (mayFind) is
+   * checked once for all scopes; a scope that holds nothing there and finds nothing is left alone (replacing
+   * nothing with nothing changes nothing). With `count` (the re-scan's check), returns the number of
+   * opportunities that differ from what the registries held.
+   */
+  private reevaluate(ctx: DetectContext, state: TypeState, source: string, diffs: Diffs, count = false): number {
+    const may = state.detector.mayFind?.(ctx, source) ?? true;
+    const byScope = diffs.get(state)!;
+    let differ = 0;
+    for (const s of state.scopes) {
+      const reg = state.live.get(s.key)!;
+      const found = may ? this.detect(ctx, state, source, s) : NOTHING;
+      const had = reg.idsOf(source);
+      if (!found.length && !had?.size) continue;
+      if (count) {
+        const ids = new Set<string>();
+        for (const r of found) ids.add(r.id);
+        for (const id of had ?? []) if (!ids.has(id)) differ++;
+        for (const id of ids) if (!had?.has(id)) differ++;
+      }
+      reg.replaceSource(source, found, byScope.get(s.key));
+    }
+    return differ;
   }
 
   private newDiffs(): Diffs {
@@ -694,28 +775,45 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
 
   private rescanSlice(groups: string[], ladders: string[], now: number, diffs: Diffs): number {
     const ctx = this.ctx(now);
+    const memo = ctx.memo!;
     let mismatches = 0;
-    const check = (state: TypeState, source: string) => {
-      for (const s of state.scopes) {
-        const reg = state.live.get(s.key)!;
-        const found = this.detect(ctx, state, source, s);
-        const had = reg.idsOf(source);
-        // Most sources hold nothing and find nothing: no sets built for them.
-        if (found.length || had?.size) {
-          const ids = new Set<string>();
-          for (const r of found) ids.add(r.id);
-          for (const id of had ?? []) if (!ids.has(id)) mismatches++;
-          for (const id of ids) if (!had?.has(id)) mismatches++;
-        }
-        reg.replaceSource(source, found, diffs.get(state)!.get(s.key));
+    const { groupTypes, ladderTypes } = this.byReads();
+    // Each ladder is evaluated (in ladder order) as soon as the groups of it in this slice are (in group order):
+    // each type's lifecycle lists keep the order of a groups-then-ladders pass (group and ladder types are
+    // apart, and neither reads the other's registries), and a group's read, which its ladder's middles use
+    // too, is dropped once that ladder is done instead of being held to the end of the scan.
+    const ladderOf = (g: string) => g.slice(0, g.lastIndexOf('|'));
+    const pending = new Map<string, string[]>();
+    for (const g of groups) {
+      const l = ladderOf(g);
+      const list = pending.get(l);
+      if (list) list.push(g);
+      else pending.set(l, [g]);
+    }
+    const left = new Map<string, number>();
+    for (const [l, list] of pending) left.set(l, list.length);
+    let next = 0;
+    const laddersReady = () => {
+      for (; next < ladders.length && !left.get(ladders[next]!); next++) {
+        const l = ladders[next]!;
+        // A context per ladder (sharing the group reads): what a ladder reader keeps for it goes with it.
+        const lctx: DetectContext = { ...ctx };
+        for (const state of ladderTypes) mismatches += this.reevaluate(lctx, state, l, diffs, true);
+        for (const g of pending.get(l) ?? []) memo.delete(g);
       }
     };
-    const { groupTypes, ladderTypes } = this.byReads();
+    laddersReady();
     for (const g of groups) {
       this.noteFlags(ctx, g);
-      for (const state of groupTypes) check(state, g);
+      for (const state of groupTypes) mismatches += this.reevaluate(ctx, state, g, diffs, true);
+      this.noteEvaluated(g);
+      const l = ladderOf(g);
+      const n = left.get(l)! - 1;
+      left.set(l, n);
+      if (n === 0) laddersReady();
     }
-    for (const l of ladders) for (const state of ladderTypes) check(state, l);
+    for (const n of left.keys()) left.set(n, 0);
+    laddersReady();
     this.stats.groupsEvaluated += groups.length;
     this.stats.laddersEvaluated += ladders.length;
     return mismatches;

@@ -3,7 +3,7 @@ import { Catalog } from '../../config/catalog.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { boardEvent, changeSet, oddsRow, T0 } from '../board/board.fixtures.js';
 import { OddsBoard } from '../board/odds-board.js';
-import { allBooksBest, bestOf, groupInfo, impliedTotalAllBooks, type DetectContext } from './group-info.js';
+import { allBooksBest, bestOf, groupFlags, groupInfo, impliedTotalAllBooks, type DetectContext } from './group-info.js';
 import { bestPerOutcome, gameTotalEvent } from './market-groups.js';
 
 const catalog = new Catalog();
@@ -62,6 +62,31 @@ describe('a market group read once per evaluation', () => {
     // FanDuel's away price moves to 2.2: the next evaluation (a new context) reads the new price
     board.applyChangeSet(changeSet(2, T0 + 1000, { upserted: [price('b2', 'fanduel', 'away', 2.2)] }));
     expect(impliedTotalAllBooks(ctxOf(board), GROUP)).toBeCloseTo(1 / 2.1 + 1 / 2.2, 12);
+  });
+});
+
+describe('groupFlags (the flagged venue markets of a group, kept with the rows they were read on)', () => {
+  it('answers from a later evaluation without reading the group again, and reads it again once a row changes', () => {
+    // DraftKings 2.1 / 2.1 sums to 95%: a self-arbitrage; FanDuel 1.9 / 1.9 is sound.
+    const board = boardOf([
+      price('a1', 'draftkings', 'home', 2.1),
+      price('a2', 'draftkings', 'away', 2.1),
+      price('b1', 'fanduel', 'home', 1.9),
+      price('b2', 'fanduel', 'away', 1.9),
+    ]);
+    const flags = groupFlags(ctxOf(board), GROUP);
+    expect([...flags!.keys()]).toEqual(['draftkings']);
+    // A later evaluation (its own context, nothing read yet): the very same flags, the group not read again.
+    expect(groupFlags(ctxOf(board), GROUP)).toBe(flags);
+    expect(groupFlags({ board, catalog, now: T0 }, GROUP)).toBe(flags);
+    // DraftKings' away price moves to 1.8 (hold 3%): no longer flagged.
+    board.applyChangeSet(changeSet(2, T0 + 1000, { upserted: [price('a2', 'draftkings', 'away', 1.8)] }));
+    expect(groupFlags(ctxOf(board), GROUP)).toBeUndefined();
+    // And back: flagged again, read from the new rows (new flags, equal to the first ones).
+    board.applyChangeSet(changeSet(3, T0 + 2000, { upserted: [price('a2', 'draftkings', 'away', 2.1)] }));
+    const again = groupFlags(ctxOf(board), GROUP);
+    expect(again).not.toBe(flags);
+    expect(again).toEqual(flags);
   });
 });
 

@@ -4,10 +4,10 @@ import type { OddsRow } from '../../domain/odds-row.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Guards } from './detector.js';
 import {
+  BookPrices,
   checkMarkets,
   consensusGapOf,
   outcomeConsensus,
-  pricesByBook,
   type ConsensusGap,
   type MarketCheck,
   type OutcomeConsensus,
@@ -28,17 +28,20 @@ export interface DetectContext {
 }
 
 export interface GroupInfo {
-  rows: OddsRow[];
+  /** The board's own array of the group's rows (replaced, never mutated, when the group changes). */
+  rows: readonly OddsRow[];
   first: OddsRow;
   outcomes: readonly string[];
   /** Each book's best active price per outcome. */
-  byBook: Map<string, Map<string, OddsRow>>;
+  byBook: BookPrices;
   /** The venues whose own market in this group is flagged, by book. */
   flags: Map<string, MarketCheck>;
   /** The active rows of each outcome (outcome order; rows in group order). */
   byOutcome: OddsRow[][];
   /** Filled on first use during one evaluation: the best prices among all books (bestOf with every book). */
   allBest?: GroupBest | null;
+  /** Filled on first use: the implied total of those best prices (impliedTotalAllBooks). */
+  allBestTotal?: number | null;
   /** Filled on first use: the consensus table of each selection type (flagged venues left out). */
   consensus?: Map<string, OutcomeConsensus>;
 }
@@ -52,19 +55,53 @@ export function groupInfo(ctx: DetectContext, groupKey: string): GroupInfo | nul
   return info;
 }
 
+/**
+ * The flagged venue markets of each group read, by the board's array of its rows (replaced, never mutated, when
+ * a row of the group changes) and catalog: the flags are a function of the rows alone, so a later evaluation
+ * that only needs them (a ladder's middles) reads an unchanged group no more. Weak: an array the board dropped
+ * takes its entry with it. null: no flagged market (or not a closed market).
+ */
+const flagsByRows = new WeakMap<Catalog, WeakMap<readonly OddsRow[], GroupInfo['flags'] | null>>();
+
+function flagCache(catalog: Catalog): WeakMap<readonly OddsRow[], GroupInfo['flags'] | null> {
+  let byRows = flagsByRows.get(catalog);
+  if (!byRows) flagsByRows.set(catalog, (byRows = new WeakMap()));
+  return byRows;
+}
+
+/** The venues whose own market in a group is flagged (groupInfo(...).flags), or undefined when none is. */
+export function groupFlags(ctx: DetectContext, groupKey: string): ReadonlyMap<string, MarketCheck> | undefined {
+  const hit = ctx.memo?.get(groupKey);
+  if (hit !== undefined) return hit?.flags.size ? hit.flags : undefined;
+  const cached = flagCache(ctx.catalog).get(ctx.board.groupRows(groupKey));
+  if (cached !== undefined) return cached ?? undefined;
+  const flags = groupInfo(ctx, groupKey)?.flags;
+  return flags?.size ? flags : undefined;
+}
+
 function readGroup(ctx: DetectContext, groupKey: string): GroupInfo | null {
-  const rows = ctx.board.group(groupKey);
+  const rows = ctx.board.groupRows(groupKey);
+  const info = readRows(ctx, rows);
+  if (rows.length) flagCache(ctx.catalog).set(rows, info?.flags.size ? info.flags : null);
+  return info;
+}
+
+function readRows(ctx: DetectContext, rows: readonly OddsRow[]): GroupInfo | null {
   const first = rows[0];
   if (!first) return null;
   if (first.groupLine !== null && isQuarterLine(first.groupLine) && first.marketType !== 'asian_handicap') return null;
   const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
   if (!outcomes) return null;
-  const byBook = pricesByBook(rows, outcomes);
-  const byOutcome: OddsRow[][] = outcomes.map(() => []);
+  // One pass: each active row's outcome is looked up once, for both tables (as pricesByBook builds byBook).
+  const byBook = new BookPrices(outcomes);
+  const byOutcome: OddsRow[][] = [];
+  for (let i = 0; i < outcomes.length; i++) byOutcome.push([]);
   for (const r of rows) {
     if (!r.isActive) continue;
     const i = outcomes.indexOf(r.selectionType);
-    if (i >= 0) byOutcome[i]!.push(r);
+    if (i < 0) continue;
+    byBook.offer(r, i);
+    byOutcome[i]!.push(r);
   }
   return { rows, first, outcomes, byBook, byOutcome, flags: checkMarkets(byBook, outcomes, (id) => ctx.catalog.book(id)) };
 }
@@ -152,6 +189,19 @@ export function isAlternate(board: OddsBoard, r: OddsRow): boolean {
 export function impliedTotalAllBooks(ctx: DetectContext, groupKey: string): number | null {
   const g = groupInfo(ctx, groupKey);
   if (!g) return null;
-  const best = allBooksBest(g);
-  return best ? best.legs.reduce((s, l) => s + 1 / l.decimal, 0) : null;
+  if (g.allBestTotal === undefined) g.allBestTotal = bestTotal(g);
+  return g.allBestTotal;
+}
+
+/** The sum of 1/decimal of each outcome's best active price (in outcome order), as allBooksBest's legs give it, or null. */
+function bestTotal(g: GroupInfo): number | null {
+  let total = 0;
+  for (const rows of g.byOutcome) {
+    const first = rows[0];
+    if (!first) return null;
+    let best = first.decimal;
+    for (const r of rows) if (r.decimal > best) best = r.decimal;
+    total += 1 / best;
+  }
+  return total;
 }

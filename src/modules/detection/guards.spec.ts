@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Catalog } from '../../config/catalog.js';
+import fc from 'fast-check';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { checkMarkets, consensusGap, consensusGapOf, holdCeiling, median, outcomeConsensus, pricesByBook } from './guards.js';
 
@@ -181,5 +182,62 @@ describe('consensus from a prebuilt table (consensusGapOf: what detection uses o
           expect(consensusGapOf(r, table)).toEqual(consensusGap(r, byBook, excluded));
       }
     }
+  });
+});
+
+/** The books' best prices as maps (book -> outcome -> row), independently of BookPrices: what it must agree with. */
+function referencePrices(rows: readonly OddsRow[], outcomes: readonly string[]): Map<string, Map<string, OddsRow>> {
+  const out = new Map<string, Map<string, OddsRow>>();
+  for (const r of rows) {
+    if (!r.isActive || !outcomes.includes(r.selectionType)) continue;
+    const m = out.get(r.sportsbook) ?? new Map<string, OddsRow>();
+    out.set(r.sportsbook, m);
+    const cur = m.get(r.selectionType);
+    if (!cur || r.decimal > cur.decimal) m.set(r.selectionType, r);
+  }
+  return out;
+}
+
+describe('BookPrices (each book best price per outcome, flat)', () => {
+  it('agrees with per-book maps: books in order, best prices, complete markets, totals summed in the order priced', () => {
+    const books = ['pinnacle', 'draftkings', 'betfair', 'kalshi', 'fanduel'];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            book: fc.constantFrom(...books),
+            sel: fc.constantFrom('home', 'draw', 'away', 'other'),
+            decimal: fc.double({ min: 1.01, max: 30, noNaN: true }),
+            active: fc.boolean(),
+          }),
+          { maxLength: 40 },
+        ),
+        (specs) => {
+          const rows = specs.map((s) => row(s.book, s.sel, s.decimal, { isActive: s.active }));
+          const got = pricesByBook(rows, HDA);
+          const want = referencePrices(rows, HDA);
+          expect(got.books).toEqual([...want.keys()]);
+          for (const b of books) {
+            const m = want.get(b);
+            HDA.forEach((o, i) => expect(got.price(b, i)).toBe(m?.get(o)));
+            expect(got.complete(b)).toEqual(m && m.size === 3 ? HDA.map((o) => m.get(o)) : null);
+          }
+          // Flags from the maps, summing each complete market in its insertion order (bit for bit).
+          const flags = checkMarkets(got, HDA, book);
+          for (const [b, m] of want) {
+            if (m.size !== 3) {
+              expect(flags.has(b)).toBe(false);
+              continue;
+            }
+            let total = 0;
+            for (const r of m.values()) total += 1 / r.decimal;
+            const f = flags.get(b);
+            if (f) expect(f.impliedTotal).toBe(total);
+          }
+          expect([...flags.keys()]).toEqual([...want.keys()].filter((b) => flags.has(b)));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -68,15 +68,78 @@ export function holdCeiling(book: BookInfo | undefined, outcomes: number): numbe
   return usual * (outcomes >= 3 ? 1.5 : 1) + EXCESS_HOLD_MARGIN;
 }
 
-/** Each book's best active price per outcome of a group (books missing an outcome have a shorter list). */
-export function pricesByBook(rows: readonly OddsRow[], outcomes: readonly string[]): Map<string, Map<string, OddsRow>> {
-  const out = new Map<string, Map<string, OddsRow>>();
+/**
+ * Each book's best active price per outcome of a group, in flat arrays (no map per book: a group is read on
+ * every evaluation and most of its books price every outcome). Books are in the order their first active
+ * price appears; each book's outcomes in the order they were first priced (the order its total is summed in).
+ */
+export class BookPrices {
+  /** The books with an active price, in order of first appearance. */
+  readonly books: string[] = [];
+  private readonly index = new Map<string, number>();
+  /** best[b * n + o]: book b's best active price on outcome o. */
+  private readonly best: Array<OddsRow | undefined> = [];
+  /** order[b * n + k]: the k-th outcome book b priced (k < counts[b]). */
+  private readonly order: number[] = [];
+  private readonly counts: number[] = [];
+
+  constructor(readonly outcomes: readonly string[]) {}
+
+  /** Takes a row's price when it is the book's best on its outcome (`o`: the outcome's index). */
+  offer(r: OddsRow, o: number): void {
+    const n = this.outcomes.length;
+    let b = this.index.get(r.sportsbook);
+    if (b === undefined) {
+      b = this.books.length;
+      this.index.set(r.sportsbook, b);
+      this.books.push(r.sportsbook);
+      this.counts.push(0);
+      for (let i = 0; i < n; i++) this.best.push(undefined);
+    }
+    const cur = this.best[b * n + o];
+    if (!cur) {
+      this.order[b * n + this.counts[b]!] = o;
+      this.counts[b]!++;
+    }
+    if (!cur || r.decimal > cur.decimal) this.best[b * n + o] = r;
+  }
+
+  /** A book's best active price on an outcome (by index). */
+  price(book: string, o: number): OddsRow | undefined {
+    const b = this.index.get(book);
+    return b === undefined ? undefined : this.best[b * this.outcomes.length + o];
+  }
+
+  /** A book's best prices on every outcome (outcome order), or null when it misses one. */
+  complete(book: string): OddsRow[] | null {
+    const b = this.index.get(book);
+    const n = this.outcomes.length;
+    if (b === undefined || this.counts[b] !== n) return null;
+    return this.best.slice(b * n, b * n + n) as OddsRow[];
+  }
+
+  /** The implied total (sum of 1/decimal, in the order the book priced its outcomes) of the i-th book's complete market, or null. */
+  completeTotal(i: number): number | null {
+    const n = this.outcomes.length;
+    if (this.counts[i] !== n) return null;
+    let total = 0;
+    for (let k = 0; k < n; k++) total += 1 / this.best[i * n + this.order[i * n + k]!]!.decimal;
+    return total;
+  }
+
+  /** The i-th book's best price on an outcome (by index). */
+  priceAt(i: number, o: number): OddsRow | undefined {
+    return this.best[i * this.outcomes.length + o];
+  }
+}
+
+/** Each book's best active price per outcome of a group (books missing an outcome are not complete). */
+export function pricesByBook(rows: readonly OddsRow[], outcomes: readonly string[]): BookPrices {
+  const out = new BookPrices(outcomes);
   for (const r of rows) {
-    if (!r.isActive || !outcomes.includes(r.selectionType)) continue;
-    let m = out.get(r.sportsbook);
-    if (!m) out.set(r.sportsbook, (m = new Map()));
-    const cur = m.get(r.selectionType);
-    if (!cur || r.decimal > cur.decimal) m.set(r.selectionType, r);
+    if (!r.isActive) continue;
+    const o = outcomes.indexOf(r.selectionType);
+    if (o >= 0) out.offer(r, o);
   }
   return out;
 }
@@ -86,15 +149,15 @@ export function pricesByBook(rows: readonly OddsRow[], outcomes: readonly string
  * missing an outcome (or with a suspended side) is not judged.
  */
 export function checkMarkets(
-  byBook: ReadonlyMap<string, ReadonlyMap<string, OddsRow>>,
+  byBook: BookPrices,
   outcomes: readonly string[],
   bookDef: (id: string) => BookInfo | undefined,
 ): Map<string, MarketCheck> {
   const flags = new Map<string, MarketCheck>();
-  for (const [book, prices] of byBook) {
-    if (prices.size !== outcomes.length) continue;
-    let total = 0;
-    for (const r of prices.values()) total += 1 / r.decimal;
+  for (let i = 0; i < byBook.books.length; i++) {
+    const total = byBook.completeTotal(i);
+    if (total === null) continue;
+    const book = byBook.books[i]!;
     const def = bookDef(book) ?? DEFAULT_BOOK;
     const floor = SELF_ARBITRAGE_FLOOR[def.settlement] ?? SELF_ARBITRAGE_FLOOR.sportsbook;
     const ceiling = 1 + holdCeiling(def, outcomes.length) / 100;
@@ -118,15 +181,13 @@ export interface OutcomeConsensus {
   books: string[];
 }
 
-export function outcomeConsensus(
-  byBook: ReadonlyMap<string, ReadonlyMap<string, OddsRow>>,
-  selectionType: string,
-  excluded: (book: string) => boolean,
-): OutcomeConsensus {
+export function outcomeConsensus(byBook: BookPrices, selectionType: string, excluded: (book: string) => boolean): OutcomeConsensus {
   const entries: Array<{ p: number; book: string }> = [];
-  for (const [book, prices] of byBook) {
+  const o = byBook.outcomes.indexOf(selectionType);
+  for (let i = 0; o >= 0 && i < byBook.books.length; i++) {
+    const book = byBook.books[i]!;
     if (excluded(book)) continue;
-    const r = prices.get(selectionType);
+    const r = byBook.priceAt(i, o);
     if (r) entries.push({ p: 1 / r.decimal, book });
   }
   entries.sort((a, b) => a.p - b.p);
@@ -163,15 +224,13 @@ export function median(xs: readonly number[]): number {
  * left out) differ by more than OFF_CONSENSUS.logOdds in log-odds AND more than OFF_CONSENSUS.probability.
  * Null when it is not, or when fewer than OFF_CONSENSUS.minOtherBooks other books quote the outcome.
  */
-export function consensusGap(
-  row: OddsRow,
-  byBook: ReadonlyMap<string, ReadonlyMap<string, OddsRow>>,
-  excluded: (book: string) => boolean,
-): ConsensusGap | null {
+export function consensusGap(row: OddsRow, byBook: BookPrices, excluded: (book: string) => boolean): ConsensusGap | null {
   const others: number[] = [];
-  for (const [book, prices] of byBook) {
+  const o = byBook.outcomes.indexOf(row.selectionType);
+  for (let i = 0; o >= 0 && i < byBook.books.length; i++) {
+    const book = byBook.books[i]!;
     if (book === row.sportsbook || excluded(book)) continue;
-    const r = prices.get(row.selectionType);
+    const r = byBook.priceAt(i, o);
     if (r) others.push(1 / r.decimal);
   }
   if (others.length < OFF_CONSENSUS.minOtherBooks) return null;

@@ -3,15 +3,20 @@ import { HANDICAP_MARKETS } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import type { OddsBoard } from '../board/odds-board.js';
 
+// Shared and frozen: outcomesOf runs for every group read.
+const TWO_WAY: readonly string[] = Object.freeze(['home', 'away']);
+const THREE_WAY: readonly string[] = Object.freeze(['home', 'draw', 'away']);
+const OVER_UNDER: readonly string[] = Object.freeze(['over', 'under']);
+
 /** The complementary outcomes of a market group, or null when the market's outcome set is not closed. */
 export function outcomesOf(catalog: Catalog, marketType: string, sport: string): readonly string[] | null {
   switch (catalog.outcomeSet(marketType, sport)) {
     case 'two_way':
-      return ['home', 'away'];
+      return TWO_WAY;
     case 'three_way':
-      return ['home', 'draw', 'away'];
+      return THREE_WAY;
     case 'over_under':
-      return ['over', 'under'];
+      return OVER_UNDER;
     default:
       return null;
   }

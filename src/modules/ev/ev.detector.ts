@@ -49,12 +49,7 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
   let ref: { book: string; legs: OddsRow[] } | null = null;
   let sharpRefCount = 0;
   // A book's complete market (its best active price on every outcome, as bestPerOutcome among its rows alone).
-  const completeOf = (book: string): OddsRow[] | null => {
-    if (g.flags.has(book)) return null;
-    const prices = g.byBook.get(book);
-    if (!prices || prices.size !== g.outcomes.length) return null;
-    return g.outcomes.map((o) => prices.get(o)!);
-  };
+  const completeOf = (book: string): OddsRow[] | null => (g.flags.has(book) ? null : g.byBook.complete(book));
   for (const book of SHARP_REFERENCE_BOOKS) {
     const legs = completeOf(book);
     if (!legs) continue;
@@ -71,6 +66,14 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
   if (sum <= 1) return [];
   const fairBy = {} as Record<DevigMethod, number[]>;
   for (const m of DEVIG_METHODS) fairBy[m] = devig(implied, m);
+  // The highest fair probability of each outcome by any method: a price is above fair value by some method
+  // exactly when it is above this one (rounding is monotonic), so each price needs one product, not one per method.
+  const maxFair: number[] = [];
+  for (let i = 0; i < g.outcomes.length; i++) {
+    let f = Number.NEGATIVE_INFINITY;
+    for (const m of DEVIG_METHODS) f = Math.max(f, fairBy[m][i]!);
+    maxFair.push(f);
+  }
   const out: EvRecord[] = [];
   // Computed once, on the first price above fair value (most groups have none).
   let shared: { width: number | null; isMain: boolean; refGap: ConsensusGap[] } | null = null;
@@ -80,9 +83,7 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
     let bookCount = -1;
     for (const r of rows) {
       if (r.sportsbook === ref.book || (!letIn && g.flags.has(r.sportsbook))) continue;
-      let bestEv = Number.NEGATIVE_INFINITY;
-      for (const m of DEVIG_METHODS) bestEv = Math.max(bestEv, fairBy[m][i]! * r.decimal - 1);
-      if (bestEv <= 0) continue;
+      if (maxFair[i]! * r.decimal - 1 <= 0) continue;
       const fair = {} as Record<DevigMethod, number>;
       for (const m of DEVIG_METHODS) fair[m] = fairBy[m][i]!;
       if (bookCount < 0) {

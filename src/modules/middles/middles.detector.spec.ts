@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { all, away, boardWith, home } from '../../../test/factories/detection.js';
-import { detectMiddles } from './middles.detector.js';
+import type { OddsRow } from '../../domain/odds-row.js';
+import { bookMainLines, detectMiddles } from './middles.detector.js';
 
 describe('middles detection', () => {
   // DK Chiefs -2.5 -110 / Bills +2.5 -110 (main -2.5); FD Chiefs -7.5 -112 / Bills +7.5 -108 (main -7.5).
@@ -70,6 +71,57 @@ describe('middles detection', () => {
         }
       }),
       { numRuns: 40 },
+    );
+  });
+});
+
+describe("each book's main line in a ladder", () => {
+  /** The same rule on maps (book -> line -> both sides' last probabilities), written independently. */
+  function reference(rows: readonly OddsRow[]): Map<string, number> {
+    const byBook = new Map<string, Map<number, { a?: number; b?: number }>>();
+    for (const r of rows) {
+      if (r.groupLine === null) continue;
+      const lines = byBook.get(r.sportsbook) ?? new Map<number, { a?: number; b?: number }>();
+      byBook.set(r.sportsbook, lines);
+      const pair = lines.get(r.groupLine) ?? {};
+      if (r.selectionType === 'home' || r.selectionType === 'over') pair.a = r.probability;
+      else if (r.selectionType === 'away' || r.selectionType === 'under') pair.b = r.probability;
+      lines.set(r.groupLine, pair);
+    }
+    const out = new Map<string, number>();
+    for (const [book, lines] of byBook) {
+      let best: number | null = null;
+      let gap = Infinity;
+      for (const [line, p] of lines) {
+        if (p.a === undefined || p.b === undefined) continue;
+        const g = Math.abs(p.a - p.b);
+        if (g < gap || (g === gap && best !== null && Math.abs(line) < Math.abs(best))) [best, gap] = [line, g];
+      }
+      if (best !== null) out.set(book, best);
+    }
+    return out;
+  }
+
+  it('is the most balanced line each book quotes both sides of (ties: nearer zero, then first seen), as on maps', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            book: fc.constantFrom('draftkings', 'fanduel', 'pinnacle'),
+            line: fc.constantFrom(-3.5, -2.5, 2.5, 3.5, 7, null),
+            sel: fc.constantFrom('home', 'away', 'over', 'under'),
+            probability: fc.constantFrom(0.45, 0.5, 0.52, 0.55),
+          }),
+          { maxLength: 30 },
+        ),
+        (specs) => {
+          const rows = specs.map(
+            (s, i) => ({ id: `r${i}`, sportsbook: s.book, groupLine: s.line, selectionType: s.sel, probability: s.probability }) as OddsRow,
+          );
+          expect([...bookMainLines(rows)]).toEqual([...reference(rows)]);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

@@ -14,7 +14,8 @@ import {
   type Pmf,
 } from '../../math/index.js';
 import type { Detector, Guards, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
-import { groupInfo, guardsOf, type DetectContext, type GroupInfo } from '../detection/group-info.js';
+import { groupFlags, groupInfo, guardsOf, type DetectContext } from '../detection/group-info.js';
+import type { MarketCheck } from '../detection/guards.js';
 import { ageSeconds, isHandicap, outcomesOf, type BookFilter } from '../detection/market-groups.js';
 import { MiddlesPresenter } from './middles.presenter.js';
 
@@ -122,23 +123,30 @@ function sideOf(r: OddsRow): { kind: 'above' | 'below'; threshold: number } | nu
  * two implied probabilities closest to each other).
  */
 export function bookMainLines(rows: readonly OddsRow[]): Map<string, number> {
-  const byBookLine = new Map<string, Map<number, { a?: number; b?: number }>>();
+  // Per book, its lines in the order first seen (a list: a book quotes a few lines), each with the last
+  // probability read of either side.
+  const byBookLine = new Map<string, Array<{ line: number; a?: number; b?: number }>>();
   for (const r of rows) {
     if (r.groupLine === null) continue;
     let lines = byBookLine.get(r.sportsbook);
-    if (!lines) byBookLine.set(r.sportsbook, (lines = new Map()));
-    const pair = lines.get(r.groupLine) ?? {};
+    if (!lines) byBookLine.set(r.sportsbook, (lines = []));
+    let pair: { line: number; a?: number; b?: number } | undefined;
+    for (const p of lines)
+      if (p.line === r.groupLine) {
+        pair = p;
+        break;
+      }
+    if (!pair) lines.push((pair = { line: r.groupLine }));
     if (r.selectionType === 'home' || r.selectionType === 'over') pair.a = r.probability;
     else if (r.selectionType === 'away' || r.selectionType === 'under') pair.b = r.probability;
-    lines.set(r.groupLine, pair);
   }
   const out = new Map<string, number>();
   for (const [book, lines] of byBookLine) {
     let best: number | null = null;
     let bestGap = Number.POSITIVE_INFINITY;
-    for (const [line, p] of lines) {
-      if (p.a === undefined || p.b === undefined) continue;
-      const gap = Math.abs(p.a - p.b);
+    for (const { line, a, b } of lines) {
+      if (a === undefined || b === undefined) continue;
+      const gap = Math.abs(a - b);
       if (gap < bestGap || (gap === bestGap && best !== null && Math.abs(line) < Math.abs(best))) {
         best = line;
         bestGap = gap;
@@ -225,20 +233,19 @@ function ladderOf(ctx: DetectContext, ladderKey: string): LadderPrep | null {
 
 /** The usable rows of a ladder (active, not in a flagged venue market unless let in) and their main-line sides. */
 function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null {
-  const ids = ctx.board.ids('ladder', ladderKey);
-  if (!ids || ids.size < 2) return null;
+  const all = ctx.board.ladderRows(ladderKey);
+  if (!all || all.size < 2) return null;
   const rows: OddsRow[] = [];
   const books = new Set<string>();
   // Rows without a line are never a side nor a main line: left out before their venue market is looked up.
   let lastGroup: string | null = null;
-  let lastFlags: GroupInfo['flags'] | undefined;
-  for (const id of ids) {
-    const r = ctx.board.rows.get(id);
-    if (!r || !r.isActive || r.groupLine === null) continue;
+  let lastFlags: ReadonlyMap<string, MarketCheck> | undefined;
+  for (const r of all.values()) {
+    if (!r.isActive || r.groupLine === null) continue;
     if (!ctx.includeFlagged) {
       if (r.groupKey !== lastGroup) {
         lastGroup = r.groupKey;
-        lastFlags = groupInfo(ctx, r.groupKey)?.flags;
+        lastFlags = groupFlags(ctx, r.groupKey);
       }
       if (lastFlags?.has(r.sportsbook)) continue;
     }
