@@ -7,23 +7,18 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
-import { createApp } from '../src/app.factory.js';
 import { Catalog } from '../src/config/catalog.js';
-import { loadConfig } from '../src/config/env.js';
 import { BoardService } from '../src/modules/board/board.service.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
 import { DetectionEngine } from '../src/modules/detection/detection.engine.js';
+import { benchApp } from './bench-app.js';
 import { naiveArbitragePass } from './naive-arbitrage.js';
 import { syntheticQuotes } from './synthetic-board.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 250_000);
 const profileDir = process.env.BENCH_CPU_PROFILE;
 const gc = (globalThis as { gc?: () => void }).gc;
-const config = loadConfig(
-  { PROVIDERS: 'none', SCHEDULERS: 'false', LOG_LEVEL: 'warn', EMBEDDED_IN_MEMORY: 'true', API_KEYS: 'sharp:sk_bench_sharp_0001' },
-  'bench',
-);
-const app = await createApp(config);
+const app = await benchApp();
 const ingestion = app.get(IngestionService);
 const detection = app.get(DetectionEngine);
 const board = app.get(BoardService).board;
