@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DataSource } from 'typeorm';
+import pg from 'pg';
 import { createApp } from '../../src/app.factory.js';
 import { ManualClock, type Clock } from '../../src/common/time/clock.js';
 import { loadConfig, type AppConfig } from '../../src/config/env.js';
@@ -131,13 +131,24 @@ export async function startTestApp(
       return (r.json as { data: { key: string } }).data.key;
     },
     close: async (opts = {}) => {
-      if (!opts.keepStore && config.databaseUrl && config.databaseSchema !== 'public') {
-        await app
-          .get(DataSource)
-          .query(`DROP SCHEMA IF EXISTS "${config.databaseSchema}" CASCADE`)
-          .catch(() => undefined);
-      }
+      // The application first: its sessions (the leadership lock, a write in flight) end with it, so the next
+      // suite's instance can lead at once, and nothing of ours holds a lock the schema's drop would wait for.
       await app.close();
+      if (!opts.keepStore && config.databaseUrl && config.databaseSchema !== 'public') await dropSchema(config);
     },
   };
+}
+
+/** Drops a test schema on a session of its own, waiting at most 5 s for locks: a schema left behind is harmless. */
+async function dropSchema(config: AppConfig): Promise<void> {
+  const c = new pg.Client({ connectionString: config.databaseUrl!, connectionTimeoutMillis: 5000 });
+  try {
+    await c.connect();
+    await c.query(`SET lock_timeout = '5s'`);
+    await c.query(`DROP SCHEMA IF EXISTS "${config.databaseSchema}" CASCADE`);
+  } catch {
+    /* left in the test database: each test app has a schema of its own */
+  } finally {
+    await c.end().catch(() => undefined);
+  }
 }
