@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { analyzeArbitrage, stakeAmounts } from './arbitrage.js';
+import { ARBITRAGE_MIN_MARGIN, analyzeArbitrage, stakeAmounts } from './arbitrage.js';
 
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 const at = (xs: readonly number[], i: number): number => {
@@ -93,17 +93,29 @@ const nearFairArb = fc
 describe('analyzeArbitrage properties', () => {
   const anyMarket = fc.oneof(decimalsArb, nearFairArb);
 
-  it('is an arbitrage exactly when sum(1/d) < 1, with a consistent profit sign', () => {
+  it('is an arbitrage exactly when sum(1/d) < 1 - ARBITRAGE_MIN_MARGIN: implied_total shown (4 dp) below 100, profit positive', () => {
     fc.assert(
       fc.property(anyMarket, (ds) => {
         const r = analyzeArbitrage(ds);
         const s = ds.reduce((a, d) => a + 1 / d, 0);
-        expect(r.isArbitrage).toBe(s < 1);
-        expect(r.impliedTotal < 100).toBe(r.isArbitrage);
-        if (r.profitPercent > 0) expect(r.isArbitrage).toBe(true);
-        if (r.isArbitrage) expect(r.profitPercent).toBeGreaterThanOrEqual(0);
+        expect(r.isArbitrage).toBe(s < 1 - ARBITRAGE_MIN_MARGIN);
+        if (r.isArbitrage) expect(Math.round(r.impliedTotal * 1e4) / 1e4).toBeLessThan(100);
+        if (r.isArbitrage) expect(r.profitPercent).toBeGreaterThan(0);
+        if (r.impliedTotal >= 100) expect(r.isArbitrage).toBe(false);
       }),
     );
+  });
+
+  it('prices whose inverses add up to exactly 1 are no arbitrage, though floating point sums them to 1 - 1e-16', () => {
+    for (const ds of [
+      [1.04, 26],
+      [1.08, 13.5],
+    ]) {
+      expect(ds.reduce((a, d) => a + 1 / d, 0)).toBeLessThan(1);
+      expect(analyzeArbitrage(ds).isArbitrage).toBe(false);
+    }
+    // The smallest arbitrage shown: implied_total 99.9999 (profit 0.0001%).
+    expect(analyzeArbitrage([2 / 0.999998, 2]).isArbitrage).toBe(true);
   });
 
   it('stakes sum to 100 and pay the same on every outcome, equal to 100 + profitPercent', () => {

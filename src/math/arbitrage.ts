@@ -12,7 +12,10 @@ export interface ArbitrageAnalysis {
   profitPercent: number;
   /** Percent of total stake per leg: (1/d_i) / sum(1/d_j) * 100; sums to 100. */
   stakes: number[];
-  /** True exactly when sum(1/d_i) < 1 (equivalently impliedTotal < 100). */
+  /**
+   * True when sum(1/d_i) < 1 by more than ARBITRAGE_MIN_MARGIN, i.e. impliedTotal is below 100 once rounded to
+   * the 4 decimals it is shown with.
+   */
   isArbitrage: boolean;
 }
 
@@ -25,6 +28,13 @@ export interface StakeAmounts {
   /** payout - totalStake (negative when there is no arbitrage). */
   profit: number;
 }
+
+/**
+ * How far below 1 the sum of inverses must be for an arbitrage: half of the smallest implied_total step shown
+ * (0.0001 percent). Prices whose inverses add up to exactly 1 (1.04 and 26, 1.08 and 13.5) sum to 1 - 1e-16 in
+ * floating point: that is rounding, not a sure bet, and it would be shown as implied_total 100, profit 0.
+ */
+export const ARBITRAGE_MIN_MARGIN = 5e-7;
 
 function inverseSum(decimals: readonly number[]): number {
   const n = decimals.length;
@@ -44,7 +54,7 @@ function inverseSum(decimals: readonly number[]): number {
  * Analyses the best available price on every outcome of one market.
  * With S = sum(1/d_i):
  *   impliedTotal = 100 S (percent), profitPercent = (1/S - 1) * 100 = 10000/impliedTotal - 100,
- *   stakes[i] = (1/d_i)/S * 100 (percent of total stake), isArbitrage = S < 1.
+ *   stakes[i] = (1/d_i)/S * 100 (percent of total stake), isArbitrage = S < 1 - ARBITRAGE_MIN_MARGIN.
  * Staking stakes[i] percent on each leg returns 100/S percent of the total stake whichever leg wins.
  * @throws RangeError for fewer than 2 legs or any decimal that is non-finite or <= 1.
  */
@@ -53,7 +63,7 @@ export function analyzeArbitrage(decimals: readonly number[]): ArbitrageAnalysis
   const n = decimals.length;
   const stakes = new Array<number>(n);
   for (let i = 0; i < n; i++) stakes[i] = 100 / (decimals[i] as number) / s;
-  return { impliedTotal: 100 * s, profitPercent: (1 / s - 1) * 100, stakes, isArbitrage: s < 1 };
+  return { impliedTotal: 100 * s, profitPercent: (1 / s - 1) * 100, stakes, isArbitrage: s < 1 - ARBITRAGE_MIN_MARGIN };
 }
 
 /**
