@@ -8,11 +8,37 @@ export function sseText(f: Frame): string {
   return `id: ${f.id}\nevent: ${f.event}\ndata: ${f.data}\n\n`;
 }
 
-/** Hands what a corked socket holds to the kernel, and corks it again (the batch goes on). */
-function uncorkOnce(socket: Socket): void {
-  if (!socket.writableCorked) return;
-  socket.uncork();
-  socket.cork();
+/**
+ * A transport's batch (`Transport.batch`): its socket corked while the frames are written, so that uncorking once
+ * hands them all to the kernel in one writev. Nested batches, and a socket that is missing or destroyed, just run.
+ */
+class CorkedBatch {
+  /** The socket corked by the batch under way, or null. */
+  socket: Socket | null = null;
+
+  run(socket: Socket | null | undefined, fn: () => void): void {
+    if (this.socket || !socket || socket.destroyed) return fn();
+    socket.cork();
+    this.socket = socket;
+    try {
+      fn();
+    } finally {
+      this.socket = null;
+      socket.uncork();
+    }
+  }
+
+  /**
+   * In a batch the corked socket holds what the kernel would have taken already: past the high-water mark it is
+   * handed over now (and corked again, the batch goes on), so a stream is held to the socket's real back-pressure,
+   * as it is without a batch.
+   */
+  spill(buffered: number): void {
+    const socket = this.socket;
+    if (!socket || buffered <= SOCKET_HIGH_WATER || !socket.writableCorked) return;
+    socket.uncork();
+    socket.cork();
+  }
 }
 
 /** Runs listeners once, when a connection is gone. */
@@ -38,7 +64,7 @@ class Gone {
 export class SseTransport implements Transport {
   private readonly gone = new Gone();
   /** Inside batch(): the socket stays corked until the batch ends. */
-  private batching = false;
+  private readonly corked = new CorkedBatch();
 
   constructor(
     private readonly raw: ServerResponse,
@@ -60,31 +86,19 @@ export class SseTransport implements Transport {
     // ServerResponse.write corks the socket until the next tick: after the whole fan-out (and the detection that
     // follows it). Uncorked now, the frame reaches the kernel at once (in a batch, when the batch ends).
     const socket = raw.socket;
-    if (!this.batching && socket && socket.writableCorked) socket.uncork();
+    if (!this.corked.socket && socket && socket.writableCorked) socket.uncork();
     return ok;
   }
 
   batch(fn: () => void): void {
-    const socket = this.raw.socket;
-    if (this.batching || !socket || socket.destroyed) return fn();
-    // Corked by us, the response's writes add no cork of their own: uncorking once hands them all to the kernel
-    // in one writev (each frame's bytes are still the Buffer shared by the streams of its view).
-    socket.cork();
-    this.batching = true;
-    try {
-      fn();
-    } finally {
-      this.batching = false;
-      socket.uncork();
-    }
+    // Corked by us, the response's writes add no cork of their own (each frame's bytes are still the Buffer shared
+    // by the streams of its view).
+    this.corked.run(this.raw.socket, fn);
   }
 
   buffered(): number {
     if (this.raw.destroyed) return 0;
-    // In a batch the corked socket holds what the kernel would have taken already: past the high-water mark it is
-    // handed over now, so a stream is held to the socket's real back-pressure, as it is without a batch.
-    const socket = this.raw.socket;
-    if (this.batching && socket && this.raw.writableLength > SOCKET_HIGH_WATER) uncorkOnce(socket);
+    this.corked.spill(this.raw.writableLength);
     return this.raw.writableLength;
   }
 
@@ -140,7 +154,7 @@ export function wsErrorFrame(timestamp: string, code: string, message: string, s
 export class WsTransport implements Transport {
   private readonly gone = new Gone();
   /** Inside batch(): the socket, corked until the batch ends. */
-  private batching: Socket | null = null;
+  private readonly corked = new CorkedBatch();
   private drainTimer: NodeJS.Timeout | null = null;
   private graceTimer: NodeJS.Timeout | null = null;
   private closing = false;
@@ -173,16 +187,8 @@ export class WsTransport implements Transport {
     // ws sends each message with its own socket.write (corked around header and payload); corked around them all,
     // the messages (still one WebSocket message per frame) reach the kernel in one writev. ws keeps its socket in
     // `_socket` (not in its types); without one, each message goes out by itself.
-    const socket = (this.ws as unknown as { _socket?: Socket })._socket;
-    if (this.batching || !socket || socket.destroyed || this.ws.readyState !== this.ws.OPEN) return fn();
-    socket.cork();
-    this.batching = socket;
-    try {
-      fn();
-    } finally {
-      this.batching = null;
-      socket.uncork();
-    }
+    if (this.ws.readyState !== this.ws.OPEN) return fn();
+    this.corked.run((this.ws as unknown as { _socket?: Socket })._socket, fn);
   }
 
   /** Sends a frame that is not part of the sequence (pong, subscribed, error replies). */
@@ -191,8 +197,7 @@ export class WsTransport implements Transport {
   }
 
   buffered(): number {
-    // In a batch, past the high-water mark: handed to the kernel now (see SseTransport.buffered).
-    if (this.batching && this.ws.bufferedAmount > SOCKET_HIGH_WATER) uncorkOnce(this.batching);
+    this.corked.spill(this.ws.bufferedAmount);
     return this.ws.bufferedAmount;
   }
 
