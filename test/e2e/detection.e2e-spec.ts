@@ -103,31 +103,21 @@ describe('re-evaluating the groups of a touched ladder', () => {
     await t.close();
   });
 
+  const side = (book: string, team: 'Kansas City Chiefs' | 'Buffalo Bills', line: number, decimal: number): Quote => ({
+    book,
+    league: 'nfl',
+    homeTeam: 'Kansas City Chiefs',
+    awayTeam: 'Buffalo Bills',
+    startTime: kick,
+    marketType: 'point_spread',
+    selection: team,
+    selectionType: team === 'Kansas City Chiefs' ? 'home' : 'away',
+    line,
+    price: { decimal },
+  });
   const spread = (book: string, line: number, home: number, away = 1.95): Quote[] => [
-    {
-      book,
-      league: 'nfl',
-      homeTeam: 'Kansas City Chiefs',
-      awayTeam: 'Buffalo Bills',
-      startTime: kick,
-      marketType: 'point_spread',
-      selection: 'Kansas City Chiefs',
-      selectionType: 'home',
-      line,
-      price: { decimal: home },
-    },
-    {
-      book,
-      league: 'nfl',
-      homeTeam: 'Kansas City Chiefs',
-      awayTeam: 'Buffalo Bills',
-      startTime: kick,
-      marketType: 'point_spread',
-      selection: 'Buffalo Bills',
-      selectionType: 'away',
-      line: -line,
-      price: { decimal: away },
-    },
+    side(book, 'Kansas City Chiefs', line, home),
+    side(book, 'Buffalo Bills', -line, away),
   ];
 
   it('follows a moved main line and a changed row; unchanged groups keep their records, confirmed now', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { EventBus } from '../../common/bus/event-bus.js';
 import type { OddsRow } from '../../domain/odds-row.js';
+import { oddsRow } from '../board/board.fixtures.js';
 import { refOf, type OpportunityEvent } from './detection.engine.js';
 import type { Detector, OpportunityRecord } from './detector.js';
 import { LifecyclePublisher } from './lifecycle-publisher.js';
@@ -14,16 +15,7 @@ interface ToyRecord extends OpportunityRecord {
 }
 
 const row = (id: string, book: string, eventId: string, price: number): OddsRow =>
-  ({
-    id,
-    sportsbook: book,
-    eventId,
-    sport: 'basketball',
-    league: 'nba',
-    marketType: 'moneyline',
-    isLive: false,
-    decimal: price,
-  }) as OddsRow;
+  oddsRow(id, { sportsbook: book, eventId, decimal: price });
 
 /** A record found at `at` (by default at its value). */
 const rec = (id: string, source: string, value: number, r: OddsRow, at = value): ToyRecord => ({
