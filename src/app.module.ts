@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { UpdatedAtInterceptor } from './common/http/updated-at.interceptor.js';
+import { ClientProfileInterceptor } from './common/client-profiles/client-profile.interceptor.js';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AccessPolicy } from './common/auth/access-policy.js';
@@ -86,6 +87,13 @@ export class AppModule {
       GameStateModule,
       MetricsGaugesModule,
     ];
-    return { module: AppModule, imports, providers: [{ provide: APP_INTERCEPTOR, useClass: UpdatedAtInterceptor }] };
+    return {
+      module: AppModule,
+      imports,
+      providers: [
+        { provide: APP_INTERCEPTOR, useClass: UpdatedAtInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: ClientProfileInterceptor },
+      ],
+    };
   }
 }

@@ -2,6 +2,7 @@ import { All, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../common/auth/account.js';
 import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
+import { ClientShape } from '../../common/client-profiles/rest-shapes.js';
 import { RequiresKey } from '../../common/auth/decorators.js';
 import { ApiDataResponse, ApiPagedResponse } from '../../common/http/api-responses.js';
 import { ApiError } from '../../common/http/api-error.js';
@@ -62,10 +63,15 @@ export class EventsController {
     { type: 'array', items: { type: 'string' }, description: 'Market type ids' },
     { description: 'The market types priced for the event', meta: EventMarketsMetaDto },
   )
-  @ApiOperation({ summary: 'The market types priced for an event (string[])' })
+  @ApiOperation({
+    summary: 'The market types priced for an event (string[])',
+    description:
+      "`data` lists the market ids. The Python client's profile gets one object per market instead: `{market_type, market_label, selection_count, book_count, books}`.",
+  })
+  @ClientShape('eventMarkets')
   markets(@Param('eventId') id: string, @CurrentAccount() account: Account) {
     const board = this.boards.viewFor(account);
     const e = this.events.get(board, id);
-    return envelope(board.marketsOf(e.id), { meta: { event_id: e.id }, updated_at: this.clock.iso() });
+    return envelope(this.events.marketSummaries(board, e.id), { meta: { event_id: e.id }, updated_at: this.clock.iso() });
   }
 }

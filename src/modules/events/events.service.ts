@@ -7,6 +7,7 @@ import type { OddsBoard } from '../board/odds-board.js';
 import { Clock } from '../../common/time/clock.js';
 import { gameStateObject } from '../game-state/game-state.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
+import type { MarketSummary } from '../../common/client-profiles/rest-shapes.js';
 import type { ListEventsQuery } from './dto/events.query.js';
 
 export interface EventView {
@@ -53,6 +54,28 @@ export class EventsService {
       game_state: gameStateObject(e, books.length, this.clock.now()),
       ...this.refs.forEvent(e),
     };
+  }
+
+  /**
+   * The market types priced for an event (sorted by id), each with its catalog name, the distinct selections (a
+   * selection at one line) any book quotes, and the books quoting it.
+   */
+  marketSummaries(board: OddsBoard, eventId: string): MarketSummary[] {
+    const byMarket = new Map<string, { selections: Set<string>; books: Set<string> }>();
+    for (const id of board.marketsOf(eventId)) byMarket.set(id, { selections: new Set(), books: new Set() });
+    for (const r of board.sortedRowsOf(eventId)) {
+      const m = byMarket.get(r.marketType);
+      if (!m) continue;
+      m.selections.add(`${r.selectionType}\u0001${r.selection}\u0001${r.line ?? ''}`);
+      m.books.add(r.sportsbook);
+    }
+    return [...byMarket].map(([id, m]) => ({
+      market_type: id,
+      market_label: this.catalog.market(id)?.name ?? id,
+      selection_count: m.selections.size,
+      book_count: m.books.size,
+      books: [...m.books].sort(),
+    }));
   }
 
   /** Validates and resolves the list filters events, odds, opportunity lists and the stream share (ids and aliases). */

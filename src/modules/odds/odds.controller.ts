@@ -2,6 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Query } from '@ne
 import { ApiExtraModels, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Account } from '../../common/auth/account.js';
 import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
+import { ClientShape } from '../../common/client-profiles/rest-shapes.js';
 import { RequiresKey } from '../../common/auth/decorators.js';
 import { ApiMapResponse, ApiPagedResponse, CursorPaginationDto } from '../../common/http/api-responses.js';
 import {
@@ -65,8 +66,9 @@ export class OddsController {
   @ApiMapResponse(OddsItemDto, { key: 'sportsbook id', description: "Each book's Odds rows for the event", meta: ComparisonMetaDto })
   @ApiOperation({
     summary: "One event's prices side by side",
-    description: `\`event\` is required (400 otherwise). \`data\` maps each sportsbook id to its Odds rows for the event. ${TIER_NOTE}`,
+    description: `\`event\` is required (400 otherwise). \`data\` maps each sportsbook id to its Odds rows for the event (the Python client's profile gets the rows as one list). ${TIER_NOTE}`,
   })
+  @ClientShape('oddsByKey')
   comparison(@Query() q: ComparisonQuery, @CurrentAccount() account: Account) {
     return this.odds.comparison(account, q);
   }
@@ -77,8 +79,9 @@ export class OddsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Odds for several events',
-    description: `\`data\` maps each event id to its Odds rows; unknown ids are listed in \`meta.missing\`. Events per request: free 5, hobby 20, pro 50, sharp and enterprise 100; over it the whole request is 400 invalid_request naming the limit. ${TIER_NOTE}`,
+    description: `\`data\` maps each event id to its Odds rows; unknown ids are listed in \`meta.missing\` (the Python client's profile gets the rows as one list). Events per request: free 5, hobby 20, pro 50, sharp and enterprise 100; over it the whole request is 400 invalid_request naming the limit. ${TIER_NOTE}`,
   })
+  @ClientShape('oddsByKey')
   batch(@Body() body: BatchOddsBody, @CurrentAccount() account: Account) {
     return this.odds.batch(account, body);
   }

@@ -4,6 +4,8 @@ import type { FastifyReply } from 'fastify';
 import type { Account } from '../../common/auth/account.js';
 import { CurrentAccount } from '../../common/auth/current-account.decorator.js';
 import { RequiresFeature } from '../../common/auth/decorators.js';
+import { sseProfile } from '../../common/client-profiles/profiles.js';
+import { TsSseEncoder } from '../../common/client-profiles/sse-ts.js';
 import { ApiTextResponse } from '../../common/http/api-responses.js';
 import { StreamQuery } from './dto/stream.query.js';
 import { StreamAccess } from './stream-access.js';
@@ -48,6 +50,7 @@ export class SseController {
       min_profit: q.min_profit,
     });
     this.hub.assertSnapshotSize(filter);
+    const profile = sseProfile(reply.request.headers, q);
     const headers: Record<string, string | number | string[]> = {};
     for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v as string | number | string[];
     reply.hijack();
@@ -58,9 +61,11 @@ export class SseController {
       'Cache-Control': 'no-cache, no-transform',
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
+      'X-Client-Profile': profile,
     });
     raw.write('retry: 3000\n\n');
-    const client = this.hub.client(account, filter, new SseTransport(raw));
+    const encoder = profile === 'ts' ? new TsSseEncoder((name) => this.hub.channelOf(name)) : null;
+    const client = this.hub.client(account, filter, new SseTransport(raw, undefined, encoder));
     await this.hub.open(client, lastEventId ?? q.last_event_id);
   }
 

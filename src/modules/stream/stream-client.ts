@@ -30,7 +30,7 @@ export interface Frame {
   event: string;
   data: string;
   /** The frame's bytes per encoding, filled by the first transport that writes it (see transports.ts). */
-  wire?: { sse?: Buffer; ws?: Buffer };
+  wire?: { sse?: Buffer; ws?: Buffer; ts?: string };
 }
 
 const setKey = (s: ReadonlySet<string> | undefined): string => (s ? [...s].sort().join('\u0001') : '*');

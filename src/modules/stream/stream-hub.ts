@@ -147,6 +147,16 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     return new StreamClient(this.newStreamId(), account, filter, transport, () => this.clock.now());
   }
 
+  /**
+   * The channel of an opportunity type, by its kind or one of its lifecycle event names (`arb:detected` ->
+   * `arbitrage`), for the client profiles that group opportunities by channel.
+   */
+  channelOf(kindOrEvent: string): string | undefined {
+    for (const d of this.engine.types())
+      if (d.kind === kindOrEvent || d.stream.detected === kindOrEvent || d.stream.expired === kindOrEvent) return d.stream.channel;
+    return undefined;
+  }
+
   /** The keys that have a stream open here. */
   streamingKeys(): string[] {
     return [...this.byKey.keys()];

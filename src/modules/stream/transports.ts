@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
+import type { TsSseEncoder } from '../../common/client-profiles/sse-ts.js';
 import { CLOSE_GRACE_MS, SOCKET_HIGH_WATER, type CloseReason, type Frame, type Transport } from './stream-client.js';
 
 /** A frame as Server-Sent Events text. */
@@ -57,7 +58,8 @@ class Gone {
 }
 
 /**
- * An SSE response. Closing it writes the `error` event, ends the response and then ends the connection too:
+ * An SSE response, in the spec's named events or, given an encoder, in another client profile's form (the
+ * TypeScript client's: see TsSseEncoder). Closing it writes the `error` event, ends the response and then ends the connection too:
  * at once when the response has been handed to the kernel, or by destroying the socket when the client has
  * not taken it within CLOSE_GRACE_MS (a stalled reader), which frees everything queued for it.
  */
@@ -69,6 +71,7 @@ export class SseTransport implements Transport {
   constructor(
     private readonly raw: ServerResponse,
     private readonly graceMs = CLOSE_GRACE_MS,
+    private readonly profile: TsSseEncoder | null = null,
   ) {
     // Gone when the connection is closed (by the client, or by us below), not merely when the response ended.
     const socket = raw.socket;
@@ -82,7 +85,13 @@ export class SseTransport implements Transport {
     const raw = this.raw;
     if (raw.writableEnded || raw.destroyed) return false;
     // The bytes are encoded once per Frame object, shared by every stream of a view (see StreamHub.broadcast).
-    const ok = raw.write(((f.wire ??= {}).sse ??= Buffer.from(sseText(f), 'utf8')));
+    const wire = (f.wire ??= {});
+    let bytes: Buffer | string;
+    if (this.profile) {
+      bytes = this.profile.encode(f, wire);
+      if (!bytes) return raw.writableLength <= SOCKET_HIGH_WATER;
+    } else bytes = wire.sse ??= Buffer.from(sseText(f), 'utf8');
+    const ok = raw.write(bytes);
     // ServerResponse.write corks the socket until the next tick: after the whole fan-out (and the detection that
     // follows it). Uncorked now, the frame reaches the kernel at once (in a batch, when the batch ends).
     const socket = raw.socket;

@@ -19,7 +19,10 @@ export class StreamQuery extends IntersectionType(BaseQuery, SportLeagueParams, 
   @IsString({ each: true })
   channels?: string[];
 
-  @ApiPropertyOptional({ description: 'Alias of channel (TypeScript SDK)' })
+  @ApiPropertyOptional({
+    description:
+      "Alias of channel. Sent alone (without channel or channels), it selects the TypeScript client's profile: unnamed `{type, data, timestamp}` frames, the snapshot starting with `type: initial`",
+  })
   @IsOptional()
   @CsvList({ lowercase: true })
   @IsString({ each: true })
@@ -55,6 +58,17 @@ export class StreamQuery extends IntersectionType(BaseQuery, SportLeagueParams, 
   @Min(0)
   @Max(100)
   min_profit?: number;
+
+  @ApiPropertyOptional({
+    description:
+      "The frames' form: `spec` (named events, the default), `ts` (the TypeScript client's unnamed `{type, data, timestamp}` frames); `python` and `asyncapi` are the same as `spec` here. The X-Client-Profile header does the same",
+    enum: ['spec', 'ts', 'python', 'asyncapi'],
+  })
+  @IsOptional()
+  @StringParam()
+  @IsString()
+  @MaxLength(16)
+  client_profile?: string;
 
   @ApiPropertyOptional({ description: 'Resume point for clients that cannot send the Last-Event-ID header' })
   @IsOptional()
