@@ -10,7 +10,16 @@ import {
   SportLeagueParams,
   TeamParam,
 } from '../../../common/http/filter-params.js';
-import { BaseQuery, BooleanParam, CsvList, PageQuery, SearchText, StringParam, splitList } from '../../../common/http/query.js';
+import {
+  BaseQuery,
+  BooleanParam,
+  CsvList,
+  PAGE_DEFAULT,
+  PageQuery,
+  SearchText,
+  StringParam,
+  splitList,
+} from '../../../common/http/query.js';
 import { ODDS_FIELDS } from '../odds-item.js';
 import { SORT_FIELDS } from '../odds-sort.js';
 
@@ -88,7 +97,7 @@ export class ListOddsQuery extends IntersectionType(
 }
 
 export class BestOddsQuery extends IntersectionType(
-  PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }),
+  PageQuery(PAGE_DEFAULT),
   SportLeagueParams,
   BookParams,
   MarketParam,
