@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Expose, Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MaxLength, Max, Min, ValidateBy } from 'class-validator';
 import { foldName } from '../../config/catalog.js';
 
@@ -22,11 +22,23 @@ export function splitList(value: unknown): string[] | unknown {
     .filter((s) => s.length > 0);
 }
 
-export function CsvList(opts: { lowercase?: boolean } = {}) {
-  return Transform(({ value }) => {
-    const out = splitList(value);
+/**
+ * A list parameter. With `aliases`, the values of those parameters are added to its own (`market_type=` to
+ * `market`), so whatever reads the DTO reads one property; each alias is declared as a property of its own too, so
+ * that it is a known parameter and validated.
+ */
+export function CsvList(opts: { lowercase?: boolean; aliases?: readonly string[] } = {}) {
+  const aliases = opts.aliases ?? [];
+  const transform = Transform(({ value, obj }) => {
+    const given = aliases.length
+      ? [value, ...aliases.map((a) => (obj as Record<string, unknown>)[a])].filter((v) => v !== undefined)
+      : [value];
+    if (!given.length) return undefined;
+    const out = splitList(given.flat());
     return Array.isArray(out) && opts.lowercase ? out.map((s: string) => s.toLowerCase()) : out;
   });
+  // Exposed: the merge runs when only an alias is given.
+  return aliases.length ? applyDecorators(Expose(), transform) : transform;
 }
 
 export function parseBoolean(value: unknown): boolean | unknown {
