@@ -7,7 +7,7 @@ import { DetectionEngine } from '../detection/detection.engine.js';
 import type { Json, OpportunityRecord } from '../detection/detector.js';
 import { countBy, OpportunityLists, round4, sortOf } from '../opportunity-lists/opportunity-lists.js';
 import { EvDetector, type EvRecord } from './ev.detector.js';
-import type { EvQuery } from './dto/ev.query.js';
+import { EV_SORT_ALIASES, type EvQuery } from './dto/ev.query.js';
 import { EvPresenter } from './ev.presenter.js';
 
 /**
@@ -51,13 +51,14 @@ export class EvService {
       return a ? { profit: a.profitPercent } : null;
     };
     const items = matches.map((m) => ({ m, json: this.presenter.present(c.board, m.r, method, c.now, arbOf(m.r)) }));
-    const { field, reverse } = sortOf(q.sort, 'ev');
+    const { field, reverse } = sortOf(q.sort, 'ev', EV_SORT_ALIASES);
     const startOf = (x: { json: Json }) => String(x.json.start_time ?? '');
     const cmp: Record<string, (a: (typeof items)[number], b: (typeof items)[number]) => number> = {
       ev: (a, b) => b.m.ev - a.m.ev,
       odds: (a, b) => b.m.r.row.decimal - a.m.r.row.decimal,
       confidence: (a, b) => Number(b.json.confidence_score) - Number(a.json.confidence_score),
       kelly: (a, b) => b.m.kelly - a.m.kelly,
+      book_count: (a, b) => b.m.r.bookCount - a.m.r.bookCount || b.m.ev - a.m.ev,
       start_time: (a, b) => (startOf(a) < startOf(b) ? -1 : startOf(a) > startOf(b) ? 1 : 0),
     };
     items.sort((a, b) => (reverse ? -1 : 1) * (cmp[field]!(a, b) || (a.m.r.id < b.m.r.id ? -1 : 1)));

@@ -4,7 +4,14 @@ import { NumberParam, StringParam } from '../../../common/http/query.js';
 import { DEVIG_METHODS } from '../../../math/devig.js';
 import { OddsBounds, sortValues } from '../../opportunity-lists/dto/opportunity-filters.query.js';
 
-export const EV_SORTS = sortValues(['ev', 'odds', 'confidence', 'start_time', 'kelly']);
+/** Other names of the +EV orders (as the public documentation and the clients' docstrings spell them). */
+export const EV_SORT_ALIASES: Readonly<Record<string, string>> = {
+  confidence_score: 'confidence',
+  kelly_percent: 'kelly',
+  time: 'start_time',
+  books: 'book_count',
+};
+export const EV_SORTS = sortValues(['ev', 'odds', 'confidence', 'start_time', 'kelly', 'book_count'], EV_SORT_ALIASES);
 
 export class EvQuery extends OddsBounds {
   @ApiPropertyOptional({ description: 'Minimum EV in percent (default 0)', example: 2, type: Number })
@@ -37,7 +44,8 @@ export class EvQuery extends OddsBounds {
 
   @ApiPropertyOptional({
     enum: EV_SORTS,
-    description: 'ev (highest first, the default), odds, confidence, start_time, kelly; "-" reverses',
+    description:
+      'ev (highest EV first, the default), odds (highest price first), confidence (alias confidence_score; highest first), start_time (alias time; soonest kickoff first), kelly (alias kelly_percent; largest stake first), book_count (alias books: most books quoting the selection first); "-" reverses',
   })
   @IsOptional()
   @StringParam()
