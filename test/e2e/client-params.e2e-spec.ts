@@ -584,6 +584,62 @@ describe('every parameter the official clients send', () => {
     });
   });
 
+  describe('the +EV filters of the public docs', () => {
+    const ev = async (q: string) => {
+      const r = await t.call(`/opportunities/ev?${q}`, { key: KEYS.enterprise });
+      expect([q, r.status]).toEqual([q, 200]);
+      expect(r.json.meta.summary.count).toBe(r.json.data.length);
+      return r.json.data as J[];
+    };
+    let all: J[] = [];
+    beforeAll(async () => {
+      all = await ev('limit=200');
+      // Games 1-4: 1 + 2 + 3 + 4 home prices above fair.
+      expect(all).toHaveLength(10);
+    });
+    it('min_kelly / max_kelly in percent of bankroll (kelly_percent is its fraction)', async () => {
+      // Game i: fair 0.5 at 2 + 0.03i: Kelly 0.015i / (1 + 0.03i): 1.46 %, 2.83 %, 4.13 %, 5.36 %.
+      const over3 = await ev('min_kelly=3');
+      expect(over3.map((x) => x.selection).sort()).toEqual([
+        ...Array(3).fill('Golden State Warriors'),
+        ...Array(4).fill('Milwaukee Bucks'),
+      ]);
+      expect(over3).toEqual(all.filter((x) => x.kelly_percent * 100 >= 3));
+      expect(await ev('max_kelly=3')).toEqual(all.filter((x) => x.kelly_percent * 100 <= 3));
+      expect(await ev('min_kelly=2&max_kelly=5')).toEqual(all.filter((x) => x.kelly_percent >= 0.02 && x.kelly_percent <= 0.05));
+    });
+    it('min_confidence / max_confidence on confidence_score', async () => {
+      const scores = [...new Set(all.map((x) => x.confidence_score as number))].sort((a, b) => a - b);
+      const mid = scores[Math.floor(scores.length / 2)]!;
+      expect(await ev(`min_confidence=${mid}`)).toEqual(all.filter((x) => x.confidence_score >= mid));
+      expect(await ev(`max_confidence=${mid}`)).toEqual(all.filter((x) => x.confidence_score <= mid));
+    });
+    it('arb_available, is_player_prop, is_alternate_line', async () => {
+      const withArb = await ev('arb_available=true');
+      // Games 2-4 are arbitrages against Pinnacle's away price: 2 + 3 + 4 items.
+      expect(withArb).toHaveLength(9);
+      expect(withArb).toEqual(all.filter((x) => x.arb_available === true));
+      expect(await ev('arb_available=false')).toEqual(all.filter((x) => x.arb_available === false));
+      expect(await ev('is_player_prop=false')).toEqual(all);
+      expect(await ev('is_player_prop=true')).toEqual([]);
+      expect(await ev('is_alternate_line=false')).toEqual(all);
+      expect(await ev('is_alternate_line=true')).toEqual([]);
+    });
+    it('selection, player_name (alias player), stat_category: exact names, any case', async () => {
+      const celtics = await ev('selection=boston%20celtics');
+      expect(celtics.map((x) => [x.selection, x.sportsbook])).toEqual([['Boston Celtics', 'draftkings']]);
+      expect(await ev('selection=Boston')).toEqual([]);
+      expect(await ev('player_name=Aaron%20Judge')).toEqual([]);
+      expect(await ev('player=Aaron%20Judge')).toEqual([]);
+      expect(await ev('stat_category=points')).toEqual([]);
+      const both = await t.call('/opportunities/ev?player=A&player_name=B', { key: KEYS.enterprise });
+      expect([both.status, both.json.error.code]).toEqual([400, 'invalid_request']);
+    });
+    it.each(['min_kelly=abc', 'max_confidence=101', 'arb_available=maybe', 'is_player_prop=2', 'min_kely=2'])('refuses %s', async (q) => {
+      expect((await t.call(`/opportunities/ev?${q}`, { key: KEYS.enterprise })).status).toBe(400);
+    });
+  });
+
   describe('/odds/comparison with the /odds parameters', () => {
     const cmp = async (q: Query) => {
       const r = await t.call(`/odds/comparison${qs({ event_id: eventId, ...q })}`, { key: KEYS.enterprise });
