@@ -14,6 +14,7 @@ import { clientErrorHandler } from './common/http/client-error.js';
 import type { EarlyServer } from './common/http/early-server.js';
 import { ApiExceptionFilter, errorBody } from './common/http/exception.filter.js';
 import { RouteIndex } from './common/http/route-index.js';
+import { LIMIT_CLAMPED_HEADER, registerLimitClampHeader } from './common/http/limit-clamp.js';
 import { createValidationPipe } from './common/http/validation.js';
 import { JsonLogger, redact } from './common/logging/json-logger.js';
 import type { AppConfig } from './config/env.js';
@@ -45,6 +46,7 @@ const CORS_EXPOSED = [
   'X-Tier',
   'X-Request-Id',
   'Retry-After',
+  LIMIT_CLAMPED_HEADER,
 ];
 
 /** Random bytes for request ids, drawn 6 at a time from a pool refilled 1,024 ids at once. */
@@ -156,6 +158,7 @@ export async function createApp(
       ];
     }
   });
+  registerLimitClampHeader(fastify);
   const securityHeaders = await helmetHeaders();
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('X-Request-Id', req.id);

@@ -261,7 +261,7 @@ describe('market data endpoints (end to end)', () => {
     it.each([
       'limit=abc',
       'limit=0',
-      'limit=201',
+      'limit=501',
       'offset=-1',
       'live=maybe',
       'date=22-11-2026',

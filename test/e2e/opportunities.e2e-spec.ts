@@ -175,7 +175,7 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
     });
 
     it.each([
-      'limit=201',
+      'limit=501',
       'offset=5001',
       'min_profit=abc',
       'format=xml',

@@ -43,16 +43,23 @@ export class BookParams {
   add_sportsbook?: string[];
 }
 
-/** market: market types or category aliases. */
+/** market: market types or category aliases; `market_type` is an alias (its values are added to market's). */
 export class MarketParam {
   @ApiPropertyOptional({
     type: [String],
-    description: 'Market type(s) or category aliases (main, spread, total, props, alts), comma-separated, such as `moneyline`',
+    description:
+      'Market type(s) or category aliases (main, spread, total, props, alts), comma-separated, such as `moneyline` (alias: market_type)',
   })
+  @IsOptional()
+  @CsvList({ lowercase: true, aliases: ['market_type'] })
+  @IsString({ each: true })
+  market?: string[];
+
+  @ApiPropertyOptional({ type: [String], description: 'Alias of market', example: 'point_spread' })
   @IsOptional()
   @CsvList({ lowercase: true })
   @IsString({ each: true })
-  market?: string[];
+  market_type?: string[];
 }
 
 /** event, and its alias event_id. */

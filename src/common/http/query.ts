@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHideProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Expose, Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MaxLength, Max, Min, ValidateBy } from 'class-validator';
 import { foldName } from '../../config/catalog.js';
 
@@ -22,11 +22,23 @@ export function splitList(value: unknown): string[] | unknown {
     .filter((s) => s.length > 0);
 }
 
-export function CsvList(opts: { lowercase?: boolean } = {}) {
-  return Transform(({ value }) => {
-    const out = splitList(value);
+/**
+ * A list parameter. With `aliases`, the values of those parameters are added to its own (`market_type=` to
+ * `market`), so whatever reads the DTO reads one property; each alias is declared as a property of its own too, so
+ * that it is a known parameter and validated.
+ */
+export function CsvList(opts: { lowercase?: boolean; aliases?: readonly string[] } = {}) {
+  const aliases = opts.aliases ?? [];
+  const transform = Transform(({ value, obj }) => {
+    const given = aliases.length
+      ? [value, ...aliases.map((a) => (obj as Record<string, unknown>)[a])].filter((v) => v !== undefined)
+      : [value];
+    if (!given.length) return undefined;
+    const out = splitList(given.flat());
     return Array.isArray(out) && opts.lowercase ? out.map((s: string) => s.toLowerCase()) : out;
   });
+  // Exposed: the merge runs when only an alias is given.
+  return aliases.length ? applyDecorators(Expose(), transform) : transform;
 }
 
 export function parseBoolean(value: unknown): boolean | unknown {
@@ -109,26 +121,61 @@ export class BaseQuery {
 
 export interface PageBounds {
   defaultLimit: number;
+  /** The largest page served. */
   maxLimit: number;
   maxOffset: number;
+  /**
+   * Limits above `maxLimit` up to this one are served as `maxLimit` pages instead of being refused (the response
+   * says so with `X-Limit-Clamped`, see limit-clamp.ts); above it, 400. Omitted: nothing above `maxLimit` is taken.
+   */
+  clampUpTo?: number;
 }
 
-export const PAGE_DEFAULT: PageBounds = { defaultLimit: 50, maxLimit: 200, maxOffset: 5000 };
+/**
+ * The page of the lists served 200 items at a time (/events, /odds/best, the opportunity lists, /futures): the
+ * official clients document limits up to 500 there, so 201-500 are served as 200 rather than refused.
+ */
+export const PAGE_DEFAULT: PageBounds = { defaultLimit: 50, maxLimit: 200, maxOffset: 5000, clampUpTo: 500 };
+
+/** The limit a page of these bounds serves for an asked limit (an integer already); out-of-range values unchanged. */
+export function servedLimit(bounds: PageBounds, asked: number): number {
+  return bounds.clampUpTo !== undefined && asked > bounds.maxLimit && asked <= bounds.clampUpTo ? bounds.maxLimit : asked;
+}
+
+/**
+ * The `limit` parameter of a page: an integer from 1 to `maxLimit`, or, with `clampUpTo`, up to that and served as
+ * `maxLimit`. The parsed value is the limit applied, so `pagination.limit`, `has_more` and `next_offset` follow it.
+ */
+export function LimitParam(bounds: PageBounds) {
+  const accepted = bounds.clampUpTo ?? bounds.maxLimit;
+  const clamps = accepted > bounds.maxLimit;
+  const clampNote = clamps
+    ? `; pages hold at most ${bounds.maxLimit} items: a limit from ${bounds.maxLimit + 1} to ${accepted} is served as ${bounds.maxLimit}, and the response then carries the header \`X-Limit-Clamped: ${bounds.maxLimit}\``
+    : '';
+  return applyDecorators(
+    ApiPropertyOptional({
+      description: `Page size (1-${accepted})${clampNote}`,
+      default: bounds.defaultLimit,
+      minimum: 1,
+      maximum: accepted,
+      type: 'integer',
+    }),
+    Transform(({ value }) => {
+      const v = first(value);
+      return typeof v === 'string' && /^[+-]?\d{1,15}$/.test(v.trim()) ? servedLimit(bounds, Number(v)) : v;
+    }),
+    IsInt({ message: 'limit must be an integer' }),
+    Min(1, { message: 'limit must be at least 1' }),
+    Max(accepted, {
+      message: `limit must not be greater than ${accepted}${clamps ? ` (from ${bounds.maxLimit + 1} to ${accepted}, pages of ${bounds.maxLimit} are served)` : ''}`,
+    }),
+  );
+}
 
 /** limit/offset with per-endpoint bounds; over the offset maximum is 400 offset_too_large. */
 export function PageQuery(bounds: PageBounds = PAGE_DEFAULT) {
   class PageQueryBase extends BaseQuery {
-    @ApiPropertyOptional({
-      description: `Page size (1-${bounds.maxLimit})`,
-      default: bounds.defaultLimit,
-      minimum: 1,
-      maximum: bounds.maxLimit,
-      type: 'integer',
-    })
-    @IntParam()
-    @IsInt({ message: 'limit must be an integer' })
-    @Min(1, { message: 'limit must be at least 1' })
-    @Max(bounds.maxLimit, { message: `limit must not be greater than ${bounds.maxLimit}` })
+    @LimitParam(bounds)
     limit: number = bounds.defaultLimit;
 
     @ApiPropertyOptional({

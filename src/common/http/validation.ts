@@ -1,6 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { ApiError } from './api-error.js';
+import { noteClampedLimit } from './limit-clamp.js';
 
 /** A declared property, and whether it takes a list (repeated or comma-separated values). */
 export type Declared = ReadonlyMap<string, { list: boolean }>;
@@ -124,7 +125,9 @@ export class CachingValidationPipe extends ValidationPipe {
    */
   cachedQuery(type: DtoClass, value: unknown): object | undefined {
     const byKey = this.memo.get(type);
-    return byKey && value && typeof value === 'object' ? byKey.get(JSON.stringify(value)) : undefined;
+    const hit = byKey && value && typeof value === 'object' ? byKey.get(JSON.stringify(value)) : undefined;
+    if (hit) noteClampedLimit(value, hit);
+    return hit;
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -134,8 +137,12 @@ export class CachingValidationPipe extends ValidationPipe {
     const key = JSON.stringify(value);
     let byKey = this.memo.get(type);
     const hit = byKey?.get(key);
-    if (hit) return copy(hit);
+    if (hit) {
+      noteClampedLimit(value, hit);
+      return copy(hit);
+    }
     const out = (await super.transform(value, metadata)) as object;
+    noteClampedLimit(value, out);
     let kept: object;
     try {
       kept = copy(out);

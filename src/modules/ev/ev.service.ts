@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Account } from '../../common/auth/account.js';
+import { badRequest } from '../../common/http/api-error.js';
 import { page } from '../../common/http/envelope.js';
 import { Clock } from '../../common/time/clock.js';
 import { kellyFraction, type DevigMethod } from '../../math/index.js';
@@ -7,7 +8,7 @@ import { DetectionEngine } from '../detection/detection.engine.js';
 import type { Json, OpportunityRecord } from '../detection/detector.js';
 import { countBy, OpportunityLists, round4, sortOf } from '../opportunity-lists/opportunity-lists.js';
 import { EvDetector, type EvRecord } from './ev.detector.js';
-import type { EvQuery } from './dto/ev.query.js';
+import { EV_SORT_ALIASES, type EvQuery } from './dto/ev.query.js';
 import { EvPresenter } from './ev.presenter.js';
 
 /**
@@ -17,6 +18,26 @@ import { EvPresenter } from './ev.presenter.js';
 const ARBITRAGE_KIND = 'arbitrage';
 interface ArbitrageLike extends OpportunityRecord {
   profitPercent: number;
+}
+
+const same = (a: string | null | undefined, b: string) => (a ?? '').toLowerCase() === b.toLowerCase();
+
+/** The item filters on what an item says (kelly in percent of bankroll, confidence 0-100, names exact, any case). */
+function itemOk(q: EvQuery, r: EvRecord, json: Json): boolean {
+  const kelly = Number(json.kelly_percent) * 100;
+  const confidence = Number(json.confidence_score);
+  const player = q.player_name ?? q.player;
+  if (q.min_kelly !== undefined && kelly < q.min_kelly) return false;
+  if (q.max_kelly !== undefined && kelly > q.max_kelly) return false;
+  if (q.min_confidence !== undefined && confidence < q.min_confidence) return false;
+  if (q.max_confidence !== undefined && confidence > q.max_confidence) return false;
+  if (q.is_player_prop !== undefined && json.is_player_prop !== q.is_player_prop) return false;
+  if (q.is_alternate_line !== undefined && r.isMainLine === q.is_alternate_line) return false;
+  if (q.arb_available !== undefined && json.arb_available !== q.arb_available) return false;
+  if (player !== undefined && !same(r.row.playerName, player)) return false;
+  if (q.stat_category !== undefined && !same(r.row.statCategory, q.stat_category)) return false;
+  if (q.selection !== undefined && !same(r.row.selection, q.selection)) return false;
+  return true;
 }
 
 /** `/opportunities/ev`: the live +EV items as the caller may see them, filtered, sorted and paged. */
@@ -31,6 +52,11 @@ export class EvService {
   ) {}
 
   list(account: Account | undefined, q: EvQuery) {
+    if (q.player_name !== undefined && q.player !== undefined && !same(q.player_name, q.player)) {
+      throw badRequest('Invalid parameters: "player" is an alias of "player_name"; give one of them, or both with the same value', {
+        parameter: 'player',
+      });
+    }
     const c = this.lists.scope(account, q);
     const method = (q.devig_method ?? 'power') as DevigMethod;
     const minEv = q.min_ev ?? 0;
@@ -50,25 +76,29 @@ export class EvService {
       const a = ids && ids.size ? arbs!.get([...ids][0]!) : undefined;
       return a ? { profit: a.profitPercent } : null;
     };
-    const items = matches.map((m) => ({ m, json: this.presenter.present(c.board, m.r, method, c.now, arbOf(m.r)) }));
-    const { field, reverse } = sortOf(q.sort, 'ev');
+    const items = matches
+      .map((m) => ({ m, json: this.presenter.present(c.board, m.r, method, c.now, arbOf(m.r)) }))
+      .filter((x) => itemOk(q, x.m.r, x.json));
+    const { field, reverse } = sortOf(q.sort, 'ev', EV_SORT_ALIASES);
     const startOf = (x: { json: Json }) => String(x.json.start_time ?? '');
     const cmp: Record<string, (a: (typeof items)[number], b: (typeof items)[number]) => number> = {
       ev: (a, b) => b.m.ev - a.m.ev,
       odds: (a, b) => b.m.r.row.decimal - a.m.r.row.decimal,
       confidence: (a, b) => Number(b.json.confidence_score) - Number(a.json.confidence_score),
       kelly: (a, b) => b.m.kelly - a.m.kelly,
+      book_count: (a, b) => b.m.r.bookCount - a.m.r.bookCount || b.m.ev - a.m.ev,
       start_time: (a, b) => (startOf(a) < startOf(b) ? -1 : startOf(a) > startOf(b) ? 1 : 0),
     };
     items.sort((a, b) => (reverse ? -1 : 1) * (cmp[field]!(a, b) || (a.m.r.id < b.m.r.id ? -1 : 1)));
-    const evs = matches.map((m) => m.ev);
+    const listed = items.map((i) => i.m);
+    const evs = listed.map((m) => m.ev);
     const summary = {
-      count: matches.length,
+      count: listed.length,
       avg_ev: evs.length ? round4(evs.reduce((a, b) => a + b, 0) / evs.length) : 0,
       max_ev: evs.length ? round4(Math.max(...evs)) : 0,
-      by_sportsbook: countBy(matches, (m) => m.r.row.sportsbook),
-      by_sport: countBy(matches, (m) => m.r.row.sport),
-      by_market: countBy(matches, (m) => m.r.marketType),
+      by_sportsbook: countBy(listed, (m) => m.r.row.sportsbook),
+      by_sport: countBy(listed, (m) => m.r.row.sport),
+      by_market: countBy(listed, (m) => m.r.marketType),
     };
     const data = items.slice(q.offset, q.offset + q.limit).map((i) => i.json);
     return page(

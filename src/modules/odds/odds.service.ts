@@ -362,9 +362,14 @@ export class OddsService {
     const { board, books } = this.scope(account, q);
     const e = board.events.get(eventId);
     if (!e) throw notFound(`No event with id "${eventId}"`);
-    const rows = selectRows(board, { books, events: new Set([eventId]), markets: this.events.resolveMarkets(q.market) }).sort(
-      comparator(board, { field: 'default', desc: false }),
-    );
+    // The /odds filters narrow the event's rows; limit and offset page over the books it lists in books_available.
+    const available = this.booksAvailable(books, board).filter((b) => board.booksOf(e.id).includes(b));
+    const offset = q.offset ?? 0;
+    const pageBooks = new Set(available.slice(offset, q.limit === undefined ? undefined : offset + q.limit));
+    const f: OddsFilter = { ...this.filter(books, { ...q, event: [eventId], event_id: undefined }), mainOnly: mainLineOnly(q) };
+    const rows = selectRows(board, f)
+      .filter((r) => pageBooks.has(r.sportsbook))
+      .sort(comparator(board, { field: 'default', desc: false }));
     const data: Record<string, OddsItem[]> = {};
     for (const r of rows) (data[r.sportsbook] ??= []).push(this.items.build(board, r, e));
     const now = this.clock.iso();
@@ -374,7 +379,7 @@ export class OddsService {
         event_name: `${e.awayTeam} @ ${e.homeTeam}`,
         start_time: new Date(e.startTime).toISOString(),
         is_live: e.status === 'live',
-        books_available: this.booksAvailable(books, board).filter((b) => board.booksOf(e.id).includes(b)),
+        books_available: available,
         markets: [...new Set(rows.map((r) => r.marketType))].sort(),
         market_filter: q.market ?? null,
         count: rows.length,

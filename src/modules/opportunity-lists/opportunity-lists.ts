@@ -32,10 +32,19 @@ export const LIST_SCOPE_NOTE =
 const ET = 'America/New_York';
 const DAY = 86_400_000;
 
-/** A `sort` value as a field and a direction ("-profit": profit, reversed). */
-export function sortOf(sort: string | undefined, def: string): { field: string; reverse: boolean } {
+/**
+ * A `sort` value as a field and a direction ("-profit": profit, reversed); a field's other name (`aliases`, such as
+ * time for start_time) gives the field itself.
+ */
+export function sortOf(
+  sort: string | undefined,
+  def: string,
+  aliases: Readonly<Record<string, string>> = {},
+): { field: string; reverse: boolean } {
   const s = sort ?? def;
-  return s.startsWith('-') ? { field: s.slice(1), reverse: true } : { field: s, reverse: false };
+  const reverse = s.startsWith('-');
+  const name = reverse ? s.slice(1) : s;
+  return { field: aliases[name] ?? name, reverse };
 }
 
 export function countBy<T>(items: readonly T[], key: (t: T) => string | string[]): Record<string, number> {

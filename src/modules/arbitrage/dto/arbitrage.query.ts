@@ -3,7 +3,9 @@ import { IsIn, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { NumberParam, StringParam } from '../../../common/http/query.js';
 import { OddsBounds, sortValues } from '../../opportunity-lists/dto/opportunity-filters.query.js';
 
-export const ARB_SORTS = sortValues(['profit', 'start_time', 'sport']);
+/** Other names of the arbitrage orders (as the clients' docstrings spell them). */
+export const ARB_SORT_ALIASES: Readonly<Record<string, string>> = { time: 'start_time' };
+export const ARB_SORTS = sortValues(['profit', 'start_time', 'sport', 'market'], ARB_SORT_ALIASES);
 
 export class ArbitrageQuery extends OddsBounds {
   @ApiPropertyOptional({ description: 'Minimum profit in percent (1.0 = 1%)', default: 0.5, example: 1, type: Number })
@@ -26,7 +28,11 @@ export class ArbitrageQuery extends OddsBounds {
   @IsIn(['best'], { message: 'group accepts only "best"' })
   group?: string;
 
-  @ApiPropertyOptional({ enum: ARB_SORTS, description: 'profit (highest first, the default), start_time, sport; "-" reverses' })
+  @ApiPropertyOptional({
+    enum: ARB_SORTS,
+    description:
+      'profit (highest first, the default), start_time (alias time; soonest kickoff first), sport (A-Z, then profit), market (market type A-Z, then profit); "-" reverses',
+  })
   @IsOptional()
   @StringParam()
   @IsIn(ARB_SORTS, { message: `sort must be one of ${ARB_SORTS.join(', ')}` })

@@ -1,14 +1,9 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { LiveParam, SportLeagueParams, TeamParam } from '../../../common/http/filter-params.js';
 import { IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
-import { BooleanParam, CsvList, PageQuery, SearchText, StringParam } from '../../../common/http/query.js';
+import { BooleanParam, CsvList, PAGE_DEFAULT, PageQuery, SearchText, StringParam } from '../../../common/http/query.js';
 
-export class ListEventsQuery extends IntersectionType(
-  PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }),
-  SportLeagueParams,
-  LiveParam,
-  TeamParam,
-) {
+export class ListEventsQuery extends IntersectionType(PageQuery(PAGE_DEFAULT), SportLeagueParams, LiveParam, TeamParam) {
   @ApiPropertyOptional({ description: 'Only events with prices from these books (comma-separated)', example: 'draftkings' })
   @IsOptional()
   @CsvList({ lowercase: true })

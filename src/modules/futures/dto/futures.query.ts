@@ -1,13 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { CsvList, NumberParam, PageQuery, SearchText, StringParam } from '../../../common/http/query.js';
+import { CsvList, NumberParam, PAGE_DEFAULT, PageQuery, SearchText, StringParam } from '../../../common/http/query.js';
 import { DEVIG_METHODS } from '../../../math/devig.js';
 import { FUTURE_TYPES } from '../../../domain/futures.js';
 
 const TYPES_MESSAGE = `future_type must be one or more of ${FUTURE_TYPES.join(', ')}`;
 
 /** Filters every futures route takes. */
-export class FuturesFilters extends PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }) {
+export class FuturesFilters extends PageQuery(PAGE_DEFAULT) {
   @ApiPropertyOptional({ type: String, description: 'Sport id(s), comma-separated', example: 'basketball' })
   @IsOptional()
   @CsvList({ lowercase: true })

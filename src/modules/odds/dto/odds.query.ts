@@ -1,6 +1,19 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import {
   BookParams,
   EventParams,
@@ -10,7 +23,17 @@ import {
   SportLeagueParams,
   TeamParam,
 } from '../../../common/http/filter-params.js';
-import { BaseQuery, BooleanParam, CsvList, PageQuery, SearchText, StringParam, splitList } from '../../../common/http/query.js';
+import {
+  BaseQuery,
+  BooleanParam,
+  CsvList,
+  IntParam,
+  PAGE_DEFAULT,
+  PageQuery,
+  SearchText,
+  StringParam,
+  splitList,
+} from '../../../common/http/query.js';
 import { ODDS_FIELDS } from '../odds-item.js';
 import { SORT_FIELDS } from '../odds-sort.js';
 
@@ -88,7 +111,7 @@ export class ListOddsQuery extends IntersectionType(
 }
 
 export class BestOddsQuery extends IntersectionType(
-  PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }),
+  PageQuery(PAGE_DEFAULT),
   SportLeagueParams,
   BookParams,
   MarketParam,
@@ -109,13 +132,56 @@ export class BestOddsQuery extends IntersectionType(
   main?: boolean;
 }
 
-export class ComparisonQuery extends IntersectionType(BaseQuery, BookParams, MarketParam) {
+/**
+ * /odds/comparison: one event (required), the filters of /odds that narrow its rows (the TypeScript client sends
+ * its /odds parameters here too), and a page over the books.
+ */
+export class ComparisonQuery extends IntersectionType(BaseQuery, SportLeagueParams, BookParams, MarketParam, LiveParam) {
   @ApiPropertyOptional({ description: 'Event id (required; alias event_id), such as `nba_celtics_lakers_2026-11-22_b3`' })
   @IsOptional()
   @StringParam()
   @IsString()
   event?: string;
   @ApiPropertyOptional({ description: 'Alias of event' }) @IsOptional() @StringParam() @IsString() event_id?: string;
+
+  @ApiPropertyOptional({ description: 'true: main lines only (rows with is_main_line true)', type: Boolean })
+  @IsOptional()
+  @BooleanParam()
+  @IsBoolean({ message: 'is_main_line must be true or false' })
+  is_main_line?: boolean;
+  @ApiPropertyOptional({ description: 'Alias of is_main_line (the TypeScript SDK sends it)', type: Boolean })
+  @IsOptional()
+  @BooleanParam()
+  @IsBoolean({ message: 'main must be true or false' })
+  main?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'Books per page (1-500): `data` holds the rows of the books `meta.books_available` lists from position `offset`, `limit` of them. Omitted: every book.',
+    minimum: 1,
+    maximum: 500,
+    type: 'integer',
+  })
+  @IsOptional()
+  @IntParam()
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1, { message: 'limit must be at least 1' })
+  @Max(500, { message: 'limit must not be greater than 500' })
+  limit?: number;
+
+  @ApiPropertyOptional({
+    description: 'Books of `meta.books_available` to skip (0-5000)',
+    default: 0,
+    minimum: 0,
+    maximum: 5000,
+    type: 'integer',
+  })
+  @IsOptional()
+  @IntParam()
+  @IsInt({ message: 'offset must be an integer' })
+  @Min(0, { message: 'offset must not be negative' })
+  @Max(5000, { message: 'offset must not be greater than 5000', context: { code: 'offset_too_large', max_offset: 5000 } })
+  offset?: number;
 }
 
 export class DeltaQuery extends IntersectionType(

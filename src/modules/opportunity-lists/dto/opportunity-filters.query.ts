@@ -8,15 +8,16 @@ import {
   SportLeagueParams,
   TeamParam,
 } from '../../../common/http/filter-params.js';
-import { BooleanParam, CsvList, NumberParam, PageQuery, StringParam } from '../../../common/http/query.js';
+import { BooleanParam, CsvList, NumberParam, PAGE_DEFAULT, PageQuery, StringParam } from '../../../common/http/query.js';
 
-/** The values of a `sort` parameter: each field, and each reversed with "-". */
-export const sortValues = (names: string[]) => names.flatMap((n) => [n, `-${n}`]);
+/** The values of a `sort` parameter: each field (and each other name of one), and each reversed with "-". */
+export const sortValues = (names: string[], aliases: Readonly<Record<string, string>> = {}) =>
+  [...names, ...Object.keys(aliases)].flatMap((n) => [n, `-${n}`]);
 export const DATE_RANGES = ['today', 'tomorrow', 'week'];
 
 /** Filters every opportunity list accepts. */
 export class OpportunityFilters extends IntersectionType(
-  PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }),
+  PageQuery(PAGE_DEFAULT),
   SportLeagueParams,
   MarketParam,
   EventParams,
