@@ -26,16 +26,22 @@ export class MiddlesPresenter {
   constructor(private readonly refs: RefBlocks) {}
 
   private side(board: OddsBoard, e: BoardEvent | undefined, s: MiddleSideRecord, stake: number, now: number): Json {
+    const fair = roundTo(s.winProbability, 6);
     return {
       book: s.row.sportsbook,
       selection: s.row.selection,
       selection_type: s.row.selectionType,
       line: s.row.line,
+      // The price twice: flat (odds_american...) and nested (odds.american...), the same values; clients read either.
+      odds_american: s.row.american,
+      odds_decimal: s.row.decimal,
+      odds_probability: s.row.probability,
+      fair_probability: fair,
       odds: {
         american: s.row.american,
         decimal: s.row.decimal,
         probability: s.row.probability,
-        fair_probability: roundTo(s.winProbability, 6),
+        fair_probability: fair,
       },
       stake_percent: r4(stake),
       odds_age_seconds: r2(ageSeconds(board, s.row, now)),
