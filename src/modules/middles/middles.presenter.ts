@@ -65,6 +65,8 @@ export class MiddlesPresenter {
     return {
       id: m.id,
       ...eventBlock(e, m.side1.row),
+      // The event's teams, sport, league and market (each side also carries its book's).
+      ...(e ? this.refs.forEvent(e, m.side1.row.marketType) : {}),
       side1: this.side(board, e, m.side1, a.stakePercent[0], now),
       side2: this.side(board, e, m.side2, a.stakePercent[1], now),
       is_team_total: m.side1.row.marketType === 'team_total',

@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { eventUuid } from '../../domain/event-uuid.js';
 import { marketSegmentOf, teamSideOf } from '../../domain/market-axes.js';
+import { unknownTeamKey } from '../../domain/normalise.js';
 import { DetectionEngine } from '../detection/detection.engine.js';
 import { Catalog } from '../../config/catalog.js';
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
@@ -145,12 +146,33 @@ export class OddsItemBuilder {
     }
     if (r.maxBet !== null) item.max_bet = r.maxBet;
     // The two axes are left out when the row has none (no team side; a period code without a known segment).
-    const side = teamSideOf(r.selectionType, r.marketType, r.ladderKey);
+    const side = teamSideOf(r.selectionType, r.marketType, r.ladderKey) ?? this.teamTotalSide(r, ev);
     if (side) item.team_side = side;
     const segment = marketSegmentOf(r.marketType, r.period);
     if (segment) item.market_segment = segment;
     if (ev) Object.assign(item, this.refs.forEvent(ev, r.marketType, r.sportsbook));
     return item;
+  }
+
+  /** league|name -> the team key the pipeline gives that name (catalog key, else the name's own key). */
+  private readonly teamKeys = new Map<string, string>();
+
+  /**
+   * The side of a team total whose team is named apart from the selection (`Over` for the Nuggets, as The Odds API
+   * sends it): the event's home or away team when the name is one of them; null otherwise.
+   */
+  private teamTotalSide(r: OddsRow, ev: BoardEvent | undefined): 'home' | 'away' | null {
+    if (r.marketType !== 'team_total' || !r.playerName || !ev) return null;
+    const k = `${r.league}|${r.playerName}`;
+    let key = this.teamKeys.get(k);
+    if (key === undefined) {
+      key = this.catalog.team(r.league, r.playerName)?.key ?? unknownTeamKey(r.playerName);
+      if (this.teamKeys.size > 50_000) this.teamKeys.clear();
+      this.teamKeys.set(k, key);
+    }
+    if (key && key === ev.homeKey && key !== ev.awayKey) return 'home';
+    if (key && key === ev.awayKey && key !== ev.homeKey) return 'away';
+    return null;
   }
 
   /** Keeps only the requested fields (already validated against ODDS_FIELDS). */
