@@ -193,6 +193,7 @@ for (const t of teams) {
   if (typeof t.rating !== 'number' || t.rating < 1200 || t.rating > 1800) fail(`teams.json: ${t.id} rating ${t.rating}`);
   if (!Array.isArray(t.aliases) || t.aliases.length < 3) fail(`teams.json: ${t.id} has fewer than 3 aliases`);
   if (!Array.isArray(t.leagues) || t.leagues.length === 0) fail(`teams.json: ${t.id} has no league`);
+  if (t.logo !== undefined && t.logo !== null && !/^https:\/\/[^\s"<>]+$/.test(t.logo)) fail(`teams.json: ${t.id} logo must be an https URL`);
   for (const lg of t.leagues ?? []) {
     const league = leagueById.get(lg);
     if (!league) { fail(`teams.json: ${t.id} league ${lg} unknown`); continue; }

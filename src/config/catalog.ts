@@ -75,6 +75,8 @@ export interface TeamDef {
   mascot: string | null;
   conference: string | null;
   division: string | null;
+  /** An https URL of the team's logo, when the catalog has one (none ship with it). */
+  logo?: string | null;
   rating: number;
 }
 export interface PlayerDef {

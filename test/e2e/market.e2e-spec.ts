@@ -233,7 +233,16 @@ describe('market data endpoints (end to end)', () => {
         books: ['draftkings', 'fanduel', 'pinnacle'],
         markets: ['moneyline', 'point_spread'],
       });
-      expect(celtics.home).toEqual({ id: 'boston_celtics', numerical_id: 3, name: 'Boston Celtics', abbreviation: 'BOS' });
+      expect(celtics.home).toEqual({
+        id: 'boston_celtics',
+        numerical_id: 3,
+        name: 'Boston Celtics',
+        abbreviation: 'BOS',
+        city: 'Boston',
+        mascot: 'Celtics',
+        conference: 'Eastern',
+        division: 'Atlantic',
+      });
       expect(celtics.sport_ref).toMatchObject({ id: 'basketball', numerical_id: 1 });
       expect(celtics.league_ref).toMatchObject({ id: 'nba', numerical_id: 87 });
       expect(r.json.data[0]).toMatchObject({ status: 'live', is_live: true });

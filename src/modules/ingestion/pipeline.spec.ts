@@ -244,6 +244,26 @@ describe('IngestionPipeline', () => {
     expect([...board.rows.values()][0]!.changedAt).toBe(T0);
   });
 
+  it('a suspension keeps the last price; while suspended a new price is not taken; the reopening brings the new one', () => {
+    ingest([q({ sourceTime: T0 - 60_000 })]);
+    const row = () => [...board.rows.values()][0]!;
+    // Suspended with another price: the row turns inactive at -150, its price time unchanged (the price did not move).
+    let r = ingest([q({ isActive: false, price: { american: 400 }, sourceTime: T0 + 900 })], T0 + 1000);
+    expect(r.report).toMatchObject({ changed: 1, unchanged: 0 });
+    expect(row()).toMatchObject({ isActive: false, american: -150, changedAt: T0 + 1000, oddsChangedAt: T0 - 60_000 });
+    // Still suspended, yet another price: nothing changed, only confirmed.
+    r = ingest([q({ isActive: false, price: { american: 250 } })], T0 + 2000);
+    expect(r.report).toMatchObject({ changed: 0, unchanged: 1 });
+    expect(row()).toMatchObject({ isActive: false, american: -150, changedAt: T0 + 1000, lastSeenAt: T0 + 2000 });
+    // Reopened at a new price: the price and its time move.
+    r = ingest([q({ price: { american: -170 } })], T0 + 3000);
+    expect(r.report).toMatchObject({ changed: 1, unchanged: 0 });
+    expect(row()).toMatchObject({ isActive: true, american: -170, changedAt: T0 + 3000, oddsChangedAt: T0 + 3000 });
+    // A row first seen suspended keeps the price it came with.
+    ingest([q({ selection: 'Phoenix Suns', selectionType: 'away', isActive: false, price: { american: 130 } })], T0 + 4000);
+    expect([...board.rows.values()].find((x) => x.selectionType === 'away')).toMatchObject({ isActive: false, american: 130 });
+  });
+
   it('removes a withdrawn rung and a finished event', () => {
     ingest([q({}), q({ marketType: 'total_points', selection: 'Over', selectionType: 'over', line: 229.5 })]);
     const r = ingest([], T0 + 1000, {

@@ -717,6 +717,13 @@ export class IngestionPipeline {
     const seen: string[] = [];
     for (const row of upserts.values()) {
       const prev = this.board.rows.get(row.id);
+      if (prev && !row.isActive) {
+        // A suspended market's price is frozen at its last value: what a book sends while it takes no bets is not
+        // a price anyone can have.
+        row.american = prev.american;
+        row.decimal = prev.decimal;
+        row.probability = prev.probability;
+      }
       if (
         prev &&
         prev.american === row.american &&
@@ -729,10 +736,9 @@ export class IngestionPipeline {
         report.unchanged++;
         continue;
       }
-      if (prev) {
-        const priceMoved = prev.decimal !== row.decimal || prev.line !== row.line || prev.isLive !== row.isLive;
-        if (!priceMoved && row.oddsChangedAt === now) row.oddsChangedAt = prev.oddsChangedAt;
-      }
+      // odds_changed_at moves with the price, line or live state only (not with a suspension or a re-opening).
+      if (prev && prev.decimal === row.decimal && prev.line === row.line && prev.isLive === row.isLive)
+        row.oddsChangedAt = prev.oddsChangedAt;
       upserted.push(row);
       report.changed++;
       if (row.isLive) {

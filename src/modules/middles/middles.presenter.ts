@@ -26,16 +26,22 @@ export class MiddlesPresenter {
   constructor(private readonly refs: RefBlocks) {}
 
   private side(board: OddsBoard, e: BoardEvent | undefined, s: MiddleSideRecord, stake: number, now: number): Json {
+    const fair = roundTo(s.winProbability, 6);
     return {
       book: s.row.sportsbook,
       selection: s.row.selection,
       selection_type: s.row.selectionType,
       line: s.row.line,
+      // The price twice: flat (odds_american...) and nested (odds.american...), the same values; clients read either.
+      odds_american: s.row.american,
+      odds_decimal: s.row.decimal,
+      odds_probability: s.row.probability,
+      fair_probability: fair,
       odds: {
         american: s.row.american,
         decimal: s.row.decimal,
         probability: s.row.probability,
-        fair_probability: roundTo(s.winProbability, 6),
+        fair_probability: fair,
       },
       stake_percent: r4(stake),
       odds_age_seconds: r2(ageSeconds(board, s.row, now)),
@@ -59,6 +65,8 @@ export class MiddlesPresenter {
     return {
       id: m.id,
       ...eventBlock(e, m.side1.row),
+      // The event's teams, sport, league and market (each side also carries its book's).
+      ...(e ? this.refs.forEvent(e, m.side1.row.marketType) : {}),
       side1: this.side(board, e, m.side1, a.stakePercent[0], now),
       side2: this.side(board, e, m.side2, a.stakePercent[1], now),
       is_team_total: m.side1.row.marketType === 'team_total',

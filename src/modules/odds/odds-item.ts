@@ -1,5 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { eventUuid } from '../../domain/event-uuid.js';
+import { marketSegmentOf, teamSideOf } from '../../domain/market-axes.js';
+import { unknownTeamKey } from '../../domain/normalise.js';
 import { DetectionEngine } from '../detection/detection.engine.js';
 import { Catalog } from '../../config/catalog.js';
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
@@ -27,6 +29,7 @@ export const ODDS_FIELDS = [
   'selection',
   'selection_type',
   'team_side',
+  'market_segment',
   'odds_american',
   'odds_decimal',
   'probability',
@@ -90,6 +93,7 @@ export class OddsItemBuilder {
     const book = this.catalog.book(r.sportsbook);
     const main = r.groupLine === null ? true : board.mainLine(r.ladderKey);
     const isMain = r.groupLine === null ? true : main === r.groupLine;
+    const seen = iso(board.seenAt(r));
     const item: OddsItem = {
       id: r.id,
       sportsbook: r.sportsbook,
@@ -108,7 +112,6 @@ export class OddsItemBuilder {
       period: r.period,
       selection: r.selection,
       selection_type: r.selectionType,
-      team_side: r.selectionType === 'home' || r.selectionType === 'away' || r.selectionType === 'draw' ? r.selectionType : null,
       odds_american: r.american,
       odds_decimal: r.decimal,
       probability: r.probability,
@@ -119,9 +122,10 @@ export class OddsItemBuilder {
       event_start_time: ev ? iso(ev.startTime) : null,
       is_live: r.isLive,
       is_active: r.isActive,
-      timestamp: iso(r.changedAt),
+      // Delivery time: the last ingest that carried or confirmed the row, moving even when the price did not.
+      timestamp: seen,
       odds_changed_at: iso(r.oddsChangedAt),
-      last_seen_at: iso(board.seenAt(r)),
+      last_seen_at: seen,
       deep_link: deepLinkPath(r.sportsbook, r.id),
       player_name: r.playerName,
       stat_category: r.statCategory,
@@ -141,8 +145,34 @@ export class OddsItemBuilder {
       item.away_pitcher = r.awayPitcher ?? null;
     }
     if (r.maxBet !== null) item.max_bet = r.maxBet;
+    // The two axes are left out when the row has none (no team side; a period code without a known segment).
+    const side = teamSideOf(r.selectionType, r.marketType, r.ladderKey) ?? this.teamTotalSide(r, ev);
+    if (side) item.team_side = side;
+    const segment = marketSegmentOf(r.marketType, r.period);
+    if (segment) item.market_segment = segment;
     if (ev) Object.assign(item, this.refs.forEvent(ev, r.marketType, r.sportsbook));
     return item;
+  }
+
+  /** league|name -> the team key the pipeline gives that name (catalog key, else the name's own key). */
+  private readonly teamKeys = new Map<string, string>();
+
+  /**
+   * The side of a team total whose team is named apart from the selection (`Over` for the Nuggets, as The Odds API
+   * sends it): the event's home or away team when the name is one of them; null otherwise.
+   */
+  private teamTotalSide(r: OddsRow, ev: BoardEvent | undefined): 'home' | 'away' | null {
+    if (r.marketType !== 'team_total' || !r.playerName || !ev) return null;
+    const k = `${r.league}|${r.playerName}`;
+    let key = this.teamKeys.get(k);
+    if (key === undefined) {
+      key = this.catalog.team(r.league, r.playerName)?.key ?? unknownTeamKey(r.playerName);
+      if (this.teamKeys.size > 50_000) this.teamKeys.clear();
+      this.teamKeys.set(k, key);
+    }
+    if (key && key === ev.homeKey && key !== ev.awayKey) return 'home';
+    if (key && key === ev.awayKey && key !== ev.homeKey) return 'away';
+    return null;
   }
 
   /** Keeps only the requested fields (already validated against ODDS_FIELDS). */

@@ -19,18 +19,23 @@ export const SORT_FIELDS = [
 export type SortField = (typeof SORT_FIELDS)[number];
 
 export interface SortSpec {
-  field: SortField | 'default';
+  /** A `sort` value; `default` the natural order; `changed` the order of change (/odds/delta's own order, not a `sort` value). */
+  field: SortField | 'default' | 'changed';
   desc: boolean;
 }
 
 type Getter = (r: OddsRow, board: OddsBoard) => number | string;
+type Field = Exclude<SortSpec['field'], 'default'>;
 const start = (r: OddsRow, b: OddsBoard) => b.events.get(r.eventId)?.startTime ?? 0;
-const GETTERS: Record<SortField, Getter> = {
+const GETTERS: Record<Field, Getter> = {
+  // When the service saw the price, line, live or active state change (what /odds/delta's `since` is compared with).
+  changed: (r) => r.changedAt,
   odds_american: (r) => r.american,
   odds_decimal: (r) => r.decimal,
   probability: (r) => r.probability,
   odds_probability: (r) => r.probability,
-  timestamp: (r) => r.changedAt,
+  // The row's `timestamp`: its last delivery (a sighting of the row or a whole-feed confirmation of its book).
+  timestamp: (r, b) => b.seenAt(r),
   event_start_time: start,
   sportsbook: (r) => r.sportsbook,
   sport: (r) => r.sport,

@@ -105,7 +105,7 @@ export class OddsController {
   @ApiExtraModels(RemovedRowDto)
   @ApiOperation({
     summary: 'What changed since a time',
-    description: `Rows whose price, line, live or active state changed after \`since\` (required), plus \`removed\` [{id, sportsbook, removed_at}] (at most 1000; \`removed_truncated\` past it). Use \`meta.server_time\` as the next \`since\`. Removals are kept 10 minutes: an older \`since\` sets \`since_clamped\` (changed rows are still exact). ${TIER_NOTE}`,
+    description: `Rows whose price, line, live or active state changed after \`since\` (required; a row only confirmed unchanged, its \`timestamp\` moving, is not a change), in the order of change unless \`sort\` is given, plus \`removed\` [{id, sportsbook, removed_at}] (at most 1000; \`removed_truncated\` past it). Use \`meta.server_time\` as the next \`since\`. Removals are kept 10 minutes: an older \`since\` sets \`since_clamped\` (changed rows are still exact). ${TIER_NOTE}`,
   })
   delta(@Query() q: DeltaQuery, @CurrentAccount() account: Account) {
     return this.odds.delta(account, q);

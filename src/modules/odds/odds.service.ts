@@ -447,7 +447,8 @@ export class OddsService {
     const f = this.filter(books, q);
     const changes = board.changesSince(since);
     const matchIds = new Set(selectRows(board, { ...f, changedSince: since }).map((r) => r.id));
-    const sort = q.sort ? this.sortSpec(q.sort) : { field: 'timestamp' as const, desc: false };
+    // Without `sort`: in the order the changes happened.
+    const sort: SortSpec = q.sort ? this.sortSpec(q.sort) : { field: 'changed', desc: false };
     const rows = changes.rows.filter((r) => matchIds.has(r.id)).sort(comparator(board, sort));
     const slice = rows.slice(q.offset, q.offset + q.limit);
     const items = slice.map((r) => this.items.project(this.items.build(board, r), q.fields));

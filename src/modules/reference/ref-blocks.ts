@@ -1,11 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import { Catalog } from '../../config/catalog.js';
+import { Catalog, type TeamDef } from '../../config/catalog.js';
 
 export interface TeamBlock {
   id: string;
   numerical_id: number;
   name: string;
   abbreviation: string;
+  /** The catalog's details of the team, each present only when the catalog has it. */
+  logo?: string;
+  city?: string;
+  mascot?: string;
+  conference?: string;
+  division?: string;
+}
+
+/** The team's block: its ids and name, and the details the catalog has (keys without a value are left out). */
+function teamBlock(t: TeamDef): TeamBlock {
+  const b: TeamBlock = { id: t.id, numerical_id: t.numerical_id, name: t.name, abbreviation: t.abbreviation };
+  if (t.logo) b.logo = t.logo;
+  if (t.city) b.city = t.city;
+  if (t.mascot) b.mascot = t.mascot;
+  if (t.conference) b.conference = t.conference;
+  if (t.division) b.division = t.division;
+  return b;
 }
 export interface SportBlock {
   id: string;
@@ -33,7 +50,7 @@ export class RefBlocks {
     let b = this.teams.get(k);
     if (b === undefined) {
       const t = name ? this.catalog.team(league, name) : undefined;
-      b = t ? { id: t.id, numerical_id: t.numerical_id, name: t.name, abbreviation: t.abbreviation } : null;
+      b = t ? teamBlock(t) : null;
       this.teams.set(k, b);
     }
     return b ?? undefined;

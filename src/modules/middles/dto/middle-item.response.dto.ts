@@ -15,7 +15,13 @@ export class MiddleSideDto extends RefBlocksDto {
   @ApiProperty({ description: 'The outcome as the book names it', example: 'Kansas City Chiefs' }) selection: string;
   @ApiProperty({ description: 'home, away, over or under', example: 'home' }) selection_type: string;
   @ApiProperty({ type: Number, nullable: true, example: -2.5 }) line: number | null;
-  @ApiProperty({ type: MiddleOddsDto }) odds: MiddleOddsDto;
+  @ApiProperty({ description: 'American odds (the same as odds.american)', example: -110 }) odds_american: number;
+  @ApiProperty({ description: 'Decimal odds (the same as odds.decimal)', example: 1.9091 }) odds_decimal: number;
+  @ApiProperty({ description: "The book's implied probability (the same as odds.probability)", example: 0.52381 })
+  odds_probability: number;
+  @ApiProperty({ description: 'Model probability that this side wins (the same as odds.fair_probability)', example: 0.55123 })
+  fair_probability: number;
+  @ApiProperty({ type: MiddleOddsDto, description: 'The same price, nested' }) odds: MiddleOddsDto;
   @ApiProperty({ description: 'Share of the total stake, in percent, so either winning side pays the same', example: 50.0 })
   stake_percent: number;
   @ApiProperty({ description: 'Seconds since the price was confirmed', example: 4.5 }) odds_age_seconds: number;

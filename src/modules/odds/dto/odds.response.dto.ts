@@ -26,13 +26,19 @@ export class OddsItemDto extends RefBlocksDto {
   @ApiProperty({ description: 'full_game, 1h, 1q, ...', example: 'full_game' }) period: string;
   @ApiProperty({ description: 'The outcome as the book names it', example: 'Boston Celtics' }) selection: string;
   @ApiProperty({ description: 'home, away, draw, over, under, yes, no or other', example: 'home' }) selection_type: string;
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiPropertyOptional({
     enum: ['home', 'away', 'draw'],
-    description: 'The team side of a team outcome; null otherwise',
+    description:
+      'The team axis of the selection: `home`/`away`/`draw`, or the first part of a compound selection_type (`home_over` -> `home`); on a team total, the team it is about. Absent when the selection has no team side (a game total, yes/no, double chance)',
+    example: 'home',
   })
-  team_side: 'home' | 'away' | 'draw' | null;
+  team_side?: 'home' | 'away' | 'draw';
+  @ApiPropertyOptional({
+    description:
+      'The slice of the contest the market settles on: `full_game`, `1st_half`, `2nd_half`, `1st_quarter`…`4th_quarter`, `1st_period`…, `1st_inning`…, `1st_5_innings`, `1st_set`…; from the market type or the period. Absent for a period code the service does not know',
+    example: 'full_game',
+  })
+  market_segment?: string;
   @ApiProperty({ example: -150 }) odds_american: number;
   @ApiProperty({ example: 1.6667 }) odds_decimal: number;
   @ApiProperty({ description: 'Implied probability, 1 / decimal', example: 0.6 }) probability: number;
@@ -43,14 +49,25 @@ export class OddsItemDto extends RefBlocksDto {
   @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'Scheduled start; null when the event left the board' })
   event_start_time: string | null;
   @ApiProperty() is_live: boolean;
-  @ApiProperty({ description: 'false: suspended at the book' }) is_active: boolean;
-  @ApiProperty({ format: 'date-time', description: 'When the price, line, live or active state last changed' }) timestamp: string;
+  @ApiProperty({
+    description:
+      'true: open and bettable; false: suspended at the book, the price frozen at its last bettable value (an `odds:update` and an `odds:locked` frame announce the change)',
+  })
+  is_active: boolean;
   @ApiProperty({
     format: 'date-time',
-    description: "The book's own change time when the feed sends one, else when the current price was first seen",
+    description:
+      'When the pipeline last delivered or refreshed the row: it advances with every ingest that carries or confirms the price, even when the price did not change (a freshness signal, not a price-change time)',
+  })
+  timestamp: string;
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      "When the price, line or live state last changed: the book's own change time when the feed sends one, else when the service first saw the current price. A confirmation without a change leaves it as it is",
   })
   odds_changed_at: string;
-  @ApiProperty({ format: 'date-time', description: 'When a source last confirmed the price' }) last_seen_at: string;
+  @ApiProperty({ format: 'date-time', description: 'When a source last confirmed the price (the same instant as `timestamp`)' })
+  last_seen_at: string;
   @ApiProperty({
     type: String,
     nullable: true,

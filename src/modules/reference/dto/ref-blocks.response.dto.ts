@@ -6,6 +6,17 @@ export class TeamRefDto {
   @ApiProperty({ description: 'Numeric id of the team', example: 2 }) numerical_id: number;
   @ApiProperty({ description: 'Team name', example: 'Boston Celtics' }) name: string;
   @ApiProperty({ description: 'Abbreviation', example: 'BOS' }) abbreviation: string;
+  @ApiPropertyOptional({ format: 'uri', description: 'URL of the team logo, when the catalog has one (absent otherwise)' }) logo?: string;
+  @ApiPropertyOptional({ description: 'Home city or region (absent when the catalog has none, as for players)', example: 'Boston' })
+  city?: string;
+  @ApiPropertyOptional({ description: 'Nickname (absent when the club has none)', example: 'Celtics' }) mascot?: string;
+  @ApiPropertyOptional({ description: 'Conference (NBA, NFL, NHL, MLB league, MLS, college): absent elsewhere', example: 'Eastern' })
+  conference?: string;
+  @ApiPropertyOptional({
+    description: "Division (NBA, NFL, NHL, MLB; a fighter's weight class): absent elsewhere",
+    example: 'Atlantic',
+  })
+  division?: string;
 }
 
 export class SportRefDto {
