@@ -1,16 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Catalog, type BookDef } from '../../config/catalog.js';
 import { TIER_TABLE } from '../../config/config.module.js';
-import {
-  TIERS,
-  tierRank,
-  type Addon,
-  type CoreFeature,
-  type Feature,
-  type TierDefinition,
-  type TierName,
-  type TierTable,
-} from '../../config/tiers.js';
+import { TIERS, tierRank, type CoreFeature, type Feature, type TierDefinition, type TierName, type TierTable } from '../../config/tiers.js';
+import type { Addon } from '../../config/tiers.js';
 import { ApiError, badRequest, tierRestricted } from '../http/api-error.js';
 import type { Account } from './account.js';
 

@@ -99,7 +99,10 @@ export function keyRefusal(s: KeyStatus, now: number): string | null {
   return null;
 }
 
-/** Announced on the bus when a key changes (revoked, flags): every instance re-checks its open streams. */
+/**
+ * Announced on the bus when a key changes (revoked, flags, add-ons; keyId null: the keys of an account): every
+ * instance drops its cached key lookups and re-checks its open streams.
+ */
 export interface KeyChange {
   at: number;
   keyId: string | null;
