@@ -11,10 +11,13 @@ import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiError } from './common/http/api-error.js';
 import { MAX_OBJECT_KEYS, parseJsonBody, type JsonLimits } from './common/http/body-limits.js';
 import { clientErrorHandler } from './common/http/client-error.js';
+import { registerConditionalGet } from './common/http/conditional-get.js';
+import { corsOptions } from './common/http/cors.js';
 import type { EarlyServer } from './common/http/early-server.js';
 import { ApiExceptionFilter, errorBody } from './common/http/exception.filter.js';
 import { RouteIndex } from './common/http/route-index.js';
-import { LIMIT_CLAMPED_HEADER, registerLimitClampHeader } from './common/http/limit-clamp.js';
+import { registerLimitClampHeader } from './common/http/limit-clamp.js';
+import { rootPathRewrite } from './common/http/root-paths.js';
 import { createValidationPipe } from './common/http/validation.js';
 import { JsonLogger, redact } from './common/logging/json-logger.js';
 import type { AppConfig } from './config/env.js';
@@ -29,26 +32,6 @@ export const API_PREFIX = 'api/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The operator routes (X-Admin-Token): bulk imports post thousands of quotes, so the key count does not apply. */
 const OPERATOR_ROUTES = `/${API_PREFIX}/admin/`;
-const CORS_HEADERS = [
-  'X-API-Key',
-  'Authorization',
-  'Content-Type',
-  'X-Request-Id',
-  'Last-Event-ID',
-  'Cache-Control',
-  'Mcp-Protocol-Version',
-];
-const CORS_EXPOSED = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'X-Data-Delay',
-  'X-Tier',
-  'X-Request-Id',
-  'Retry-After',
-  LIMIT_CLAMPED_HEADER,
-];
-
 /** Random bytes for request ids, drawn 6 at a time from a pool refilled 1,024 ids at once. */
 const idPool = Buffer.allocUnsafe(6 * 1024);
 let idAt = idPool.length;
@@ -114,6 +97,7 @@ export async function createApp(
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestId(req),
     logger: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    rewriteUrl: rootPathRewrite(API_PREFIX),
     // Requests Node's HTTP parser refuses (headers over the size limit, Content-Length with Transfer-Encoding,
     // invalid characters) get the API's error body and a closed connection.
     clientErrorHandler: clientErrorHandler(config.docsUrl, maxHeaderSize),
@@ -166,6 +150,7 @@ export async function createApp(
     for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
     done();
   });
+  registerConditionalGet(fastify, API_PREFIX);
   const httpLog = new Logger('http');
   let metrics: MetricsService | undefined;
   fastify.addHook('onResponse', (req: FastifyRequest, reply, done) => {
@@ -225,19 +210,8 @@ export async function createApp(
   app.setGlobalPrefix(API_PREFIX, { exclude: ['metrics'] });
   app.useGlobalPipes(validation);
   app.useGlobalFilters(new ApiExceptionFilter(config.docsUrl, routes));
-  // CORS only when CORS_ORIGINS names origins (or '*'): exact origins, never reflected; no credentials; the
-  // admin token is not among the allowed headers, so no browser page can send it.
-  if (config.corsOrigins !== false) {
-    app.enableCors({
-      origin: config.corsOrigins,
-      credentials: false,
-      methods: ['GET', 'HEAD', 'POST'],
-      allowedHeaders: CORS_HEADERS,
-      exposedHeaders: CORS_EXPOSED,
-      maxAge: 600,
-      strictPreflight: false,
-    });
-  }
+  // CORS only when CORS_ORIGINS names origins (or '*'): see corsOptions.
+  if (config.corsOrigins !== false) app.enableCors(corsOptions(config.corsOrigins));
   setupOpenApi(app, config);
   // The live dashboard at / and /dashboard/ (the bundle `npm run build` writes to dist/web).
   await registerDashboard(fastify, config.docsUrl);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { readLiveServer, type ServerInfo } from '../common/admin/admin-token.js';
 import { SystemClock } from '../common/time/clock.js';
 import type { AppConfig } from '../config/env.js';
-import type { ApiKeysService, KeyView } from '../modules/accounts/api-keys.service.js';
+import type { AccountAddons, ApiKeysService, KeyView } from '../modules/accounts/api-keys.service.js';
 
 // The store, the accounts service and the importers load only when a command needs them: a call that goes
 // through a running server (the usual case with the embedded store) loads none of them.
@@ -19,6 +19,8 @@ Commands:
   keys:revoke <KEY_ID>                                                 revoke a key
   keys:arbitrage <KEY_ID> <on|off>                                     switch the arbitrage feature of the key's account
   accounts:max-keys <ACCOUNT_ID> <N|default>                           keys the account may hold (default: its tier's)
+  accounts:addon <ACCOUNT_ID> <ADDON> <on|off>                         give the account an add-on or take it away
+                                                                       (game_state: game state below the enterprise tier)
   import <FILE> [--replay] [--source NAME] [--dry-run] [--format csv|json] [--server URL] [--rejections PATH]
                                                                        import a sample CSV or an Odds API v4 JSON file as source
                                                                        NAME (default: the file name); importing a source again
@@ -172,6 +174,18 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
         : await withStore(config, (k) => k.setMaxKeys(id, n));
       if (!v) throw new Error(`no account with id ${id}`);
       console.log(`account ${v.account_id} may hold ${v.max_keys} key${v.max_keys === 1 ? '' : 's'}`);
+      return;
+    }
+    case 'accounts:addon': {
+      const [id, addon, state] = positional;
+      if (!id || !addon || (state !== 'on' && state !== 'off'))
+        throw new UsageError('accounts:addon needs an account id, an add-on (game_state) and on|off');
+      const enabled = state === 'on';
+      const v = server
+        ? ((await admin(server, 'POST', `/accounts/${encodeURIComponent(id)}/addons`, { addon, enabled })) as AccountAddons)
+        : await withStore(config, (k) => k.setAddon(id, addon, enabled));
+      if (!v) throw new Error(`no account with id ${id}`);
+      console.log(`account ${v.account_id} ${enabled ? 'holds' : 'no longer holds'} ${addon}; add-ons: ${v.addons.join(', ') || 'none'}`);
       return;
     }
     case 'import': {

@@ -13,6 +13,14 @@ export type CoreFeature = (typeof CORE_FEATURES)[number];
 // `string & {}` keeps the core names suggested while any declared feature name is accepted.
 export type Feature = CoreFeature | (string & {});
 
+/** The add-ons an account can hold on top of its tier: each grants the feature of the same name. */
+export const ADDONS = ['game_state'] as const;
+export type Addon = (typeof ADDONS)[number];
+
+export function isAddon(name: string): name is Addon {
+  return (ADDONS as readonly string[]).includes(name);
+}
+
 export interface TierDefinition {
   name: TierName;
   requestsPerMinute: number;

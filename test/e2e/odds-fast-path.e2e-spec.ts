@@ -12,11 +12,11 @@ const GAMES = [
   { league: 'nhl', home: 'Toronto Maple Leafs', away: 'Montreal Canadiens', start: NOW + 26 * H },
 ];
 
-/** The headers of a response, without the two that differ on every request by design. */
+/** The headers of a response, without those that differ on every request by design (X-Cache-Status: MISS, then HIT). */
 function stableHeaders(r: CallResult): Record<string, string> {
   const out: Record<string, string> = {};
   r.headers.forEach((v, k) => {
-    if (k !== 'x-request-id' && k !== 'x-ratelimit-remaining' && k !== 'date') out[k] = v;
+    if (k !== 'x-request-id' && k !== 'x-ratelimit-remaining' && k !== 'date' && k !== 'x-cache-status') out[k] = v;
   });
   return out;
 }
@@ -67,6 +67,9 @@ describe('odds reads answered before the pipeline (end to end)', () => {
       }
       expect(first.headers.get('x-tier')).toBe('pro');
       expect(first.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      // The pipeline built the page (or took it from the page cache); the fast path sent the kept page.
+      expect(first.headers.get('etag')).toMatch(/^"[0-9a-f]{20}"$/);
+      expect([second, third].map((r) => r.headers.get('x-cache-status'))).toEqual(['HIT', 'HIT']);
       const remaining = [first, second, third].map((r) => Number(r.headers.get('x-ratelimit-remaining')));
       const limit = Number(first.headers.get('x-ratelimit-limit'));
       expect(remaining).toEqual([limit - 1, limit - 2, limit - 3]);

@@ -263,6 +263,7 @@ describe('the API document', () => {
       'post /api/v1/admin/keys/{id}/arbitrage': { enabled: false },
       'post /api/v1/admin/ingest': { source: 'openapi-test', quotes: ml('betmgm', C, -120, 100) },
       'post /api/v1/admin/accounts/{id}/max-keys': { max_keys: 5 },
+      'post /api/v1/admin/accounts/{id}/addons': { addon: 'game_state', enabled: true },
       'post /api/v1/account/keys': { name: 'openapi-sample' },
       'post /api/v1/account/keys/{id}/rotate': {},
       'delete /api/v1/account/keys/{id}': undefined,

@@ -89,4 +89,33 @@ describe('revocation ends streams on every instance', () => {
     // And the key no longer opens anything on either instance.
     expect((await b.call('/account', { key })).status).toBe(401);
   });
+
+  it("an add-on given or taken away through A applies to the key on B at once (B's cached lookup is dropped)", async () => {
+    const r = await a.call('/admin/keys', { method: 'POST', body: { tier: 'pro' }, headers: { 'X-Admin-Token': a.adminToken } });
+    const { key, account_id: account } = r.json.data as { key: string; account_id: string };
+    // B has read the key (and keeps it for KEY_CACHE_MS; its clock does not move here).
+    expect((await b.call('/gamestate', { key })).status).toBe(403);
+    const set = (enabled: boolean) =>
+      a.call(`/admin/accounts/${account}/addons`, {
+        method: 'POST',
+        body: { addon: 'game_state', enabled },
+        headers: { 'X-Admin-Token': a.adminToken },
+      });
+    /** B's answer to /gamestate once it is `want`, or its last answer after 2 s (the bus is asynchronous). */
+    const onB = async (want: number) => {
+      const until = Date.now() + 2000;
+      let status = (await b.call('/gamestate', { key })).status;
+      while (status !== want && Date.now() < until) {
+        await new Promise((done) => setTimeout(done, 20));
+        status = (await b.call('/gamestate', { key })).status;
+      }
+      return status;
+    };
+    expect((await set(true)).status).toBe(200);
+    expect(await onB(200)).toBe(200);
+    expect((await b.call('/account', { key })).json.data.addons).toEqual(['game_state']);
+    expect((await set(false)).status).toBe(200);
+    const status = await onB(403);
+    expect(status).toBe(403);
+  });
 });

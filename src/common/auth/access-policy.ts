@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Catalog, type BookDef } from '../../config/catalog.js';
 import { TIER_TABLE } from '../../config/config.module.js';
 import { TIERS, tierRank, type CoreFeature, type Feature, type TierDefinition, type TierName, type TierTable } from '../../config/tiers.js';
+import type { Addon } from '../../config/tiers.js';
 import { ApiError, badRequest, tierRestricted } from '../http/api-error.js';
 import type { Account } from './account.js';
 
@@ -17,7 +18,7 @@ export interface FeatureDef {
   /** A per-account switch on top of the tier (arbitrage: the account's arbitrage flag), with its refusal. */
   account?: { allows(account: Account): boolean; refusal: string };
   /** An add-on that grants the feature to an account whose tier lacks it (its 403 names it as `addon`). */
-  addon?: string;
+  addon?: Addon;
 }
 
 const CORE: Record<CoreFeature, FeatureDef> = {

@@ -23,6 +23,10 @@ export class AccountEntity {
   @Column('integer', { name: 'max_keys', nullable: true })
   maxKeys: number | null;
 
+  /** Add-ons held on top of the tier (config/tiers.ts ADDONS), each granting the feature of its name; sorted, no repeats. */
+  @Column('text', { array: true, default: () => "'{}'" })
+  addons: string[];
+
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;
 

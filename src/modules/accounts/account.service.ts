@@ -59,8 +59,8 @@ export class AccountService {
         max_streams: t.maxStreams,
         max_keys: maxKeys,
       },
-      addons: [] as string[],
-      add_ons: [] as string[],
+      addons: [...(account.addons ?? [])],
+      add_ons: [...(account.addons ?? [])],
     };
   }
 

@@ -6,7 +6,7 @@ import { AdminOnly } from '../../common/auth/decorators.js';
 import { badRequest, notFound } from '../../common/http/api-error.js';
 import { ApiDataResponse } from '../../common/http/api-responses.js';
 import { envelope } from '../../common/http/envelope.js';
-import { TIERS } from '../../config/tiers.js';
+import { ADDONS, TIERS } from '../../config/tiers.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyDto, CreatedApiKeyDto } from './dto/api-key.response.js';
 
@@ -30,6 +30,16 @@ export class MaxKeysBody {
   @Min(1)
   @Max(10_000)
   max_keys: number | null;
+}
+
+export class AddonBody {
+  @ApiProperty({ enum: ADDONS, example: 'game_state', description: 'The add-on (a name not listed is 400)' })
+  @IsString()
+  @MaxLength(100)
+  addon: string;
+  @ApiProperty({ example: true, description: 'true: the account holds it from now on; false: it is taken away' })
+  @IsBoolean()
+  enabled: boolean;
 }
 
 export class ArbitrageFlagBody {
@@ -98,6 +108,14 @@ export class AccountMaxKeysDto {
   @ApiProperty({ example: 10, description: "Keys the account may hold at once (its own number, or its tier's)" }) max_keys: number;
 }
 
+/** An account's add-ons after POST /admin/accounts/{id}/addons. */
+export class AccountAddonsDto {
+  @ApiProperty({ example: 'acct_1a2b3c4d5e6f7a8b' }) account_id: string;
+  @ApiProperty({ example: 'pro' }) tier: string;
+  @ApiProperty({ type: [String], enum: ADDONS, example: ['game_state'], description: 'The add-ons the account now holds' })
+  addons: string[];
+}
+
 @Controller('admin/accounts')
 export class AdminAccountsController {
   constructor(private readonly keys: ApiKeysService) {}
@@ -109,6 +127,20 @@ export class AdminAccountsController {
   @ApiDataResponse(AccountMaxKeysDto, { description: 'The account and the number of keys it may now hold' })
   async maxKeys(@Param('id') id: string, @Body() body: MaxKeysBody) {
     const v = await this.keys.setMaxKeys(id, body.max_keys ?? null);
+    if (!v) throw notFound(`No account with id ${id}`);
+    return envelope(v);
+  }
+
+  @Post(':id/addons')
+  @AdminOnly()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Give an account an add-on or take it away (game_state: game state below the enterprise tier)',
+    description: "Takes effect for the account's keys on every instance at once, as a key change does.",
+  })
+  @ApiDataResponse(AccountAddonsDto, { description: 'The account and the add-ons it now holds' })
+  async addon(@Param('id') id: string, @Body() body: AddonBody) {
+    const v = await this.keys.setAddon(id, body.addon, body.enabled);
     if (!v) throw notFound(`No account with id ${id}`);
     return envelope(v);
   }

@@ -102,6 +102,24 @@ export class ApiKeysRepository {
     return (r.affected ?? 0) > 0;
   }
 
+  /**
+   * Adds an add-on to an account (kept sorted, once) or removes it, in one statement (two changes at once never
+   * lose one). False when the account does not exist.
+   */
+  async setAddon(id: string, addon: string, on: boolean, now: Date): Promise<boolean> {
+    const addons = on
+      ? 'ARRAY(SELECT DISTINCT a FROM unnest(array_append(addons, :addon)) AS a ORDER BY a)'
+      : 'array_remove(addons, :addon)';
+    const r = await this.accounts
+      .createQueryBuilder()
+      .update()
+      .set({ addons: () => addons, updatedAt: now })
+      .where('id = :id', { id })
+      .setParameter('addon', addon)
+      .execute();
+    return (r.affected ?? 0) > 0;
+  }
+
   async insert(key: ApiKeyEntity): Promise<void> {
     await this.repo.insert(key);
   }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
-import { TIERS, isTier, loadTiers, tierRank, type TierName, type TierTable } from '../../config/tiers.js';
+import { ADDONS, TIERS, isAddon, isTier, loadTiers, tierRank, type TierName, type TierTable } from '../../config/tiers.js';
 import type { Account } from '../../common/auth/account.js';
 import { Clock } from '../../common/time/clock.js';
 import { ApiError } from '../../common/http/api-error.js';
@@ -99,7 +99,10 @@ export function keyRefusal(s: KeyStatus, now: number): string | null {
   return null;
 }
 
-/** Announced on the bus when a key changes (revoked, flags): every instance re-checks its open streams. */
+/**
+ * Announced on the bus when a key changes (revoked, flags, add-ons; keyId null: the keys of an account): every
+ * instance drops its cached key lookups and re-checks its open streams.
+ */
 export interface KeyChange {
   at: number;
   keyId: string | null;
@@ -118,6 +121,13 @@ const MAX_CACHE = 50_000;
 export interface IssuedKey {
   key: string;
   view: KeyView;
+}
+
+/** An account's add-ons after a change. */
+export interface AccountAddons {
+  account_id: string;
+  tier: string;
+  addons: string[];
 }
 
 /** A rotation: the new key (shown once) and the old key's fate. */
@@ -223,6 +233,7 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     a.tier = tier;
     a.arbitrageEnabled = true;
     a.maxKeys = null;
+    a.addons = [];
     a.createdAt = now;
     a.updatedAt = now;
     return a;
@@ -375,6 +386,22 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     return a ? { account_id: a.id, tier: a.tier, max_keys: this.maxKeys(a) } : null;
   }
 
+  /**
+   * Gives an account an add-on or takes it away (400 for a name not in ADDONS). Like a key change, it is announced:
+   * every instance drops its cached key lookups at once, so the account's keys are read again on their next
+   * request. Null when the account does not exist.
+   */
+  async setAddon(accountId: string, addon: string, on: boolean): Promise<AccountAddons | null> {
+    if (!isAddon(addon))
+      throw new ApiError('invalid_request', `Unknown add-on "${addon.slice(0, 100)}" (known: ${ADDONS.join(', ')})`, {
+        parameter: 'addon',
+      });
+    if (!(await this.repo.setAddon(accountId, addon, on, this.clock.date()))) return null;
+    this.announce(null);
+    const a = await this.repo.findAccount(accountId);
+    return a ? { account_id: a.id, tier: a.tier, addons: a.addons } : null;
+  }
+
   /** Forget cached lookups (called when another instance announces a key change). */
   invalidate(): void {
     this.cache.clear();
@@ -423,6 +450,7 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
             name: e!.name,
             tier: e!.account.tier as TierName,
             arbitrageEnabled: e!.account.arbitrageEnabled,
+            addons: e!.account.addons,
           }
         : null;
       entry = { account, expiresAt: status.expiresAt, at: now };

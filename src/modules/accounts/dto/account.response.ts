@@ -1,5 +1,6 @@
 import { PaginationDto } from '../../../common/http/api-responses.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ADDONS } from '../../../config/tiers.js';
 
 const UPDATED = { example: '2026-11-22T14:44:32.123Z', description: 'When the response was made' };
 
@@ -54,8 +55,8 @@ export class AccountData {
     example: { odds: true, splits: true, ev: true, arbitrage: true, middles: true, low_hold: true, game_state: false, streaming: true },
   })
   features: Record<string, boolean>;
-  @ApiProperty({ type: [String], example: [] }) addons: string[];
-  @ApiProperty({ type: [String], example: [], description: 'Same as addons (the Python SDK spelling)' }) add_ons: string[];
+  @ApiProperty({ type: [String], enum: ADDONS, example: [], description: 'Add-ons the account holds on top of its tier' }) addons: string[];
+  @ApiProperty({ type: [String], enum: ADDONS, example: [], description: 'Same as addons (the Python SDK spelling)' }) add_ons: string[];
 }
 
 export class AccountResponse {

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { entityTag, noneMatch } from './conditional-get.js';
+
+/** The tag as the hook defines it, computed here from its definition: sha256 of "tier:sha256(body)", 20 hex digits, quoted. */
+function expected(tier: string, body: string): string {
+  const digest = createHash('sha256').update(body).digest('hex');
+  return `"${createHash('sha256').update(`${tier}:${digest}`).digest('hex').slice(0, 20)}"`;
+}
+
+describe('entityTag', () => {
+  it('is the digest of the tier and the body: strong, and different per tier for the same bytes', () => {
+    const body = '{"success":true,"data":[]}';
+    expect(entityTag('pro', body)).toEqual({ tag: expected('pro', body), status: 'BYPASS' });
+    expect(entityTag('sharp', body).tag).toBe(expected('sharp', body));
+    expect(entityTag('pro', body).tag).not.toBe(entityTag('sharp', body).tag);
+    expect(entityTag('pro', `${body} `).tag).not.toBe(entityTag('pro', body).tag);
+  });
+
+  it('a Buffer sent again is a HIT with the same tag (its digest kept); equal bytes in a new Buffer are a MISS', () => {
+    const text = JSON.stringify({ data: 'x'.repeat(1000) });
+    const page = Buffer.from(text);
+    expect(entityTag('pro', page)).toEqual({ tag: expected('pro', text), status: 'MISS' });
+    expect(entityTag('pro', page)).toEqual({ tag: expected('pro', text), status: 'HIT' });
+    expect(entityTag('enterprise', page)).toEqual({ tag: expected('enterprise', text), status: 'HIT' });
+    expect(entityTag('pro', Buffer.from(text))).toEqual({ tag: expected('pro', text), status: 'MISS' });
+  });
+});
+
+describe('noneMatch (If-None-Match, weak comparison)', () => {
+  const tag = '"abc123"';
+  it.each([
+    ['"abc123"', true],
+    ['W/"abc123"', true],
+    ['*', true],
+    [' * ', true],
+    ['"x", "abc123"', true],
+    ['"x",W/"abc123" , "y"', true],
+    ['"a,b", "abc123"', true],
+    ['junk, "abc123"', true],
+    ['"abc1234"', false],
+    ['abc123', false],
+    ['"abc123', false],
+    ['"x", "y"', false],
+    ['', false],
+    ['**', false],
+    ['"*"', false],
+  ])('%j -> %s', (header, match) => {
+    expect(noneMatch(header, tag)).toBe(match);
+  });
+
+  it('no header matches nothing; repeated headers are one list', () => {
+    expect(noneMatch(undefined, tag)).toBe(false);
+    expect(noneMatch(['"x"', '"abc123"'], tag)).toBe(true);
+  });
+});

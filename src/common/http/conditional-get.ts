@@ -1,0 +1,112 @@
+import * as nodeCrypto from 'node:crypto';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Sent with every answer that carries an ETag: the answer is per caller, and is revalidated before each reuse. */
+export const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
+
+/**
+ * Where the body of an answer came from, as `X-Cache-Status` says it:
+ * - `HIT`: the serialised page the server keeps (the odds pages, per board version) was sent as it was;
+ * - `MISS`: the route keeps serialised pages, and this request built the page (later requests reuse it);
+ * - `BYPASS`: the route builds every answer (it keeps no serialised pages);
+ * - `STALE`: never sent: a kept page belongs to one board version, so the server never serves one older than its data.
+ */
+export type CacheStatus = 'HIT' | 'MISS' | 'STALE' | 'BYPASS';
+
+/** The answers that get an ETag: GET and HEAD 200 answers of the API, in JSON or CSV, but not the health report. */
+const TYPES = /^(application\/json|text\/csv)\b/;
+
+/** crypto.hash: the one-shot digest (Node 20.12+), cheaper per call than a Hash object; absent before. */
+const oneShotHash = (nodeCrypto as Partial<Pick<typeof nodeCrypto, 'hash'>>).hash;
+const sha256 = (data: string | Buffer): string =>
+  oneShotHash ? oneShotHash('sha256', data, 'hex') : createHash('sha256').update(data).digest('hex');
+
+interface Digest {
+  body: string;
+  /** The ETag per tier (a page kept by the server can be sent to callers of several tiers). */
+  tags: Map<string, string>;
+}
+
+/**
+ * Digests of the Buffers sent: a page the server keeps is sent as the same Buffer until its data changes, so its
+ * bytes are hashed once, not per request (the polled odds pages are large and asked for thousands of times a
+ * second). Only the odds pages are sent as Buffers; every other answer is a string serialised per request.
+ */
+const buffers = new WeakMap<Buffer, Digest>();
+
+/**
+ * The strong ETag of a body for a tier: the digest of the tier and of the body's digest, so the same bytes seen
+ * by two tiers have two ETags (a tier's answers are filtered for it: an ETag of one never validates the other's).
+ */
+export function entityTag(tier: string, body: string | Buffer): { tag: string; status: CacheStatus } {
+  if (typeof body === 'string') return { tag: tagOf(tier, sha256(body)), status: 'BYPASS' };
+  let d = buffers.get(body);
+  const status: CacheStatus = d ? 'HIT' : 'MISS';
+  if (!d) buffers.set(body, (d = { body: sha256(body), tags: new Map() }));
+  let tag = d.tags.get(tier);
+  if (tag === undefined) d.tags.set(tier, (tag = tagOf(tier, d.body)));
+  return { tag, status };
+}
+
+function tagOf(tier: string, bodyDigest: string): string {
+  return `"${sha256(`${tier}:${bodyDigest}`).slice(0, 20)}"`;
+}
+
+/**
+ * Whether an If-None-Match header value matches an entity tag, by the weak comparison RFC 9110 prescribes for
+ * it: `*` matches any current answer; otherwise a comma-separated list of entity tags, each matching when its
+ * opaque tag is the same, `W/` or not. Anything that is not an entity tag matches nothing.
+ */
+export function noneMatch(header: string | string[] | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (value.trim() === '*') return true;
+  const opaque = tag.startsWith('W/') ? tag.slice(2) : tag;
+  // An entity tag is an optional W/ and a quoted string of characters other than the double quote.
+  const re = /\s*(?:W\/)?("[^"]*")\s*(?:,|$)/y;
+  let at = 0;
+  while (at < value.length) {
+    re.lastIndex = at;
+    const m = re.exec(value);
+    if (!m) {
+      // Skip one malformed element (up to the next comma) and go on with the rest of the list.
+      const comma = value.indexOf(',', at);
+      if (comma < 0) return false;
+      at = comma + 1;
+      continue;
+    }
+    if (m[1] === opaque) return true;
+    at = re.lastIndex;
+  }
+  return false;
+}
+
+/**
+ * Conditional GETs on every data answer of the API: a strong, tier-scoped `ETag`, `Cache-Control: private,
+ * max-age=0, must-revalidate` and `X-Cache-Status`; a request whose If-None-Match matches gets 304 with no body
+ * (its other headers kept: the rate-limit headers, X-Tier, X-Request-Id). Decided as the answer is sent
+ * (onSend), after the guards: a 304 is a request like any other on the rate limit and in the usage counts.
+ * Streams (hijacked replies), errors, redirects and the health report are left as they are.
+ */
+export function registerConditionalGet(fastify: FastifyInstance, apiPrefix: string): void {
+  const prefix = `/${apiPrefix}/`;
+  const health = `/${apiPrefix}/health`;
+  fastify.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, p?: unknown) => void) => {
+    if (
+      reply.statusCode !== 200 ||
+      (req.method !== 'GET' && req.method !== 'HEAD') ||
+      (typeof payload !== 'string' && !Buffer.isBuffer(payload))
+    )
+      return done(null, payload);
+    const route = req.routeOptions.url;
+    const type = reply.getHeader('content-type');
+    if (!route?.startsWith(prefix) || route === health || typeof type !== 'string' || !TYPES.test(type)) return done(null, payload);
+    const { tag, status } = entityTag(req.account?.tier ?? 'none', payload);
+    void reply.header('ETag', tag).header('Cache-Control', CACHE_CONTROL).header('X-Cache-Status', status);
+    if (!noneMatch(req.headers['if-none-match'], tag)) return done(null, payload);
+    // RFC 9110: a 304 has no content; it carries the validator and the cache directives the 200 would have.
+    void reply.code(304).removeHeader('content-type').removeHeader('content-length');
+    done(null, null);
+  });
+}
