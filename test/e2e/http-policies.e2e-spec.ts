@@ -175,6 +175,18 @@ describe('HTTP policies (end to end over HTTP)', () => {
       expect((await t.call('/gamestate', { key: KEYS.pro })).headers.get('etag')).toBeNull();
     });
 
+    it('an answer built again at a later time, its data unchanged, keeps its ETag (updated_at is the time it was built)', async () => {
+      for (const path of ['/events', '/sports', '/opportunities/arbitrage?min_profit=0']) {
+        const first = await t.call(path, { key: KEYS.enterprise });
+        await clock.advance(1000);
+        const again = await t.call(path, { key: KEYS.enterprise, headers: { 'If-None-Match': first.headers.get('etag')! } });
+        expect([path, again.status, again.text]).toEqual([path, 304, '']);
+        const plain = await t.call(path, { key: KEYS.enterprise });
+        expect([path, plain.json.updated_at === first.json.updated_at]).toEqual([path, false]);
+        expect([path, plain.headers.get('etag')]).toEqual([path, first.headers.get('etag')]);
+      }
+    });
+
     it('CSV answers get one too', async () => {
       const path = '/opportunities/arbitrage?format=csv&min_profit=0';
       const r = await t.call(path, { key: KEYS.enterprise });

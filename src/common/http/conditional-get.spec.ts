@@ -17,6 +17,15 @@ describe('entityTag', () => {
     expect(entityTag('pro', `${body} `).tag).not.toBe(entityTag('pro', body).tag);
   });
 
+  it('leaves the response times out: updated_at and server_time blanked, every other field (data times too) counted', () => {
+    const at = (t: string) =>
+      `{"success":true,"data":[{"id":"a","odds_changed_at":"x"}],"meta":{"server_time":"${t}"},"updated_at":"${t}"}`;
+    const blank = '{"success":true,"data":[{"id":"a","odds_changed_at":"x"}],"meta":{"server_time":""},"updated_at":""}';
+    expect(entityTag('pro', at('2026-11-22T12:00:00.000Z')).tag).toBe(expected('pro', blank));
+    expect(entityTag('pro', at('2026-11-22T12:00:01.000Z')).tag).toBe(expected('pro', blank));
+    expect(entityTag('pro', at('1').replace('"x"', '"y"')).tag).not.toBe(expected('pro', blank));
+  });
+
   it('a Buffer sent again is a HIT with the same tag (its digest kept); equal bytes in a new Buffer are a MISS', () => {
     const text = JSON.stringify({ data: 'x'.repeat(1000) });
     const page = Buffer.from(text);

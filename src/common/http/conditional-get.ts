@@ -36,11 +36,18 @@ interface Digest {
 const buffers = new WeakMap<Buffer, Digest>();
 
 /**
+ * The times an answer states about itself rather than about its data (when it was built, the clock to poll from
+ * next): left out of an answer's digest, so an answer whose data did not change keeps its ETag from one request to
+ * the next even though it was built again. The odds pages (Buffers) are kept whole per board version.
+ */
+const RESPONSE_TIMES = /"(updated_at|server_time)":"[^"]*"/g;
+
+/**
  * The strong ETag of a body for a tier: the digest of the tier and of the body's digest, so the same bytes seen
  * by two tiers have two ETags (a tier's answers are filtered for it: an ETag of one never validates the other's).
  */
 export function entityTag(tier: string, body: string | Buffer): { tag: string; status: CacheStatus } {
-  if (typeof body === 'string') return { tag: tagOf(tier, sha256(body)), status: 'BYPASS' };
+  if (typeof body === 'string') return { tag: tagOf(tier, sha256(body.replace(RESPONSE_TIMES, '"$1":""'))), status: 'BYPASS' };
   let d = buffers.get(body);
   const status: CacheStatus = d ? 'HIT' : 'MISS';
   if (!d) buffers.set(body, (d = { body: sha256(body), tags: new Map() }));
