@@ -96,7 +96,9 @@ export class WsSession {
       this.client = client;
       // A global_seq to resume from is a frame id of the sequence, after all of its frames.
       const lastEventId = o.fromSeq !== undefined ? `${o.fromSeq}-c` : o.lastEventId;
-      const connectedAt = this.deps.hub.currentSeq();
+      // Where live frames start: sequence numbers are wall-time microseconds on every instance (Sequencer), so what
+      // is published from now on is above this even on an instance that has seen nothing yet (it resumes from the log).
+      const connectedAt = Math.max(this.deps.hub.currentSeq(), Date.now() * 1000);
       this.resume = this.deps.hub.register(client, lastEventId, { ...extra(client.filter), channels: asked.channels ?? null });
       this.dialect.configure(o, this.resume?.seq ?? null, connectedAt);
       if (asked.channels || this.dialect.streamsWithoutChannels) this.apply(this.subscription);
