@@ -13,7 +13,8 @@ export const ERRORS_PAGE = '/docs/errors';
 const description = (c: AppConfig, tierTable: string, typesTable: string) => `
 Odds from many sportsbooks matched into events, with best-price, comparison, delta and batch reads, public betting
 splits, and opportunity detection (+EV against a devigged sharp line, arbitrage, middles, low-hold), over REST and a
-live stream (\`/api/v1/stream\`, Server-Sent Events; WebSocket at \`/api/v1/ws\`).
+live stream (\`/api/v1/stream\`, Server-Sent Events; WebSocket at \`/api/v1/ws\`, speaking the messages of the public AsyncAPI
+document, or with \`client_profile=spec\` the SSE stream's payloads).
 
 ## Authentication
 Send your key as \`X-API-Key: <key>\` (recommended), \`Authorization: Bearer <key>\`, or \`?api_key=<key>\` (for

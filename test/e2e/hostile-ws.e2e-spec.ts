@@ -20,7 +20,8 @@ describe('hostile WebSocket input', () => {
   let t: TestApp;
   let key: string;
   const open: WsClient[] = [];
-  const wsUrl = (k: string, q = '') => `${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${k}${q}`;
+  // The `spec` profile: the frames and the wait-for-subscribe behaviour this suite checks (the default is the AsyncAPI profile).
+  const wsUrl = (k: string, q = '') => `${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${k}&client_profile=spec${q}`;
   const connect = async (q = '', k = key) => {
     const c = await WsClient.connect(wsUrl(k, q));
     open.push(c);

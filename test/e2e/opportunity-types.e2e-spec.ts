@@ -229,7 +229,7 @@ describe('a toy opportunity type registered by one line', () => {
   });
 
   it('has its own WebSocket channel', async () => {
-    const ws = await WsClient.connect(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${KEYS.sharp}`);
+    const ws = await WsClient.connect(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${KEYS.sharp}&client_profile=spec`);
     try {
       expect(ws.frames[0]!.data.features).toMatchObject({ ev: true, arbitrage: true, middles: true, low_hold: true, longshots: true });
       ws.send({ type: 'subscribe', channels: ['longshots'] });

@@ -187,7 +187,7 @@ describe('live stream (SSE and WebSocket, end to end)', () => {
   });
 
   it('WebSocket: connected, subscribed, snapshot, live frames, ping and subscribe', async () => {
-    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${KEYS.sharp}&channels=odds,arbitrage`);
+    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${KEYS.sharp}&channels=odds,arbitrage&client_profile=spec`);
     const frames: any[] = [];
     const waitFor = (type: string) =>
       new Promise<any>((resolve, reject) => {

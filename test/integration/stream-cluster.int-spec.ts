@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import WebSocket from 'ws';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
@@ -113,5 +114,48 @@ describe('streams across instances', () => {
     expect(live.data.odds[0].sportsbook).toBe('draftkings');
     const seqOf = (id: string) => Number(id.split('-')[0]);
     expect(seqOf(live.id)).toBeGreaterThan(seqOf(missed[missed.length - 1]!.id));
+  });
+
+  it('an AsyncAPI WebSocket client resumes on an instance started since, from the shared log: replay: true, no snapshot', async () => {
+    const messages = (app: TestApp, query: string) => {
+      const ws = new WebSocket(`${app.url.replace('http', 'ws')}/api/v1/ws?api_key=${KEYS.enterprise}&channels=odds${query}`, [
+        'sharpapi-v1',
+      ]);
+      const got: Array<Record<string, any>> = [];
+      const waiters: Array<() => void> = [];
+      ws.on('message', (raw: Buffer) => {
+        got.push(JSON.parse(String(raw)) as Record<string, any>);
+        for (const w of waiters.splice(0)) w();
+      });
+      const seen = async (pred: (m: Record<string, any>) => boolean) => {
+        for (let i = 0; i < 200 && !got.some(pred); i++) await new Promise<void>((r) => (waiters.push(r), setTimeout(r, 50)));
+        const m = got.find(pred);
+        if (!m) throw new Error(`not seen; got ${got.map((x) => x.type).join(', ')}`);
+        return m;
+      };
+      return { ws, got, seen };
+    };
+    const ingestion = a.app.get(IngestionService);
+    const first = messages(a, '');
+    await first.seen((m) => m.type === 'snapshot:complete');
+    ingestion.ingest({ source: 'test', quotes: [celtics('fanduel', -121)] }, NOW + 5000);
+    const seen = await first.seen((m) => m.type === 'odds:update');
+    first.ws.terminate();
+    ingestion.ingest({ source: 'test', quotes: [celtics('draftkings', -122)] }, NOW + 6000);
+    ingestion.ingest({ source: 'test', quotes: [celtics('pinnacle', -123)] }, NOW + 7000);
+
+    const late = await startTestApp({ clock: new ManualClock(NOW + 7000), config: testConfig(shared) });
+    apps.push(late);
+    const again = messages(late, `&resume=true&from_seq=${seen.global_seq}`);
+    const complete = await again.seen((m) => m.type === 'snapshot:complete');
+    expect(complete).toMatchObject({ resumed: true, books: [] });
+    expect(again.got.filter((m) => m.type === 'initial')).toEqual([]);
+    const replayed = again.got.filter((m) => m.type === 'odds:update');
+    expect(replayed.map((m) => [m.source, m.data.map((r: any) => r.odds_american), m.replay])).toEqual([
+      ['draftkings', [-122], true],
+      ['pinnacle', [-123], true],
+    ]);
+    expect(replayed.every((m) => m.global_seq > seen.global_seq)).toBe(true);
+    again.ws.terminate();
   });
 });

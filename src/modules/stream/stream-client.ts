@@ -16,6 +16,9 @@ export interface StreamFilter {
   events?: ReadonlySet<string>;
   /** true: only live prices and opportunities with a live price; false: only pre-game ones; absent: both. */
   live?: boolean;
+  /** Bounds on the American price of the odds rows sent (both included); absent: no bound. */
+  minOdds?: number;
+  maxOdds?: number;
   /** The minimums items of the types that have one must reach (min_ev for +EV, min_profit for arbitrage). */
   thresholds: Readonly<Record<StreamThreshold, number>>;
 }
@@ -51,6 +54,7 @@ export function viewKey(f: StreamFilter, tier: string): string {
     setKey(f.markets),
     setKey(f.events),
     f.live === undefined ? '*' : String(f.live),
+    `${f.minOdds ?? '*'}..${f.maxOdds ?? '*'}`,
     Object.entries(f.thresholds)
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([k, v]) => `${k}=${v}`)
@@ -82,6 +86,8 @@ export interface Transport {
   close(reason?: CloseReason): void;
   /** Called once, when the connection is really gone (closed by either side, or destroyed). */
   onGone(fn: () => void): void;
+  /** The snapshot sends the opportunities before the prices (the AsyncAPI order); absent: prices first. */
+  readonly opportunitiesFirst?: boolean;
 }
 
 /** How long a paced write (snapshot, catch-up) waits for a client that reads nothing. */

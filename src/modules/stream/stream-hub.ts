@@ -310,6 +310,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     if (f.leagues && !f.leagues.has(r.league)) return false;
     if (f.markets && !f.markets.has(r.marketType)) return false;
     if (f.live !== undefined && r.isLive !== f.live) return false;
+    if (f.minOdds !== undefined && r.american < f.minOdds) return false;
+    if (f.maxOdds !== undefined && r.american > f.maxOdds) return false;
     return true;
   }
 
@@ -794,8 +796,10 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * One snapshot, paced by the socket, in frames of at most 256 KB, in this order: the prices (`snapshot`
-   * frames with `odds`), the opportunities of each type (in registration order: ev, arbitrage, middles,
-   * low_hold; at least one frame per type the stream receives), the live game states (`gamestate:snapshot`), `snapshot:complete`, then what changed meanwhile.
+   * frames with `odds`, grouped by book), the opportunities of each type (in registration order: ev, arbitrage,
+   * middles, low_hold; at least one frame per type the stream receives; before the prices when the transport asks
+   * for it, Transport.opportunitiesFirst), the live game states (`gamestate:snapshot`), `snapshot:complete`, then
+   * what changed meanwhile.
    * Stops as soon as `live()` turns false: the stream closed, or a newer snapshot of it was asked for.
    */
   private async writeSnapshot(c: StreamClient, live: () => boolean): Promise<void> {
@@ -814,8 +818,11 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
       if (!live()) return;
       c.transport.write({ id: `${seq}-s${frame++}`, event, data: data() });
     };
+    const oppsFirst = c.transport.opportunitiesFirst === true;
+    const opportunities = async () => (f.channels.has('opportunities') ? this.snapshotOpportunities(c, board, now, write, live) : 0);
+    let totalOpps = oppsFirst ? await opportunities() : 0;
     const odds = f.channels.has('odds') ? await this.snapshotOdds(f, board, write, live) : { total: 0, books: new Set<string>() };
-    const totalOpps = f.channels.has('opportunities') ? await this.snapshotOpportunities(c, board, now, write, live) : 0;
+    if (!oppsFirst) totalOpps = await opportunities();
     if (f.channels.has('gamestate') && live()) await this.snapshotGameStates(f, board, write, live);
     if (!live()) return;
     const complete = { status: 'ready', books: [...odds.books].sort(), total_odds: odds.total, total_opportunities: totalOpps };
@@ -831,11 +838,13 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     write: SnapshotWrite,
     live: () => boolean,
   ): Promise<{ total: number; books: Set<string> }> {
-    const rows: OddsRow[] = [];
+    // Grouped by book: a book's prices travel together (the AsyncAPI `initial` frames are per book).
+    const byBook = new Map<string, OddsRow[]>();
     for (const id of this.candidates(f)) {
       const r = board.rows.get(id);
-      if (r && this.rowVisible(f, r)) rows.push(r);
+      if (r && this.rowVisible(f, r)) (byBook.get(r.sportsbook) ?? byBook.set(r.sportsbook, []).get(r.sportsbook)!).push(r);
     }
+    const rows = [...byBook.values()].flat();
     const books = new Set<string>();
     const items = this.items;
     function* json(): Generator<string> {

@@ -4,10 +4,12 @@ import type { Account } from '../../common/auth/account.js';
 import { ApiError } from '../../common/http/api-error.js';
 import type { Clock } from '../../common/time/clock.js';
 import type { FilterInput, StreamAccess } from './stream-access.js';
-import type { CloseReason, StreamClient, StreamFilter } from './stream-client.js';
+import type { CloseReason, StreamClient, StreamFilter, Transport } from './stream-client.js';
 import type { ResumePoint, StreamHub } from './stream-hub.js';
-import { WsTransport, wsErrorFrame } from './transports.js';
+import { AsyncApiDialect, SpecDialect, type WsDialect } from './ws-dialects.js';
 import { WindowBudget, type SubscribeMessage, type WsChannel, type WsMessages } from './ws-messages.js';
+import type { ProfileChoice } from './ws-profile.js';
+import { parseWsQuery } from './ws-query.js';
 
 /** Subscribe messages per connection: 10 per 10 s are served; past 20 in one window the client is closed. */
 export const SUBSCRIBE_BUDGET = { limit: 10, windowMs: 10_000, closeAt: 20 } as const;
@@ -23,8 +25,9 @@ export interface SessionDeps {
   logger: Logger;
   /** The message schemas (with the channels of the registered opportunity types). */
   messages: WsMessages;
-  /** The opportunity type (kind) of each opportunity channel. */
+  /** The opportunity type (kind) of each opportunity channel, and the reverse. */
   kindOfChannel: ReadonlyMap<string, string>;
+  channelOfKind: ReadonlyMap<string, string>;
 }
 
 /** What the client subscribed to: the WebSocket channels (undefined: all its tier has) and the filters. */
@@ -39,12 +42,17 @@ interface Subscription {
  * subscriptions have a budget per time window (past it: `error` frames, then the connection is closed with
  * 4029), and an unexpected failure closes this socket alone (1011) and is logged.
  *
- * Nothing but `connected` is sent until the client subscribes (a `channels` query parameter on the upgrade URL
- * counts as subscribing). A subscription replaces the filters it names (omitted ones are kept) and supersedes a
+ * The connection speaks one client profile (ws-profile.ts, ws-dialects.ts). The AsyncAPI profile streams what
+ * the URL asks for at once (no `channels`: every channel the tier allows); the `spec` profile sends nothing but
+ * `connected` until the client subscribes, unless the URL names channels. Every URL parameter is honoured or
+ * refused (ws-query.ts). A subscription replaces the filters it names (omitted ones are kept) and supersedes a
  * snapshot still being sent: one snapshot per connection at a time.
  */
 export class WsSession {
-  readonly transport: WsTransport;
+  readonly transport: Transport;
+  private readonly dialect: WsDialect;
+  /** Bounds on the American price of the odds rows sent (from the URL; a subscription keeps them). */
+  private bounds: { minOdds?: number; maxOdds?: number } = {};
   private client: StreamClient | null = null;
   private ended = false;
   private readonly early: Array<{ data: RawData; isBinary: boolean }> = [];
@@ -57,8 +65,11 @@ export class WsSession {
   constructor(
     socket: WebSocket,
     private readonly deps: SessionDeps,
+    private readonly profile: ProfileChoice,
   ) {
-    this.transport = new WsTransport(socket, () => deps.clock.iso());
+    const dialectDeps = { clock: deps.clock, currentSeq: () => deps.hub.currentSeq(), channelOfKind: deps.channelOfKind };
+    this.dialect = profile.profile === 'asyncapi' ? new AsyncApiDialect(socket, dialectDeps) : new SpecDialect(socket, dialectDeps);
+    this.transport = this.dialect.transport;
     // Listening from the first moment: a client may subscribe before `connected` (kept until authenticated).
     socket.on('message', (data: RawData, isBinary: boolean) => this.safely(() => this.receive(data, isBinary)));
     this.transport.onGone(() => {
@@ -67,23 +78,30 @@ export class WsSession {
     });
   }
 
-  /** The key was accepted: registers the stream, sends `connected`, and serves what the client sent so far. */
-  start(
-    account: Account,
-    q: Record<string, unknown>,
-    lastEventId: string | undefined,
-    extra: (f: StreamFilter) => Record<string, unknown>,
-  ): void {
+  /**
+   * The key was accepted: reads the URL (every parameter honoured or refused), registers the stream, sends
+   * `connected`, starts what the URL asks for, and serves what the client sent so far.
+   */
+  start(account: Account, q: Record<string, unknown>, extra: (f: StreamFilter) => Record<string, unknown>): void {
     if (this.ended) return;
     this.safely(() => {
-      const fromQuery = this.deps.messages.subscribeFromQuery(q);
-      if (!fromQuery.ok) throw new ApiError('invalid_request', fromQuery.message);
-      const asked = fromQuery.message as SubscribeMessage;
+      if (!this.profile.ok) throw new ApiError('invalid_request', this.profile.message);
+      const parsed = parseWsQuery(q, this.deps.messages, this.dialect.profile);
+      if (!parsed.ok) throw new ApiError('invalid_request', parsed.message);
+      const o = parsed.value;
+      const asked = o.subscribe;
+      this.bounds = { minOdds: o.minOdds, maxOdds: o.maxOdds };
       this.subscription = this.next(asked);
       const client = this.deps.hub.client(account, this.build(account, this.subscription), this.transport);
       this.client = client;
+      // A global_seq to resume from is a frame id of the sequence, after all of its frames.
+      const lastEventId = o.fromSeq !== undefined ? `${o.fromSeq}-c` : o.lastEventId;
+      // Where live frames start: sequence numbers are wall-time microseconds on every instance (Sequencer), so what
+      // is published from now on is above this even on an instance that has seen nothing yet (it resumes from the log).
+      const connectedAt = Math.max(this.deps.hub.currentSeq(), Date.now() * 1000);
       this.resume = this.deps.hub.register(client, lastEventId, { ...extra(client.filter), channels: asked.channels ?? null });
-      if (asked.channels) this.apply(this.subscription);
+      this.dialect.configure(o, this.resume?.seq ?? null, connectedAt);
+      if (asked.channels || this.dialect.streamsWithoutChannels) this.apply(this.subscription);
       for (const m of this.early.splice(0)) if (!this.ended) this.handle(m.data, m.isBinary);
     });
   }
@@ -120,7 +138,7 @@ export class WsSession {
   }
 
   private reply(code: string, message: string): void {
-    this.transport.writeRaw(wsErrorFrame(this.deps.clock.iso(), code, message));
+    this.dialect.error(code, message);
   }
 
   private receive(data: RawData, isBinary: boolean): void {
@@ -153,12 +171,7 @@ export class WsSession {
     const parsed = this.deps.messages.parseClientMessage(data, isBinary);
     if (!parsed.ok) return this.reply(parsed.code, parsed.message);
     const msg = parsed.message;
-    if (msg.type === 'ping') {
-      this.transport.writeRaw(
-        JSON.stringify({ type: 'pong', timestamp: this.deps.clock.iso(), data: { timestamp: this.deps.clock.iso() } }),
-      );
-      return;
-    }
+    if (msg.type === 'ping') return this.dialect.pong();
     const budget = this.subscribes.take(this.deps.clock.now());
     if (budget === 'abusive') {
       return this.close({
@@ -202,11 +215,16 @@ export class WsSession {
   }
 
   private build(account: Account, s: Subscription): StreamFilter {
-    if (!s.channels) return this.deps.access.filter(account, { ...s.filter, channels: ['all'] });
-    // An opportunity type's channel means the opportunities channel (narrowed to its kinds); the others are odds and gamestate.
-    const channels = [...new Set(s.channels.map((c) => (this.deps.kindOfChannel.has(c) ? 'opportunities' : c)))];
-    const kinds = s.channels.flatMap((c) => this.deps.kindOfChannel.get(c) ?? []);
-    return this.deps.access.filter(account, { ...s.filter, channels }, { exact: true, kinds });
+    const f = s.channels
+      ? // An opportunity type's channel means the opportunities channel (narrowed to its kinds); the others are odds and gamestate.
+        this.deps.access.filter(
+          account,
+          { ...s.filter, channels: [...new Set(s.channels.map((c) => (this.deps.kindOfChannel.has(c) ? 'opportunities' : c)))] },
+          { exact: true, kinds: s.channels.flatMap((c) => this.deps.kindOfChannel.get(c) ?? []) },
+        )
+      : this.deps.access.filter(account, { ...s.filter, channels: [...this.dialect.everyChannel] }, { exact: true });
+    // Both always set: replacing a filter (StreamClient.refilter) must not keep a bound the new one lacks.
+    return { ...f, minOdds: this.bounds.minOdds, maxOdds: this.bounds.maxOdds };
   }
 
   /** Applies a subscription (throws ApiError when refused, changing nothing), says `subscribed` and (re)starts the snapshot. */
@@ -216,28 +234,18 @@ export class WsSession {
     this.deps.hub.assertSnapshotSize(filter);
     this.subscription = next;
     client.refilter(filter);
-    const f = client.filter;
-    this.transport.writeRaw(
-      JSON.stringify({
-        type: 'subscribed',
-        seq: `${this.deps.hub.currentSeq()}-c`,
-        timestamp: this.deps.clock.iso(),
-        data: {
-          channels: [...f.channels],
-          kinds: [...f.kinds],
-          sports: next.filter.sport ?? null,
-          sportsbooks: f.books.isDefault ? null : f.books.books,
-          leagues: next.filter.league ?? null,
-          markets: next.filter.market ?? null,
-          eventIds: next.filter.events ?? null,
-          min_ev: f.thresholds.min_ev,
-          min_profit: f.thresholds.min_profit,
-        },
-      }),
-    );
     const first = !this.subscribed;
+    this.dialect.subscribed({ channels: next.channels, asked: next.filter, filter: client.filter }, !first);
     this.subscribed = true;
-    const run = first ? this.deps.hub.start(client, this.resume) : this.deps.hub.snapshot(client);
+    const run = first ? this.startFirst(client) : this.deps.hub.snapshot(client);
     run.catch((err: unknown) => this.crash(err));
+  }
+
+  /** The first start: a replay from the resume point (said so when it completed no snapshot), or a snapshot. */
+  private async startFirst(client: StreamClient): Promise<void> {
+    const completed = this.dialect.completedSnapshots();
+    await this.deps.hub.start(client, this.resume);
+    if (this.resume && !client.closed && this.dialect.completedSnapshots() === completed)
+      this.dialect.replayed(client, this.deps.hub.currentSeq());
   }
 }

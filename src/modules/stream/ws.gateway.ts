@@ -13,16 +13,18 @@ import { DetectionEngine } from '../detection/detection.engine.js';
 import { StreamAccess } from './stream-access.js';
 import { StreamHub } from './stream-hub.js';
 import { WsMessages } from './ws-messages.js';
+import { wsClientProfile } from './ws-profile.js';
 import { WsSession, type SessionDeps } from './ws-session.js';
 
 /** The REST throttler's window (app.module.ts: one budget per key per minute). */
 const RATE_WINDOW_MS = 60_000;
 
 /**
- * The WebSocket stream at /api/v1/ws (event and channel names as in the SSE stream):
- * authenticates like the REST API, spends one request of the key's per-minute budget per upgrade, applies the
- * same tier policy and is fed by the same hub. Each connection is a WsSession (message schemas and budgets).
- * Frames are `{type, seq, timestamp, data}`; clients send `subscribe` and `ping` (answered by `pong`).
+ * The WebSocket stream at /api/v1/ws: authenticates like the REST API, spends one request of the key's
+ * per-minute budget per upgrade, applies the same tier policy and is fed by the same hub. Each connection is a
+ * WsSession (message schemas and budgets) speaking one client profile (ws-profile.ts): the AsyncAPI document's
+ * messages by default, or the SSE stream's payloads in `{type, seq, timestamp, data}` frames (`spec`). Clients
+ * send `subscribe` and `ping` (answered by `pong`).
  */
 @Injectable()
 export class WsGateway implements OnModuleInit {
@@ -39,15 +41,16 @@ export class WsGateway implements OnModuleInit {
     private readonly engine: DetectionEngine,
   ) {}
 
-  private protocol: Pick<SessionDeps, 'messages' | 'kindOfChannel'> | null = null;
+  private protocol: Pick<SessionDeps, 'messages' | 'kindOfChannel' | 'channelOfKind'> | null = null;
 
   /** Message schemas and channel names of the registered opportunity types (read at the first connection, after start). */
-  private messages(): Pick<SessionDeps, 'messages' | 'kindOfChannel'> {
+  private messages(): Pick<SessionDeps, 'messages' | 'kindOfChannel' | 'channelOfKind'> {
     if (!this.protocol) {
       const types = this.engine.types();
       this.protocol = {
         messages: new WsMessages(types.map((d) => d.stream.channel)),
         kindOfChannel: new Map(types.map((d) => [d.stream.channel, d.kind])),
+        channelOfKind: new Map(types.map((d) => [d.kind, d.stream.channel])),
       };
     }
     return this.protocol;
@@ -59,14 +62,12 @@ export class WsGateway implements OnModuleInit {
   }
 
   private accept(socket: WebSocket, req: FastifyRequest): void {
-    const session = new WsSession(socket, {
-      hub: this.hub,
-      access: this.access,
-      clock: this.clock,
-      logger: this.logger,
-      ...this.messages(),
-    });
     const q = (req.query ?? {}) as Record<string, unknown>;
+    const session = new WsSession(
+      socket,
+      { hub: this.hub, access: this.access, clock: this.clock, logger: this.logger, ...this.messages() },
+      wsClientProfile(q, req.headers),
+    );
     this.admit(req)
       .then(
         (account) => {
@@ -74,9 +75,8 @@ export class WsGateway implements OnModuleInit {
           const features = Object.fromEntries(
             this.engine.types().map((d) => [d.feature.name, this.policy.hasFeature(account, d.feature.name)]),
           );
-          const lastEventId = typeof q.last_event_id === 'string' ? q.last_event_id : undefined;
-          session.start(account, q, lastEventId, (f) => ({
-            message: 'connected',
+          session.start(account, q, (f) => ({
+            message: 'Connected to the odds stream',
             features,
             books: { max: t.maxBooks ?? -1, allowed: f.books.all ? null : f.books.books },
           }));
