@@ -7,7 +7,7 @@ import { ApiError } from '../http/api-error.js';
  *
  * - `python`: the official Python client (0.2.x and 0.4.x), recognised by `User-Agent: sharpapi-python/...`.
  * - `ts`: the official TypeScript client's SSE streams, recognised by `type=` without `channel=`/`channels=`.
- * - `asyncapi`: WebSocket clients of the public AsyncAPI document (see the stream module's WebSocket session).
+ * - `asyncapi`: WebSocket clients of the public AsyncAPI document, the default on the WebSocket (ws.ts).
  * - `spec`: everyone else.
  *
  * Anyone may choose a profile explicitly: the `X-Client-Profile` header (REST, SSE, WebSocket), or the

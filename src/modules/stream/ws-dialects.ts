@@ -4,7 +4,7 @@ import { AsyncApiTransport } from './asyncapi-transport.js';
 import type { FilterInput } from './stream-access.js';
 import type { StreamClient, StreamFilter, Transport } from './stream-client.js';
 import { WsTransport, wsErrorFrame } from './transports.js';
-import type { WsClientProfile } from './ws-profile.js';
+import type { WsClientProfile } from '../../common/client-profiles/ws.js';
 import type { WsConnectOptions } from './ws-query.js';
 
 /** A subscription as the `subscribed` message states it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { WsMessages } from './ws-messages.js';
-import { wsClientProfile } from './ws-profile.js';
+import { wsClientProfile } from '../../common/client-profiles/ws.js';
 import { parseWsQuery, type WsConnectOptions } from './ws-query.js';
 
 const messages = new WsMessages(['ev', 'arbitrage', 'middles', 'low_hold']);

@@ -1,5 +1,5 @@
 import { STATE_PATTERN } from '../deep-links/deep-link-templates.js';
-import { CLIENT_PROFILE_PARAM, type WsClientProfile } from './ws-profile.js';
+import { CLIENT_PROFILE_PARAM, type WsClientProfile } from '../../common/client-profiles/ws.js';
 import type { SubscribeMessage, WsMessages } from './ws-messages.js';
 
 /** Every query parameter the upgrade URL may carry; any other is refused (a typo never streams unfiltered data). */

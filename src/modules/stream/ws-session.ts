@@ -8,7 +8,7 @@ import type { CloseReason, StreamClient, StreamFilter, Transport } from './strea
 import type { ResumePoint, StreamHub } from './stream-hub.js';
 import { AsyncApiDialect, SpecDialect, type WsDialect } from './ws-dialects.js';
 import { WindowBudget, type SubscribeMessage, type WsChannel, type WsMessages } from './ws-messages.js';
-import type { ProfileChoice } from './ws-profile.js';
+import type { ProfileChoice } from '../../common/client-profiles/ws.js';
 import { parseWsQuery } from './ws-query.js';
 
 /** Subscribe messages per connection: 10 per 10 s are served; past 20 in one window the client is closed. */

@@ -13,7 +13,7 @@ import { DetectionEngine } from '../detection/detection.engine.js';
 import { StreamAccess } from './stream-access.js';
 import { StreamHub } from './stream-hub.js';
 import { WsMessages } from './ws-messages.js';
-import { wsClientProfile } from './ws-profile.js';
+import { wsClientProfile } from '../../common/client-profiles/ws.js';
 import { WsSession, type SessionDeps } from './ws-session.js';
 
 /** The REST throttler's window (app.module.ts: one budget per key per minute). */

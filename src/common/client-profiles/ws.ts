@@ -11,14 +11,16 @@
  * `sharpapi-v1` subprotocol (which the document tells public clients to negotiate) is accepted and needs nothing
  * more: it names the default.
  */
-export const WS_CLIENT_PROFILES = ['asyncapi', 'spec'] as const;
+import { PROFILE_HEADER, PROFILE_PARAM, type ClientProfile } from './profiles.js';
+
+export const WS_CLIENT_PROFILES = ['asyncapi', 'spec'] as const satisfies readonly ClientProfile[];
 export type WsClientProfile = (typeof WS_CLIENT_PROFILES)[number];
 
 export const WS_DEFAULT_PROFILE: WsClientProfile = 'asyncapi';
 /** The query parameter that selects a profile explicitly. */
-export const CLIENT_PROFILE_PARAM = 'client_profile';
+export const CLIENT_PROFILE_PARAM = PROFILE_PARAM;
 /** The header that selects a profile explicitly (lower case, as Node presents headers). */
-export const CLIENT_PROFILE_HEADER = 'x-client-profile';
+export const CLIENT_PROFILE_HEADER = PROFILE_HEADER;
 /** The subprotocol of the AsyncAPI document. */
 export const ASYNCAPI_SUBPROTOCOL = 'sharpapi-v1';
 
