@@ -60,10 +60,13 @@ export class VenueCosts {
     return this.settlements.get(settlement) ?? null;
   }
 
-  /** The cost of a book as a feed names it, read through the catalog (its id and settlement type); null when unknown. */
+  /**
+   * The cost of a book as a feed names it, read through the catalog (its id and settlement type); null when unknown.
+   * A book registered on first sight has no known settlement type: only its own entry in config/costs.json gives it a cost.
+   */
   ofBook(name: string, catalog: { book(id: string): BookDef | undefined }): VenueCost | null {
     const def = catalog.book(name);
-    return this.of(def?.id ?? name, def?.settlement);
+    return this.of(def?.id ?? name, def && !def.registered ? def.settlement : undefined);
   }
 }
 
