@@ -88,7 +88,10 @@ describe('arbitrage after venue costs: stakes on net decimals', () => {
   });
 
   it('property: the net split returns the same on every leg, and never more than the gross arbitrage', () => {
-    const cost = fc.record({ commission: fc.double({ min: 0, max: 0.2, noNaN: true }), feeRate: fc.double({ min: 0, max: 0.1, noNaN: true }) });
+    const cost = fc.record({
+      commission: fc.double({ min: 0, max: 0.2, noNaN: true }),
+      feeRate: fc.double({ min: 0, max: 0.1, noNaN: true }),
+    });
     const leg = fc.record({ decimal: fc.double({ min: 1.01, max: 50, noNaN: true }), cost });
     fc.assert(
       fc.property(fc.array(leg, { minLength: 2, maxLength: 3 }), (legs) => {

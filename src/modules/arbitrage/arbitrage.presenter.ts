@@ -48,9 +48,7 @@ export class ArbitragePresenter {
     warnings.push(...guardWarnings(a.guards));
     // After the venues' costs (config/costs.json): the outlay split on net decimals; none when a venue's cost is unknown.
     const costs = a.legs.map((l) => this.costs.ofBook(l.row.sportsbook, this.catalog));
-    const net = costs.every((c) => c !== null)
-      ? netArbitrage(a.legs.map((l, i) => ({ decimal: l.row.decimal, cost: costs[i]! })))
-      : null;
+    const net = costs.every((c) => c !== null) ? netArbitrage(a.legs.map((l, i) => ({ decimal: l.row.decimal, cost: costs[i]! }))) : null;
     if (!net) warnings.push('UNKNOWN_VENUE_COST');
     return {
       id: a.id,

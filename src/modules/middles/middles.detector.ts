@@ -207,7 +207,14 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
       if (analysis.expectedValue < MIDDLE_MIN_EV && !analysis.isGuaranteedProfit) continue;
       const side1: MiddleSideRecord = { row: a, kind: 'above', threshold: ta, winProbability: 1 - pmf.cdf(ta) };
       const side2: MiddleSideRecord = { row: b, kind: 'below', threshold: tb, winProbability: pmf.cdf(Math.ceil(tb) - 1) };
-      const net = netMiddle(ctx, analysis, { kind: 'above', threshold: ta, row: a }, { kind: 'below', threshold: tb, row: b }, pmf, keyNumbers);
+      const net = netMiddle(
+        ctx,
+        analysis,
+        { kind: 'above', threshold: ta, row: a },
+        { kind: 'below', threshold: tb, row: b },
+        pmf,
+        keyNumbers,
+      );
       out.push(middleRecord(ctx, ladderKey, first, side1, side2, analysis, net));
     }
   }
