@@ -20,7 +20,7 @@ const catalog = new Catalog();
 const refs = new RefBlocks(catalog);
 const presenters = {
   arbitrage: new ArbitragePresenter(catalog, refs),
-  ev: new EvPresenter(refs),
+  ev: new EvPresenter(refs, catalog),
   middles: new MiddlesPresenter(refs),
   lowHold: new LowHoldPresenter(refs),
 };

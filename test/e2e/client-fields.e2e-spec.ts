@@ -10,10 +10,9 @@ import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
  * answers are worked out here first:
  *  - Nikola Jokić points 26.5: Pinnacle -115 / -105 is the sharp line; DraftKings over +110 (2.10) is +EV.
  *    Its player_id is basketball_nba_nikola_jokic.
- *  - Celtics v Knicks moneyline: DraftKings Celtics +110 (2.10) and Betfair (an exchange, 5% commission in
- *    config/costs.json) Knicks 2.05: implied 0.476190 + 0.487805 = 0.963995, profit 3.7350%; stakes 0.493976 /
- *    0.506024; if the Betfair leg wins its commission is 0.05 x 0.506024 x 1.05 = 0.026566 of the stake, so the
- *    worst case keeps 1/0.963995 - 1 - 0.026566 = 1.0784%.
+ *  - Celtics v Knicks moneyline: DraftKings Celtics +110 (2.10) and Betfair (an exchange whose commission
+ *    config/costs.json leaves unknown) Knicks 2.05: implied 0.476190 + 0.487805 = 0.963995, profit 3.7350%; no net
+ *    figure (null) and UNKNOWN_VENUE_COST.
  *  - Nuggets v Lakers Nuggets team total: DraftKings over 110.5 -110 and BetMGM over 110.5 -115, FanDuel
  *    under 113.5 -110 and Caesars under 113.5 -120: a middle from 111 to 113 with the other book of each side as
  *    its alternative.
@@ -169,20 +168,22 @@ describe('fields and parameters the clients read (end to end)', () => {
     for (const x of ev.filter((x) => !x.player_name)) expect(x.player_id).toBeNull();
   });
 
-  it("arbitrage: estimated_net_profit_percent after the exchange's commission", async () => {
+  it('arbitrage: no estimated_net_profit_percent on an exchange whose commission is unknown', async () => {
     const arbs = (await get('/opportunities/arbitrage?min_profit=0&limit=200')).data as J[];
     const a = arbs.find((x) => x.home_team === 'Boston Celtics');
     expect(a).toBeDefined();
     const total = 1 / 2.1 + 1 / 2.05;
-    const stakeBetfair = 1 / 2.05 / total;
     expect(a!.profit_percent).toBeCloseTo((1 / total - 1) * 100, 3);
-    expect(a!.estimated_net_profit_percent).toBeCloseTo((1 / total - 1 - 0.05 * stakeBetfair * 1.05) * 100, 3);
-    expect(a!.estimated_net_profit_percent).toBeCloseTo(1.0784, 3);
-    // Every arbitrage item has the field; a sportsbook-only arbitrage keeps its whole profit.
+    expect(a!.estimated_net_profit_percent).toBeNull();
+    expect(a!.warnings).toContain('UNKNOWN_VENUE_COST');
+    for (const l of a!.legs as J[]) expect(l.net_stake_percent).toBeNull();
+    // Every arbitrage item has the field; a sportsbook-only arbitrage keeps its whole profit and stakes.
     for (const x of arbs) {
-      expect(typeof x.estimated_net_profit_percent).toBe('number');
-      if (x.legs.every((l: J) => !['betfair', 'kalshi', 'polymarket', 'novig', 'prophetx', 'sx_bet'].includes(l.sportsbook)))
+      expect(x).toHaveProperty('estimated_net_profit_percent');
+      if (x.legs.every((l: J) => !['betfair', 'kalshi', 'polymarket', 'novig', 'prophetx', 'sx_bet'].includes(l.sportsbook))) {
         expect(x.estimated_net_profit_percent).toBe(x.profit_percent);
+        for (const l of x.legs as J[]) expect(l.net_stake_percent).toBe(l.stake_percent);
+      }
     }
   });
 

@@ -117,7 +117,7 @@ const ARB = {
   sport: str,
   market_type: str,
   profit_percent: num,
-  estimated_net_profit_percent: num,
+  estimated_net_profit_percent: (v: unknown) => v === null || num(v),
   legs: Array.isArray,
 };
 const LEG = { sportsbook: str, selection: str, odds_american: num, odds_decimal: num, stake_percent: num };

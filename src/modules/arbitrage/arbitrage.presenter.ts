@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Catalog } from '../../config/catalog.js';
 import { venueCosts } from '../../config/costs.js';
-import { netProfitPercent } from '../../math/costs.js';
+import { netArbitrage } from '../../math/costs.js';
 import { roundTo } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { Json } from '../detection/detector.js';
@@ -46,21 +46,16 @@ export class ArbitragePresenter {
     if (st.stale) warnings.push('POTENTIALLY_STALE_ODDS');
     if (st.very) warnings.push('VERY_STALE_ODDS');
     warnings.push(...guardWarnings(a.guards));
+    // After the venues' costs (config/costs.json): the outlay split on net decimals; none when a venue's cost is unknown.
+    const costs = a.legs.map((l) => this.costs.ofBook(l.row.sportsbook, this.catalog));
+    const net = costs.every((c) => c !== null) ? netArbitrage(a.legs.map((l, i) => ({ decimal: l.row.decimal, cost: costs[i]! }))) : null;
+    if (!net) warnings.push('UNKNOWN_VENUE_COST');
     return {
       id: a.id,
       ...eventBlock(e, first),
       line: a.line,
       profit_percent: r4(a.profitPercent),
-      // After the venues' estimated costs (config/costs.json), in the worst case over which leg wins.
-      estimated_net_profit_percent: r4(
-        netProfitPercent(
-          a.legs.map((l) => ({
-            decimal: l.row.decimal,
-            stake: l.stakePercent / 100,
-            cost: this.costs.of(l.row.sportsbook, this.catalog.book(l.row.sportsbook)?.settlement),
-          })),
-        ),
-      ),
+      estimated_net_profit_percent: net ? r4(net.profitPercent) : null,
       implied_total: r4(a.impliedTotal),
       is_live: live,
       is_alternate_line: a.isAlternateLine,
@@ -69,7 +64,7 @@ export class ArbitragePresenter {
       warnings,
       ev_available: Boolean(ev),
       ev_percentage: ev ? r4(ev.percentage) : null,
-      legs: a.legs.map((l) => ({
+      legs: a.legs.map((l, i) => ({
         sportsbook: l.row.sportsbook,
         selection: l.row.selection,
         selection_type: l.row.selectionType,
@@ -78,6 +73,7 @@ export class ArbitragePresenter {
         odds_decimal: l.row.decimal,
         implied_probability: roundTo(l.impliedProbability, 6),
         stake_percent: r4(l.stakePercent),
+        net_stake_percent: net ? r4(net.stakePercent[i]!) : null,
         timestamp: iso(l.row.changedAt),
         external_event_id: l.row.externalEventId,
         selection_id: l.row.selectionId,

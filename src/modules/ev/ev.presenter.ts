@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Catalog } from '../../config/catalog.js';
+import { venueCosts } from '../../config/costs.js';
+import { netEvPercent } from '../../math/costs.js';
 import { playerId } from '../../domain/player-id.js';
 import { evConfidenceScore, fairAmerican, kellyFraction, roundTo, type DevigMethod } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
@@ -14,7 +17,12 @@ export const EV_LOW_SHARP_HOLD = 1;
 /** Turns +EV records into the items of `/opportunities/ev` and `ev:detected` (README "Opportunities"). */
 @Injectable()
 export class EvPresenter {
-  constructor(private readonly refs: RefBlocks) {}
+  private readonly costs = venueCosts();
+
+  constructor(
+    private readonly refs: RefBlocks,
+    private readonly catalog: Catalog,
+  ) {}
 
   /** `arb`: the arbitrage on the same market among all books, when the list found one. */
   present(board: OddsBoard, r: EvRecord, method: DevigMethod, now: number, arb?: { profit: number } | null): Json {
@@ -28,6 +36,8 @@ export class EvPresenter {
     if (r.sharpRefCount <= 1) warnings.push('SINGLE_SHARP_REF');
     if (r.sharpHoldPercent < EV_LOW_SHARP_HOLD) warnings.push('LOW_IMPLIED_TOTAL');
     warnings.push(...guardWarnings(r.guards));
+    const cost = this.costs.ofBook(r.row.sportsbook, this.catalog);
+    if (!cost) warnings.push('UNKNOWN_VENUE_COST');
     return {
       id: r.id,
       game_id: r.eventId,
@@ -42,6 +52,7 @@ export class EvPresenter {
       odds_american: r.row.american,
       odds_decimal: r.row.decimal,
       ev_percentage: r4(evPct),
+      estimated_net_ev_percentage: cost ? r4(netEvPercent(fair, r.row.decimal, cost)) : null,
       fair_probability: roundTo(fair, 6),
       no_vig_odds: fairAmerican(fair),
       devig_method: method,

@@ -5,8 +5,10 @@ import { badRequest, notFound } from '../../common/http/api-error.js';
 import { page } from '../../common/http/envelope.js';
 import { Clock } from '../../common/time/clock.js';
 import { Catalog, foldName } from '../../config/catalog.js';
+import { venueCosts } from '../../config/costs.js';
 import type { FuturesMarket, FuturesPrice, FutureType } from '../../domain/futures.js';
 import { shortHash } from '../../domain/normalise.js';
+import { netEvPercent } from '../../math/costs.js';
 import type { DevigMethod } from '../../math/devig.js';
 import { kellyFraction } from '../../math/kelly.js';
 import { probabilityToAmerican, roundAmerican, roundTo } from '../../math/odds.js';
@@ -39,6 +41,14 @@ export class FuturesQueryService {
     private readonly catalog: Catalog,
     private readonly clock: Clock,
   ) {}
+
+  private readonly costs = venueCosts();
+
+  /** EV% after the venue's costs (config/costs.json); null when its cost is unknown. */
+  private netEv(fair: number, decimal: number, book: string): number | null {
+    const cost = this.costs.ofBook(book, this.catalog);
+    return cost ? r4(netEvPercent(fair, decimal, cost)) : null;
+  }
 
   private get store() {
     return this.futures.store;
@@ -170,6 +180,7 @@ export class FuturesQueryService {
           last_seen_at: iso(p.lastSeenAt),
           fair_probability: f === undefined ? null : r6(f),
           ev_percentage: f === undefined ? null : r4((f * p.decimal - 1) * 100),
+          estimated_net_ev_percentage: f === undefined ? null : this.netEv(f, p.decimal, p.sportsbook),
           deep_link: deepLinkPath(p.sportsbook, p.id),
         });
       }
@@ -207,6 +218,7 @@ export class FuturesQueryService {
             fair_probability: r6(e.fairProbability),
             no_vig_odds: roundAmerican(probabilityToAmerican(e.fairProbability)),
             ev_percentage: r4(e.evPercent),
+            estimated_net_ev_percentage: this.netEv(e.fairProbability, e.price.decimal, e.price.sportsbook),
             kelly_percent: r6(kellyFraction(e.fairProbability, e.price.decimal)),
             sharp_book: e.sharpBook,
             sharp_hold_percent: r4(e.sharpHoldPercent),

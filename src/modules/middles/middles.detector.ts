@@ -3,6 +3,8 @@ import type { FeatureDef } from '../../common/auth/access-policy.js';
 import { assertNever } from '../../common/assert-never.js';
 import { isQuarterLine, shortHash } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
+import { venueCosts } from '../../config/costs.js';
+import { netDecimal, type VenueCost } from '../../math/costs.js';
 import {
   analyzeMiddle,
   discretisedNormal,
@@ -52,6 +54,8 @@ export interface MiddleRecord extends OpportunityRecord {
   side1: MiddleSideRecord;
   side2: MiddleSideRecord;
   analysis: MiddleAnalysis;
+  /** The pair priced on its sides' net decimals (after the venues' costs); null when a side's venue cost is unknown. */
+  netAnalysis: MiddleAnalysis | null;
   qualityScore: number;
   sport: string;
 }
@@ -203,7 +207,15 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
       if (analysis.expectedValue < MIDDLE_MIN_EV && !analysis.isGuaranteedProfit) continue;
       const side1: MiddleSideRecord = { row: a, kind: 'above', threshold: ta, winProbability: 1 - pmf.cdf(ta) };
       const side2: MiddleSideRecord = { row: b, kind: 'below', threshold: tb, winProbability: pmf.cdf(Math.ceil(tb) - 1) };
-      out.push(middleRecord(ctx, ladderKey, first, side1, side2, analysis));
+      const net = netMiddle(
+        ctx,
+        analysis,
+        { kind: 'above', threshold: ta, row: a },
+        { kind: 'below', threshold: tb, row: b },
+        pmf,
+        keyNumbers,
+      );
+      out.push(middleRecord(ctx, ladderKey, first, side1, side2, analysis, net));
     }
   }
   return out;
@@ -313,6 +325,33 @@ function cheapestPair(listA: readonly OddsRow[], listB: readonly OddsRow[]): [Od
   return pick;
 }
 
+const isFree = (c: VenueCost) => c.commission === 0 && c.feeRate === 0;
+
+/**
+ * The middle after its venues' costs: the same analysis on each side's net decimal (what a unit of outlay returns when
+ * it wins). A push returns the outlay. The gross analysis itself when both venues cost nothing; null when a cost is unknown.
+ */
+function netMiddle(
+  ctx: DetectContext,
+  gross: MiddleAnalysis,
+  above: { kind: 'above'; threshold: number; row: OddsRow },
+  below: { kind: 'below'; threshold: number; row: OddsRow },
+  pmf: Pmf,
+  keyNumbers: number[],
+): MiddleAnalysis | null {
+  const costs = venueCosts();
+  const ca = costs.ofBook(above.row.sportsbook, ctx.catalog);
+  const cb = costs.ofBook(below.row.sportsbook, ctx.catalog);
+  if (!ca || !cb) return null;
+  if (isFree(ca) && isFree(cb)) return gross;
+  return analyzeMiddle({
+    above: { kind: 'above', threshold: above.threshold, decimal: netDecimal(above.row.decimal, ca) },
+    below: { kind: 'below', threshold: below.threshold, decimal: netDecimal(below.row.decimal, cb) },
+    pmf,
+    keyNumbers,
+  });
+}
+
 function middleRecord(
   ctx: DetectContext,
   ladderKey: string,
@@ -320,6 +359,7 @@ function middleRecord(
   side1: MiddleSideRecord,
   side2: MiddleSideRecord,
   analysis: MiddleAnalysis,
+  netAnalysis: MiddleAnalysis | null,
 ): MiddleRecord {
   const a = side1.row;
   const b = side2.row;
@@ -343,6 +383,7 @@ function middleRecord(
     side1,
     side2,
     analysis,
+    netAnalysis,
     sport: first.sport,
     qualityScore: middleQualityScore({
       middleProbability: analysis.middleProbability,

@@ -62,6 +62,7 @@ export class MiddlesPresenter {
     if (live) warnings.push('LIVE_GAME');
     if (a.isGuaranteedProfit) warnings.push('GUARANTEED_PROFIT');
     warnings.push(...guardWarnings(m.guards));
+    if (!m.netAnalysis) warnings.push('UNKNOWN_VENUE_COST');
     return {
       id: m.id,
       ...eventBlock(e, m.side1.row),
@@ -78,6 +79,7 @@ export class MiddlesPresenter {
       middle_probability: roundTo(a.middleProbability, 6),
       push_probability: roundTo(a.pushProbability, 6),
       expected_value: r4(a.expectedValue),
+      estimated_net_expected_value: m.netAnalysis ? r4(m.netAnalysis.expectedValue) : null,
       roi_percentage: r4(a.roiPercent),
       worst_case_loss: r4(a.worstCaseLoss),
       best_case_profit: r4(a.bestCaseProfit),

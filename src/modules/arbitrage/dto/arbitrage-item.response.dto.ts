@@ -16,6 +16,14 @@ export class ArbitrageLegDto extends RefBlocksDto {
     example: 49.3974,
   })
   stake_percent: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "The leg's share of the total outlay (its stake plus its trading fee), in percent, split on the legs' net decimals so that every outcome pays the same after costs: the split behind estimated_net_profit_percent. Null when a leg's venue cost is unknown (UNKNOWN_VENUE_COST)",
+    example: 48.1481,
+  })
+  net_stake_percent: number | null;
   @ApiProperty({ format: 'date-time', description: 'When the price, line or state last changed' }) timestamp: string;
   @ApiProperty({ type: String, nullable: true, description: "The book's own event id, when the feed sends one" }) external_event_id:
     string | null;
@@ -38,11 +46,13 @@ export class ArbitrageItemDto extends OpportunityEventDto {
     number | null;
   @ApiProperty({ description: '100 / implied_total x 100 - 100', example: 3.735 }) profit_percent: number;
   @ApiProperty({
+    type: Number,
+    nullable: true,
     description:
-      "Profit percent after the venues' estimated costs (config/costs.json: exchange commission on net winnings, prediction-market trading fees), in the worst case over which leg wins; equals profit_percent when every leg is a sportsbook",
-    example: 1.0784,
+      "Profit in percent of the total outlay (stakes plus trading fees) after the venues' costs (config/costs.json: exchange commission on net winnings, prediction-market trading fees), with the legs staked as net_stake_percent so that every outcome pays the same: 100 / sum(1 / net decimal) - 100, net decimal = (1 + (decimal - 1) x (1 - commission)) / (1 + fee_rate x (1 - 1 / decimal)). Equals profit_percent when every leg is a sportsbook; null when a leg's venue cost is unknown (UNKNOWN_VENUE_COST)",
+    example: 1.1111,
   })
-  estimated_net_profit_percent: number;
+  estimated_net_profit_percent: number | null;
   @ApiProperty({ description: "Sum of the legs' implied probabilities, in percent", example: 96.3995 }) implied_total: number;
   @ApiProperty({ description: 'A leg is live' }) is_live: boolean;
   @ApiProperty({ description: "The market's line is not its consensus main line" }) is_alternate_line: boolean;
@@ -50,7 +60,7 @@ export class ArbitrageItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'Seconds since the stalest leg was confirmed', example: 4.5 }) oldest_odds_age_seconds: number;
   @ApiProperty({
     type: [String],
-    description: `LIVE_GAME, LIVE_HIGH_PROFIT_SUSPICIOUS, LOW_IMPLIED_TOTAL, POTENTIALLY_STALE_ODDS, VERY_STALE_ODDS, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD. ${WARNINGS_DESCRIPTION}`,
+    description: `LIVE_GAME, LIVE_HIGH_PROFIT_SUSPICIOUS, LOW_IMPLIED_TOTAL, POTENTIALLY_STALE_ODDS, VERY_STALE_ODDS, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD, UNKNOWN_VENUE_COST. ${WARNINGS_DESCRIPTION}`,
   })
   warnings: string[];
   @ApiProperty({ description: 'Whether a leg is also a +EV price' }) ev_available: boolean;

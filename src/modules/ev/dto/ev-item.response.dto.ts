@@ -23,6 +23,14 @@ export class EvItemDto extends OpportunityEventDto {
   @ApiProperty({ example: 120 }) odds_american: number;
   @ApiProperty({ example: 2.2 }) odds_decimal: number;
   @ApiProperty({ description: 'EV% = (fair probability x decimal - 1) x 100', example: 3.4521 }) ev_percentage: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "EV per unit of outlay after the venue's costs (config/costs.json), in percent: (fair probability x net decimal - 1) x 100, net decimal = (1 + (decimal - 1) x (1 - commission)) / (1 + fee_rate x (1 - 1 / decimal)); equals ev_percentage at a sportsbook; null when the venue's cost is unknown (UNKNOWN_VENUE_COST)",
+    example: 0.5724,
+  })
+  estimated_net_ev_percentage: number | null;
   @ApiProperty({ description: 'Fair probability of the outcome by devig_method', example: 0.470238 }) fair_probability: number;
   @ApiProperty({ description: 'Fair American odds (no vig)', example: 113 }) no_vig_odds: number;
   @ApiProperty({ enum: DEVIG_METHODS, description: 'How the sharp line was devigged' }) devig_method: string;
@@ -50,7 +58,7 @@ export class EvItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'Seconds since the stalest price used was confirmed', example: 4.5 }) oldest_odds_age_seconds: number;
   @ApiProperty({
     type: [String],
-    description: `LIVE_STALE_ODDS, POTENTIALLY_STALE_ODDS, SINGLE_SHARP_REF, LOW_IMPLIED_TOTAL, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD. ${WARNINGS_DESCRIPTION}`,
+    description: `LIVE_STALE_ODDS, POTENTIALLY_STALE_ODDS, SINGLE_SHARP_REF, LOW_IMPLIED_TOTAL, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD, UNKNOWN_VENUE_COST. ${WARNINGS_DESCRIPTION}`,
   })
   warnings: string[];
   @ApiProperty({

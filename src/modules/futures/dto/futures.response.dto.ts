@@ -51,6 +51,13 @@ export class FuturesOddsDto {
   @ApiProperty({ type: Number, nullable: true, description: '(fair_probability x decimal - 1) x 100; null without a sharp reference' })
   ev_percentage: number | null;
   @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "EV% after the venue's costs (config/costs.json), per unit of outlay: (fair probability x net decimal - 1) x 100, net decimal = (1 + (decimal - 1) x (1 - commission)) / (1 + fee_rate x (1 - 1 / decimal)); equals ev_percentage at a sportsbook; null when the venue's cost is unknown or there is no sharp reference",
+  })
+  estimated_net_ev_percentage: number | null;
+  @ApiProperty({
     type: String,
     nullable: true,
     description: 'The deep-link resolver for this price; null for a book without a link template',
@@ -75,6 +82,13 @@ export class FuturesEvDto {
   @ApiProperty({ description: "Fair probability by n-way devig of the sharp reference's complete market" }) fair_probability: number;
   @ApiProperty({ description: 'Fair American odds' }) no_vig_odds: number;
   @ApiProperty({ description: 'EV% = (fair probability x decimal - 1) x 100' }) ev_percentage: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "EV% after the venue's costs (config/costs.json), per unit of outlay: (fair probability x net decimal - 1) x 100, net decimal = (1 + (decimal - 1) x (1 - commission)) / (1 + fee_rate x (1 - 1 / decimal)); equals ev_percentage at a sportsbook; null when the venue's cost is unknown",
+  })
+  estimated_net_ev_percentage: number | null;
   @ApiProperty({ description: 'Full-Kelly stake as a fraction of bankroll, 0 to 1' }) kelly_percent: number;
   @ApiProperty({ description: 'The sharp reference (first of Pinnacle, Circa, BookMaker whose market is complete)' }) sharp_book: string;
   @ApiProperty({ description: "The reference market's hold in percent" }) sharp_hold_percent: number;

@@ -65,6 +65,14 @@ export class MiddleItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'Probability that both sides win', example: 0.142311 }) middle_probability: number;
   @ApiProperty({ description: 'Probability that a side pushes', example: 0 }) push_probability: number;
   @ApiProperty({ description: 'Dollars per 100 staked in total', example: 9.8765 }) expected_value: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "expected_value after the venues' costs (config/costs.json), per 100 of outlay (stakes plus trading fees): the pair priced on each side's net decimal, (1 + (decimal - 1) x (1 - commission)) / (1 + fee_rate x (1 - 1 / decimal)), a push returning the outlay; equals expected_value when both sides are sportsbooks; null when a side's venue cost is unknown (UNKNOWN_VENUE_COST)",
+    example: 9.8765,
+  })
+  estimated_net_expected_value: number | null;
   @ApiProperty({ description: 'expected_value as a percentage of the stake', example: 9.8765 }) roi_percentage: number;
   @ApiProperty({ description: 'Loss per 100 staked when only one side wins (negative)', example: -4.5455 }) worst_case_loss: number;
   @ApiProperty({ description: 'Profit per 100 staked when both sides win', example: 90.9091 }) best_case_profit: number;
@@ -81,7 +89,7 @@ export class MiddleItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'A side is live' }) is_live: boolean;
   @ApiProperty({
     type: [String],
-    description: `HIGH_PROBABILITY, LARGE_GAP, STALE_ODDS, LIVE_GAME, GUARANTEED_PROFIT, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD. ${WARNINGS_DESCRIPTION}`,
+    description: `HIGH_PROBABILITY, LARGE_GAP, STALE_ODDS, LIVE_GAME, GUARANTEED_PROFIT, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD, UNKNOWN_VENUE_COST. ${WARNINGS_DESCRIPTION}`,
   })
   warnings: string[];
   @ApiProperty({ format: 'date-time', description: 'First detection (kept while the middle lives)' }) detected_at: string;
