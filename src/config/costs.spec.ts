@@ -40,7 +40,7 @@ describe('VenueCosts', () => {
     expect(c.of('kalshi', 'prediction')).toEqual({ commission: 0, feeRate: 0.07 });
     expect(c.of('fanduel', 'sportsbook')).toEqual({ commission: 0, feeRate: 0 });
     expect(c.of('polymarket', 'prediction')).toBeNull();
-    expect(c.of('betfair', 'exchange')).toBeNull();
+    expect(c.of('betfair', 'exchange')).toEqual({ commission: 0.05, feeRate: 0 });
     expect(c.of('prophetx', 'exchange')).toBeNull();
   });
 

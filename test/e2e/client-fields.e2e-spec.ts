@@ -10,9 +10,11 @@ import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
  * answers are worked out here first:
  *  - Nikola Jokić points 26.5: Pinnacle -115 / -105 is the sharp line; DraftKings over +110 (2.10) is +EV.
  *    Its player_id is basketball_nba_nikola_jokic.
- *  - Celtics v Knicks moneyline: DraftKings Celtics +110 (2.10) and Betfair (an exchange whose commission
- *    config/costs.json leaves unknown) Knicks 2.05: implied 0.476190 + 0.487805 = 0.963995, profit 3.7350%; no net
- *    figure (null) and UNKNOWN_VENUE_COST.
+ *  - Celtics v Knicks moneyline: DraftKings Celtics +110 (2.10) and Betfair Knicks 2.05: implied 0.476190 +
+ *    0.487805 = 0.963995, profit 3.7350%. Betfair keeps 5% of net winnings (config/costs.json): its net decimal is
+ *    1 + 1.05 x 0.95 = 1.9975, so 1/2.10 + 1/1.9975 = 0.476190 + 0.500626 = 0.976816 and the net profit is
+ *    100/0.976816 - 100 = 2.3734%, on stakes 0.476190/0.976816 = 48.7492% (DraftKings) and 51.2508% (Betfair);
+ *    both outcomes pay 102.3734. A Polymarket leg (its fee unknown) has no net figure and UNKNOWN_VENUE_COST.
  *  - Nuggets v Lakers Nuggets team total: DraftKings over 110.5 -110 and BetMGM over 110.5 -115, FanDuel
  *    under 113.5 -110 and Caesars under 113.5 -120: a middle from 111 to 113 with the other book of each side as
  *    its alternative.
@@ -168,15 +170,17 @@ describe('fields and parameters the clients read (end to end)', () => {
     for (const x of ev.filter((x) => !x.player_name)) expect(x.player_id).toBeNull();
   });
 
-  it('arbitrage: no estimated_net_profit_percent on an exchange whose commission is unknown', async () => {
+  it('arbitrage with an exchange leg: the net profit from stakes split on net odds (Betfair 5% of net winnings)', async () => {
     const arbs = (await get('/opportunities/arbitrage?min_profit=0&limit=200')).data as J[];
     const a = arbs.find((x) => x.home_team === 'Boston Celtics');
     expect(a).toBeDefined();
-    const total = 1 / 2.1 + 1 / 2.05;
-    expect(a!.profit_percent).toBeCloseTo((1 / total - 1) * 100, 3);
-    expect(a!.estimated_net_profit_percent).toBeNull();
-    expect(a!.warnings).toContain('UNKNOWN_VENUE_COST');
-    for (const l of a!.legs as J[]) expect(l.net_stake_percent).toBeNull();
+    expect(a!.profit_percent).toBeCloseTo(3.735, 3);
+    expect(a!.estimated_net_profit_percent).toBeCloseTo(2.3734, 4);
+    expect(a!.warnings).not.toContain('UNKNOWN_VENUE_COST');
+    expect((a!.legs as J[]).map((l) => [l.sportsbook, l.net_stake_percent]).sort()).toEqual([
+      ['betfair', 51.2508],
+      ['draftkings', 48.7492],
+    ]);
     // Every arbitrage item has the field; a sportsbook-only arbitrage keeps its whole profit and stakes.
     for (const x of arbs) {
       expect(x).toHaveProperty('estimated_net_profit_percent');
