@@ -3,6 +3,7 @@ import { EventSource } from 'eventsource';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
+import { away, home, NOW } from '../factories/detection.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -14,33 +15,13 @@ import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
  * - TypeScript SSE: `?type=...&api_key=...`; only unnamed frames reach its handler, parsed as `{type, data,
  *   timestamp}` (`initial` is the snapshot, any other type an update) and the named `heartbeat`.
  */
-const NOW = Date.parse('2026-11-22T12:00:00Z');
-const KICK = Date.parse('2026-11-23T18:00:00Z');
-type J = Record<string, any>;
-
-function quote(book: string, over: Partial<Quote>): Quote {
-  return {
-    book,
-    league: 'nfl',
-    homeTeam: 'Kansas City Chiefs',
-    awayTeam: 'Buffalo Bills',
-    startTime: KICK,
-    marketType: 'moneyline',
-    selection: 'Kansas City Chiefs',
-    selectionType: 'home',
-    line: null,
-    price: { american: -110 },
-    ...over,
-  };
-}
-const moneyline = (book: string, home: number, away: number): Quote[] => [
-  quote(book, { price: { american: home } }),
-  quote(book, { selection: 'Buffalo Bills', selectionType: 'away', price: { american: away } }),
-];
+const moneyline = (book: string, h: number, a: number): Quote[] => [home(book, { american: h }), away(book, { american: a })];
 const spread = (book: string, line: number): Quote[] => [
-  quote(book, { marketType: 'point_spread', line }),
-  quote(book, { marketType: 'point_spread', selection: 'Buffalo Bills', selectionType: 'away', line: -line }),
+  home(book, { american: -110 }, { marketType: 'point_spread', line }),
+  away(book, { american: -110 }, { marketType: 'point_spread', line: -line }),
 ];
+
+type J = Record<string, any>;
 
 /** pydantic's rules for the fields a model declares: required ones present and typed, optional ones null or typed. */
 type Check = (v: unknown) => boolean;

@@ -60,6 +60,20 @@ class OddsSortParams {
   fields?: string[];
 }
 
+/** Main lines only (`is_main_line`, and `main`, its alias that the TypeScript client sends). */
+class MainLineParams {
+  @ApiPropertyOptional({ description: 'true: main lines only (rows with is_main_line true)', type: Boolean })
+  @IsOptional()
+  @BooleanParam()
+  @IsBoolean({ message: 'is_main_line must be true or false' })
+  is_main_line?: boolean;
+  @ApiPropertyOptional({ description: 'Alias of is_main_line (the TypeScript SDK sends it)', type: Boolean })
+  @IsOptional()
+  @BooleanParam()
+  @IsBoolean({ message: 'main must be true or false' })
+  main?: boolean;
+}
+
 const ODDS_PAGE = PageQuery({ defaultLimit: 50, maxLimit: 500, maxOffset: 5000 });
 
 export class ListOddsQuery extends IntersectionType(
@@ -72,6 +86,7 @@ export class ListOddsQuery extends IntersectionType(
   TeamParam,
   PriceBoundsParams,
   OddsSortParams,
+  MainLineParams,
 ) {
   @ApiPropertyOptional({ description: 'Game date (YYYY-MM-DD; US Eastern for US leagues, UTC otherwise), such as `2026-11-22`' })
   @IsOptional()
@@ -83,16 +98,6 @@ export class ListOddsQuery extends IntersectionType(
   @IsOptional()
   @SearchText()
   q?: string;
-  @ApiPropertyOptional({ description: 'true: main lines only (rows with is_main_line true)', type: Boolean })
-  @IsOptional()
-  @BooleanParam()
-  @IsBoolean({ message: 'is_main_line must be true or false' })
-  is_main_line?: boolean;
-  @ApiPropertyOptional({ description: 'Alias of is_main_line (the TypeScript SDK sends it)', type: Boolean })
-  @IsOptional()
-  @BooleanParam()
-  @IsBoolean({ message: 'main must be true or false' })
-  main?: boolean;
 
   @ApiPropertyOptional({ enum: ['event'], description: 'Group rows by event (limit and offset then count events)' })
   @IsOptional()
@@ -119,41 +124,20 @@ export class BestOddsQuery extends IntersectionType(
   LiveParam,
   TeamParam,
   PriceBoundsParams,
-) {
-  @ApiPropertyOptional({ type: Boolean, description: 'true: main lines only' })
-  @IsOptional()
-  @BooleanParam()
-  @IsBoolean({ message: 'is_main_line must be true or false' })
-  is_main_line?: boolean;
-  @ApiPropertyOptional({ description: 'Alias of is_main_line', type: Boolean })
-  @IsOptional()
-  @BooleanParam()
-  @IsBoolean({ message: 'main must be true or false' })
-  main?: boolean;
-}
+  MainLineParams,
+) {}
 
 /**
  * /odds/comparison: one event (required), the filters of /odds that narrow its rows (the TypeScript client sends
  * its /odds parameters here too), and a page over the books.
  */
-export class ComparisonQuery extends IntersectionType(BaseQuery, SportLeagueParams, BookParams, MarketParam, LiveParam) {
+export class ComparisonQuery extends IntersectionType(BaseQuery, SportLeagueParams, BookParams, MarketParam, LiveParam, MainLineParams) {
   @ApiPropertyOptional({ description: 'Event id (required; alias event_id), such as `nba_celtics_lakers_2026-11-22_b3`' })
   @IsOptional()
   @StringParam()
   @IsString()
   event?: string;
   @ApiPropertyOptional({ description: 'Alias of event' }) @IsOptional() @StringParam() @IsString() event_id?: string;
-
-  @ApiPropertyOptional({ description: 'true: main lines only (rows with is_main_line true)', type: Boolean })
-  @IsOptional()
-  @BooleanParam()
-  @IsBoolean({ message: 'is_main_line must be true or false' })
-  is_main_line?: boolean;
-  @ApiPropertyOptional({ description: 'Alias of is_main_line (the TypeScript SDK sends it)', type: Boolean })
-  @IsOptional()
-  @BooleanParam()
-  @IsBoolean({ message: 'main must be true or false' })
-  main?: boolean;
 
   @ApiPropertyOptional({
     description:
