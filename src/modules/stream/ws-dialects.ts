@@ -51,6 +51,23 @@ export interface DialectDeps {
 }
 
 /** The `spec` profile: the SSE stream's names and payloads in `{type, seq, timestamp, data}` frames. */
+
+/** The filters of a subscription as both dialects' `subscribed` messages state them. */
+function subscription(v: SubscribedView) {
+  const f = v.filter;
+  return {
+    sports: v.asked.sport ?? null,
+    sportsbooks: f.books.isDefault ? null : f.books.books,
+    leagues: v.asked.league ?? null,
+    markets: v.asked.market ?? null,
+    eventIds: v.asked.events ?? null,
+    min_ev: f.thresholds.min_ev,
+    min_profit: f.thresholds.min_profit,
+    min_odds: f.minOdds ?? null,
+    max_odds: f.maxOdds ?? null,
+  };
+}
+
 export class SpecDialect implements WsDialect {
   readonly profile = 'spec';
   readonly transport: WsTransport;
@@ -85,15 +102,7 @@ export class SpecDialect implements WsDialect {
         data: {
           channels: [...f.channels],
           kinds: [...f.kinds],
-          sports: v.asked.sport ?? null,
-          sportsbooks: f.books.isDefault ? null : f.books.books,
-          leagues: v.asked.league ?? null,
-          markets: v.asked.market ?? null,
-          eventIds: v.asked.events ?? null,
-          min_ev: f.thresholds.min_ev,
-          min_profit: f.thresholds.min_profit,
-          min_odds: f.minOdds ?? null,
-          max_odds: f.maxOdds ?? null,
+          ...subscription(v),
         },
       }),
     );
@@ -139,15 +148,7 @@ export class AsyncApiDialect implements WsDialect {
     const f = v.filter;
     this.transport.message('subscribed', {
       channels: v.channels ?? null,
-      sports: v.asked.sport ?? null,
-      sportsbooks: f.books.isDefault ? null : f.books.books,
-      leagues: v.asked.league ?? null,
-      markets: v.asked.market ?? null,
-      eventIds: v.asked.events ?? null,
-      min_ev: f.thresholds.min_ev,
-      min_profit: f.thresholds.min_profit,
-      min_odds: f.minOdds ?? null,
-      max_odds: f.maxOdds ?? null,
+      ...subscription(v),
       state: this.transport.state ?? null,
       live: f.live ?? null,
     });
