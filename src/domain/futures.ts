@@ -31,6 +31,11 @@ export interface FuturesMarket {
   kind: string;
   /** When it settles or trading closes (the source's time; approximate). */
   closesAt: number;
+  /**
+   * A replayed capture's market: kept apart from the live markets (its id and name carry the import), never in
+   * the live lists, +EV or low-hold, never expired; withdrawn by `import:remove`.
+   */
+  history?: boolean;
 }
 
 export interface FuturesPrice {
@@ -49,7 +54,10 @@ export interface FuturesPrice {
   externalId: string | null;
   /** When we last saw the price or line change. */
   changedAt: number;
+  /** When its source last sent or confirmed it (a price not confirmed within its source's window has left the market). */
   lastSeenAt: number;
+  /** The batch source that last sent it (`simulator-futures`, `odds_api`, `import:<name>`, ...): its staleness window. */
+  source?: string;
 }
 
 /** One accepted futures quote, resolved against the catalog. */
@@ -65,5 +73,9 @@ export interface FuturesChange {
   prices: FuturesPrice[];
   /** Ids whose lastSeenAt moved (unchanged prices confirmed). */
   seen: string[];
+  /** Price ids withdrawn (an import removed, a price past its staleness window). */
+  removedPrices?: string[];
+  /** Market ids withdrawn (closed long ago, or left without a price). */
+  removedMarkets?: string[];
   at: number;
 }

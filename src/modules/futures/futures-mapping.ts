@@ -164,11 +164,21 @@ function runnerSelection(q: Quote): string {
   return r ? `${r.runner}: ${r.side}` : q.selection.trim();
 }
 
+/** Where a futures quote comes from: its batch's source, and whether the batch is history (a replayed import). */
+export interface FutureOrigin {
+  source?: string;
+  history?: boolean;
+}
+
 /**
  * A futures quote as a market and a price. Throws FutureRejection (bad text, unknown book or league, a price
  * that is not one).
+ *
+ * A history batch's markets are markets of their own: the id and name carry the source (`..._hist_<hash>`,
+ * "(history: import:<name>)"), so a replayed capture never joins the live market of the same key. An import's
+ * prices carry their source in their id, so withdrawing the import withdraws exactly them.
  */
-export function resolveFuture(q: Quote, catalog: Catalog, now: number): ResolvedFuture {
+export function resolveFuture(q: Quote, catalog: Catalog, now: number, origin: FutureOrigin = {}): ResolvedFuture {
   const text = fieldsProblem({
     book: q.book,
     league: q.league,
@@ -201,21 +211,27 @@ export function resolveFuture(q: Quote, catalog: Catalog, now: number): Resolved
       ? q.selectionType.toLowerCase()
       : 'other'
     : sideOf(q);
-  const marketId = `${league.id}_${slugId(tag.market, 80)}`;
+  const source = origin.source;
+  const marketId = `${league.id}_${slugId(tag.market, 80)}${origin.history ? `_hist_${shortHash([source ?? ''], 8)}` : ''}`;
   const line = typeof q.line === 'number' && Number.isFinite(q.line) ? q.line : null;
   const selection = q.future ? q.selection.trim() : runnerSelection(q);
   return {
     market: {
       id: marketId,
-      name: tag.name,
+      name: origin.history ? `${tag.name} (history: ${source ?? 'import'})` : tag.name,
       sport: league.sport,
       league: league.id,
       futureType: tag.type,
       kind: tag.kind,
       closesAt: q.startTime,
+      ...(origin.history ? { history: true } : {}),
     },
     price: {
-      id: shortHash(['fut', book.id, marketId, selection.toLowerCase(), side, line]),
+      id: shortHash(
+        source === 'import' || source?.startsWith('import:')
+          ? ['fut', book.id, marketId, selection.toLowerCase(), side, line, source]
+          : ['fut', book.id, marketId, selection.toLowerCase(), side, line],
+      ),
       marketId,
       sportsbook: book.id,
       selection,
@@ -225,6 +241,7 @@ export function resolveFuture(q: Quote, catalog: Catalog, now: number): Resolved
       decimal: price.decimal,
       probability: price.probability,
       externalId: tag.externalId ?? null,
+      ...(source ? { source } : {}),
     },
     at: q.sourceTime ?? now,
   };
