@@ -71,8 +71,7 @@ export class FuturesQueryService {
       if (leagues && !leagues.includes(m.league)) continue;
       if (types && !types.includes(m.futureType)) continue;
       if (ids && !ids.has(m.id)) continue;
-      if (text && !foldName(m.name).includes(text) && !this.live(m.id).some((p) => foldName(p.selection).includes(text)))
-        continue;
+      if (text && !foldName(m.name).includes(text) && !this.live(m.id).some((p) => foldName(p.selection).includes(text))) continue;
       markets.push(m);
     }
     if (ids && !markets.length && ![...ids].some((id) => this.store.markets.has(id)))
