@@ -3,7 +3,9 @@ import { shortHash, slugId, titleFromId } from '../../domain/normalise.js';
 import { fieldsProblem } from '../../domain/text.js';
 import type { Quote } from '../../domain/types.js';
 import { normalizePrice } from '../../math/odds.js';
-import type { FutureTag, FutureType, ResolvedFuture } from '../../domain/futures.js';
+import { isFutureQuote, type FutureTag, type FutureType, type ResolvedFuture } from '../../domain/futures.js';
+
+export { isFutureQuote };
 
 /**
  * Which quotes are futures, and how a futures quote becomes a market and a price. Plain functions.
@@ -13,9 +15,6 @@ import type { FutureTag, FutureType, ResolvedFuture } from '../../domain/futures
  * (no away team, or the same team on both sides: how feeds spell a question with no game).
  */
 
-/** Market types that are futures whatever teams a row names. */
-const FUTURE_KINDS =
-  /^(outrights?|futures?|championship_winner|conference_winner|division_winner|tournament_winner|league_winner|make_playoffs|miss_playoffs|exact_seed|mvp|cy_young|rookie_of_the_year|.*_of_the_year|season_leader|.*award.*|win_total|season_wins|regular_season_wins)$/;
 /** Kinds whose selections are players. */
 const PLAYER_KINDS = /^(mvp|cy_young|rookie_of_the_year|.*_of_the_year|season_leader|.*award.*|golden_boot|top_scorer)$/;
 /** Kinds asked the same way at every book for one league and season: one market across books. */
@@ -36,14 +35,6 @@ const KIND_LABEL: Record<string, string> = {
   outright: 'Futures',
   binary: 'Proposition',
 };
-
-export function isFutureQuote(q: Quote): boolean {
-  if (q.future) return true;
-  const away = (q.awayTeam ?? '').trim();
-  const home = (q.homeTeam ?? '').trim();
-  if (!away || away.toLowerCase() === home.toLowerCase()) return true;
-  return FUTURE_KINDS.test((q.marketType ?? '').toLowerCase());
-}
 
 export class FutureRejection extends Error {
   constructor(
