@@ -14,7 +14,8 @@ import { readImportFile } from '../modules/ingestion/importers/import-file.js';
 import type { ParseError, ParsedQuote } from '../modules/ingestion/importers/parsed.js';
 import type { EventUpdate, ProviderBatch } from '../domain/types.js';
 import { IngestionPipeline, mergeRegistered, type IngestReport } from '../modules/ingestion/pipeline.js';
-import { applyFutures, mergeFuturesReport, splitFutures } from '../modules/futures/futures-ingest.js';
+import { applyFutures, mergeFuturesReport, splitFutures, type FuturesBatchContext } from '../modules/futures/futures-ingest.js';
+import { isFutureQuote } from '../modules/futures/futures-mapping.js';
 import { FuturesStore } from '../modules/futures/futures-store.js';
 import { FuturesRepository } from '../modules/futures/futures.repository.js';
 
@@ -65,7 +66,10 @@ export interface ImportSummary {
   dryRun: boolean;
 }
 
-/** What an import brought, per source (DATA_DIR/imports/<source>.json): the row ids `import:remove` withdraws. */
+/**
+ * What an import brought, per source (DATA_DIR/imports/<source>.json): the ids `import:remove` withdraws (board
+ * rows and futures prices).
+ */
 export interface ImportManifest {
   source: string;
   file: string;
@@ -189,8 +193,10 @@ export async function runImport(
   // Events that had started before the import are imported as what they are: ended (their prices never become
   // upcoming or live prices on the board).
   const captured = parsed.capturedAt === null ? null : parsed.capturedAt + parsed.shiftMs;
-  const past = parsed.quotes.filter((p) => isPast(p, now, captured));
-  const current = parsed.quotes.filter((p) => !isPast(p, now, captured));
+  // A replay's futures are history whatever their dates: imported as history markets, never as live ones.
+  const pastRow = (p: ParsedQuote) => !(opts.replay && isFutureQuote(p.quote)) && isPast(p, now, captured);
+  const past = parsed.quotes.filter(pastRow);
+  const current = parsed.quotes.filter((p) => !pastRow(p));
   for (const p of current) inProgress(p, now);
   const ended = endedEvents(past);
   const previous = readManifest(config.dataDir, source);
@@ -217,7 +223,13 @@ export async function runImport(
     source: `import:${source}`,
     quotes: current.slice(i, i + CHUNK).map((p) => p.quote),
     reportIds: true,
+    ...(opts.replay ? { history: true } : {}),
     ...extra,
+  });
+  const futuresContext = (batch: ProviderBatch): FuturesBatchContext => ({
+    source: batch.source,
+    history: batch.history === true,
+    removeIds: batch.removeIds,
   });
   const chunks: number[] = [];
   for (let i = 0; i < current.length; i += CHUNK) chunks.push(i);
@@ -243,10 +255,15 @@ export async function runImport(
   let quarantined = 0;
   let withdrawn = 0;
   if (opts.dryRun) {
-    // Checked against an empty board with a throwaway catalog: rejections and row ids, nothing written.
-    const pipeline = new IngestionPipeline(new Catalog(), new OddsBoard());
+    // Checked against an empty board and futures store with a throwaway catalog: rejections and ids, nothing written.
+    const dryCatalog = new Catalog();
+    const pipeline = new IngestionPipeline(dryCatalog, new OddsBoard());
+    const futures = new FuturesStore();
     for (const i of chunks) {
-      record(i, pipeline.process(batchOf(i), now).report);
+      const batch = batchOf(i);
+      const split = splitFutures(batch);
+      const f = split.futures.length ? applyFutures(futures, dryCatalog, split.futures, now, futuresContext(batch)) : null;
+      record(i, mergeFuturesReport(pipeline.process(split.games, now).report, split, f));
       tick(Math.min(current.length, i + CHUNK));
     }
     withdrawn = (previous?.ids ?? []).filter((id) => !ids.has(id)).length;
@@ -260,6 +277,7 @@ export async function runImport(
         quotes: batch.quotes,
         events: batch.events,
         report_ids: true,
+        ...(batch.history ? { history: true } : {}),
       })) as IngestReport & { durable?: boolean };
       record(i, report);
       if (report.durable === false) notDurable = true;
@@ -294,7 +312,8 @@ export async function runImport(
       const apply = async (batch: ProviderBatch) => {
         const at = clock.now();
         const split = splitFutures(batch);
-        const f = split.futures.length ? applyFutures(futures, catalog, split.futures, at) : null;
+        const f =
+          split.futures.length || batch.removeIds?.length ? applyFutures(futures, catalog, split.futures, at, futuresContext(batch)) : null;
         const { changeSet, report } = pipeline.process(split.games, at);
         board.applyChangeSet(changeSet);
         writer.enqueue(changeSet);
@@ -457,7 +476,13 @@ export async function removeImport(
       writer.enqueue(changeSet);
       await writer.flush();
       if (!writer.healthy) throw new Error('could not write the removal to the store');
-      removed = report.removed;
+      // The futures prices it brought, and the markets they leave empty (its history markets).
+      const futuresRepo = new FuturesRepository(ds);
+      const futures = new FuturesStore();
+      futures.applyChange(await futuresRepo.load());
+      const gone = futures.remove(manifest.ids, `import:${source}`, Date.now());
+      await futuresRepo.save(gone);
+      removed = report.removed + (gone.removedPrices?.length ?? 0);
     } finally {
       await ds.destroy();
     }

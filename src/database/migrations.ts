@@ -6,6 +6,7 @@ import { ClosingLinesClv1764150000000 } from '../../migrations/1764150000000-Clo
 import { Accounts1764200000000 } from '../../migrations/1764200000000-Accounts.js';
 import { MarketData1764200000001 } from '../../migrations/1764200000001-MarketData.js';
 import { AccountAddons1764300000000 } from '../../migrations/1764300000000-AccountAddons.js';
+import { FuturesSources1764300000100 } from '../../migrations/1764300000100-FuturesSources.js';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Accounts1764200000000,
   MarketData1764200000001,
   AccountAddons1764300000000,
+  FuturesSources1764300000100,
 ];

@@ -1,3 +1,5 @@
+import type { Quote } from './types.js';
+
 /**
  * Futures (outright) markets: a question settled at season's end or on a date (who wins the title, the MVP,
  * a team's win total, a yes/no proposition), priced at several books. Not events with two teams: they never
@@ -31,6 +33,11 @@ export interface FuturesMarket {
   kind: string;
   /** When it settles or trading closes (the source's time; approximate). */
   closesAt: number;
+  /**
+   * A replayed capture's market: kept apart from the live markets (its id and name carry the import), never in
+   * the live lists, +EV or low-hold, never expired; withdrawn by `import:remove`.
+   */
+  history?: boolean;
 }
 
 export interface FuturesPrice {
@@ -49,7 +56,10 @@ export interface FuturesPrice {
   externalId: string | null;
   /** When we last saw the price or line change. */
   changedAt: number;
+  /** When its source last sent or confirmed it (a price not confirmed within its source's window has left the market). */
   lastSeenAt: number;
+  /** The batch source that last sent it (`simulator-futures`, `odds_api`, `import:<name>`, ...): its staleness window. */
+  source?: string;
 }
 
 /** One accepted futures quote, resolved against the catalog. */
@@ -65,5 +75,26 @@ export interface FuturesChange {
   prices: FuturesPrice[];
   /** Ids whose lastSeenAt moved (unchanged prices confirmed). */
   seen: string[];
+  /** Price ids withdrawn (an import removed, a price past its staleness window). */
+  removedPrices?: string[];
+  /** Market ids withdrawn (closed long ago, or left without a price). */
+  removedMarkets?: string[];
   at: number;
+}
+
+/** Market types that are futures whatever teams a row names. */
+const FUTURE_KINDS =
+  /^(outrights?|futures?|championship_winner|conference_winner|division_winner|tournament_winner|league_winner|make_playoffs|miss_playoffs|exact_seed|mvp|cy_young|rookie_of_the_year|.*_of_the_year|season_leader|.*award.*|win_total|season_wins|regular_season_wins)$/;
+
+/**
+ * Whether a quote is a futures price: its source says so (`future`: the simulator, The Odds API's outrights), its
+ * market type is a futures kind (championship_winner, mvp, outright, ...), or it names no opponent (no away team, or
+ * the same team on both sides: how feeds spell a question with no game).
+ */
+export function isFutureQuote(q: Quote): boolean {
+  if (q.future) return true;
+  const away = (q.awayTeam ?? '').trim();
+  const home = (q.homeTeam ?? '').trim();
+  if (!away || away.toLowerCase() === home.toLowerCase()) return true;
+  return FUTURE_KINDS.test((q.marketType ?? '').toLowerCase());
 }

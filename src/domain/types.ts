@@ -132,8 +132,13 @@ export interface ProviderBatch {
    * quoted as it was). Their prices count as seen now without being listed one by one.
    */
   confirms?: string[];
-  /** Rows to remove by id (an import withdrawing what it brought before). */
+  /** Rows to remove by id (an import withdrawing what it brought before): board rows and futures prices. */
   removeIds?: string[];
+  /**
+   * The batch is history (a replayed capture): its futures quotes go to markets of their own, never into the
+   * live futures markets, and never go stale.
+   */
+  history?: boolean;
   /** Report each quote's row id (`IngestReport.ids`). */
   reportIds?: boolean;
 }

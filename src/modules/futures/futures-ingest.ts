@@ -40,38 +40,71 @@ export interface FuturesIngestResult {
   accepted: number;
   changed: number;
   unchanged: number;
+  /** Prices withdrawn by the batch's `removeIds`. */
+  removed: number;
   rejections: Array<{ index: number; reason: RejectReason; message: string }>;
+  /** The price id of each accepted futures quote, by its index in the batch. */
+  ids: Map<number, string>;
+}
+
+/** The batch's context for its futures: its source, whether it is history, the ids it withdraws. */
+export interface FuturesBatchContext {
+  source?: string;
+  history?: boolean;
+  removeIds?: readonly string[];
 }
 
 /** Resolves and applies futures quotes to a store (the service and the CLI's store-only import both use it). */
-export function applyFutures(store: FuturesStore, catalog: Catalog, futures: SplitBatch['futures'], now: number): FuturesIngestResult {
+export function applyFutures(
+  store: FuturesStore,
+  catalog: Catalog,
+  futures: SplitBatch['futures'],
+  now: number,
+  ctx: FuturesBatchContext = {},
+): FuturesIngestResult {
   const rejections: FuturesIngestResult['rejections'] = [];
   const resolved = [];
+  const ids = new Map<number, string>();
   for (const f of futures) {
     try {
-      resolved.push(resolveFuture(f.quote, catalog, now));
+      const r = resolveFuture(f.quote, catalog, now, { source: ctx.source, history: ctx.history });
+      resolved.push(r);
+      ids.set(f.index, r.price.id);
     } catch (err) {
       if (!(err instanceof FutureRejection)) throw err;
       rejections.push({ index: f.index, reason: err.reason, message: err.message });
     }
   }
   const { change, changedFlags } = store.apply(resolved, now);
+  let removed = 0;
+  if (ctx.removeIds?.length) {
+    const gone = store.remove(ctx.removeIds, ctx.source ?? '', now);
+    removed = gone.removedPrices?.length ?? 0;
+    change.removedPrices = gone.removedPrices;
+    change.removedMarkets = gone.removedMarkets;
+  }
   const changed = changedFlags.filter(Boolean).length;
-  return { change, accepted: resolved.length, changed, unchanged: resolved.length - changed, rejections };
+  return { change, accepted: resolved.length, changed, unchanged: resolved.length - changed, removed, rejections, ids };
+}
+
+/** Whether a change set changes anything (to write and publish). */
+export function isEmptyChange(c: FuturesChange): boolean {
+  return !c.markets.length && !c.prices.length && !c.seen.length && !c.removedPrices?.length && !c.removedMarkets?.length;
 }
 
 /**
  * The board's report of the game quotes, with the futures counted in: indexes back in the original batch,
- * futures accepted, changed or rejected like any quote.
+ * futures accepted, changed, rejected or removed like any quote; `ids` gives a futures quote its price id.
  */
 export function mergeFuturesReport(report: IngestReport, split: SplitBatch, f: FuturesIngestResult | null): IngestReport {
-  if (!split.futures.length) return report;
+  if (!split.futures.length && !f?.removed) return report;
   const out: IngestReport = { ...report, rejected: { ...report.rejected } };
   out.rejections = report.rejections.map((r) => ({ ...r, index: split.gameIndex[r.index] ?? r.index }));
   if (report.ids) {
-    // Row ids by the batch's own index: the board rows of the game quotes; null for futures (not board rows).
+    // Ids by the batch's own index: the board rows of the game quotes, the price ids of the futures (null when rejected).
     const ids: Array<string | null> = new Array<string | null>(report.ids.length + split.futures.length).fill(null);
     report.ids.forEach((id, i) => (ids[split.gameIndex[i] ?? i] = id));
+    for (const [i, id] of f?.ids ?? []) ids[i] = id;
     out.ids = ids;
   }
   out.quotes += split.futures.length;
@@ -79,6 +112,7 @@ export function mergeFuturesReport(report: IngestReport, split: SplitBatch, f: F
     out.accepted += f.accepted;
     out.changed += f.changed;
     out.unchanged += f.unchanged;
+    out.removed += f.removed;
     for (const r of f.rejections) {
       out.rejected[r.reason] = (out.rejected[r.reason] ?? 0) + 1;
       out.rejections.push(r);

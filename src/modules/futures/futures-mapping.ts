@@ -3,7 +3,9 @@ import { shortHash, slugId, titleFromId } from '../../domain/normalise.js';
 import { fieldsProblem } from '../../domain/text.js';
 import type { Quote } from '../../domain/types.js';
 import { normalizePrice } from '../../math/odds.js';
-import type { FutureTag, FutureType, ResolvedFuture } from '../../domain/futures.js';
+import { isFutureQuote, type FutureTag, type FutureType, type ResolvedFuture } from '../../domain/futures.js';
+
+export { isFutureQuote };
 
 /**
  * Which quotes are futures, and how a futures quote becomes a market and a price. Plain functions.
@@ -13,9 +15,6 @@ import type { FutureTag, FutureType, ResolvedFuture } from '../../domain/futures
  * (no away team, or the same team on both sides: how feeds spell a question with no game).
  */
 
-/** Market types that are futures whatever teams a row names. */
-const FUTURE_KINDS =
-  /^(outrights?|futures?|championship_winner|conference_winner|division_winner|tournament_winner|league_winner|make_playoffs|miss_playoffs|exact_seed|mvp|cy_young|rookie_of_the_year|.*_of_the_year|season_leader|.*award.*|win_total|season_wins|regular_season_wins)$/;
 /** Kinds whose selections are players. */
 const PLAYER_KINDS = /^(mvp|cy_young|rookie_of_the_year|.*_of_the_year|season_leader|.*award.*|golden_boot|top_scorer)$/;
 /** Kinds asked the same way at every book for one league and season: one market across books. */
@@ -36,14 +35,6 @@ const KIND_LABEL: Record<string, string> = {
   outright: 'Futures',
   binary: 'Proposition',
 };
-
-export function isFutureQuote(q: Quote): boolean {
-  if (q.future) return true;
-  const away = (q.awayTeam ?? '').trim();
-  const home = (q.homeTeam ?? '').trim();
-  if (!away || away.toLowerCase() === home.toLowerCase()) return true;
-  return FUTURE_KINDS.test((q.marketType ?? '').toLowerCase());
-}
 
 export class FutureRejection extends Error {
   constructor(
@@ -164,11 +155,21 @@ function runnerSelection(q: Quote): string {
   return r ? `${r.runner}: ${r.side}` : q.selection.trim();
 }
 
+/** Where a futures quote comes from: its batch's source, and whether the batch is history (a replayed import). */
+export interface FutureOrigin {
+  source?: string;
+  history?: boolean;
+}
+
 /**
  * A futures quote as a market and a price. Throws FutureRejection (bad text, unknown book or league, a price
  * that is not one).
+ *
+ * A history batch's markets are markets of their own: the id and name carry the source (`..._hist_<hash>`,
+ * "(history: import:<name>)"), so a replayed capture never joins the live market of the same key. An import's
+ * prices carry their source in their id, so withdrawing the import withdraws exactly them.
  */
-export function resolveFuture(q: Quote, catalog: Catalog, now: number): ResolvedFuture {
+export function resolveFuture(q: Quote, catalog: Catalog, now: number, origin: FutureOrigin = {}): ResolvedFuture {
   const text = fieldsProblem({
     book: q.book,
     league: q.league,
@@ -201,21 +202,27 @@ export function resolveFuture(q: Quote, catalog: Catalog, now: number): Resolved
       ? q.selectionType.toLowerCase()
       : 'other'
     : sideOf(q);
-  const marketId = `${league.id}_${slugId(tag.market, 80)}`;
+  const source = origin.source;
+  const marketId = `${league.id}_${slugId(tag.market, 80)}${origin.history ? `_hist_${shortHash([source ?? ''], 8)}` : ''}`;
   const line = typeof q.line === 'number' && Number.isFinite(q.line) ? q.line : null;
   const selection = q.future ? q.selection.trim() : runnerSelection(q);
   return {
     market: {
       id: marketId,
-      name: tag.name,
+      name: origin.history ? `${tag.name} (history: ${source ?? 'import'})` : tag.name,
       sport: league.sport,
       league: league.id,
       futureType: tag.type,
       kind: tag.kind,
       closesAt: q.startTime,
+      ...(origin.history ? { history: true } : {}),
     },
     price: {
-      id: shortHash(['fut', book.id, marketId, selection.toLowerCase(), side, line]),
+      id: shortHash(
+        source === 'import' || source?.startsWith('import:')
+          ? ['fut', book.id, marketId, selection.toLowerCase(), side, line, source]
+          : ['fut', book.id, marketId, selection.toLowerCase(), side, line],
+      ),
       marketId,
       sportsbook: book.id,
       selection,
@@ -225,6 +232,7 @@ export function resolveFuture(q: Quote, catalog: Catalog, now: number): Resolved
       decimal: price.decimal,
       probability: price.probability,
       externalId: tag.externalId ?? null,
+      ...(source ? { source } : {}),
     },
     at: q.sourceTime ?? now,
   };

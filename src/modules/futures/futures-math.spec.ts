@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FuturesPrice } from '../../domain/futures.js';
-import { bookMarket, futuresEv, futuresHold, groupsOf, isComplete, sharpReference } from './futures-math.js';
+import { bookMarket, futuresEv, futuresHold, groupsOf, isComplete, isLive, sharpReference, staleAfterMs } from './futures-math.js';
 
 const M = { id: 'nba_championship_2026' };
 let n = 0;
@@ -132,5 +132,81 @@ describe('futures low-hold (best prices over the field)', () => {
   it('no complete book market in scope: no hold (a few favourites never pass for a field)', () => {
     const [g] = groupsOf(M, [p('fanduel', 'Team A', 2.5), p('fanduel', 'Team B', 3.5)]);
     expect(futuresHold(g!, all)).toBeNull();
+  });
+});
+
+/**
+ * A 30-runner outright at 10% margin (multiplicative: implied = true x 1.1). The sharp book lists only the top
+ * 20 runners:
+ *   R01 4.00, R02 4.00, R03 10.00, R04 10.00, R05-R07 31.25, R08-R09 40.00, R10-R12 50.00, R13-R15 62.50,
+ *   R16-R17 80.00, R18-R20 100.00
+ *   implied .25 + .25 + .1 + .1 + 3 x .032 + 2 x .025 + 3 x .02 + 3 x .016 + 2 x .0125 + 3 x .01
+ *         = .5 + .2 + .096 + .05 + .06 + .048 + .025 + .03 = 1.009 (>= 1: the old rule took it for the field).
+ * The other ten runners (R21-R27 100.00, R28-R29 125.00, R30 200.00 at Circa, which prices all 30 at 10%):
+ *   implied 7 x .01 + 2 x .008 + .005 = .091; true .091 / 1.1 = .082727: one of them wins 8.3% of the time.
+ */
+const TOP20 = [4, 4, 10, 10, 31.25, 31.25, 31.25, 40, 40, 50, 50, 50, 62.5, 62.5, 62.5, 80, 80, 100, 100, 100];
+const REST10 = [100, 100, 100, 100, 100, 100, 100, 125, 125, 200];
+const runner = (i: number) => `R${String(i + 1).padStart(2, '0')}`;
+const quoteAll = (book: string, decimals: number[], from = 0) => decimals.map((d, i) => p(book, runner(from + i), d));
+
+describe('futures fields: complete only with every known runner', () => {
+  it('a sharp list of the top 20 of 30 (implied sum 1.009) is not complete; Circa (all 30, 10%) is the reference', () => {
+    // DraftKings quotes all 30: R03 at 10.67, the others at Circa's prices.
+    const dk = [...TOP20.map((d, i) => (i === 2 ? 10.67 : d)), ...REST10];
+    const [g] = groupsOf(M, [...quoteAll('pinnacle', TOP20), ...quoteAll('circa', [...TOP20, ...REST10]), ...quoteAll('draftkings', dk)]);
+    expect(g!.field.size).toBe(30);
+    expect(isComplete(g!, bookMarket(g!, 'pinnacle'))).toBe(false);
+    expect(isComplete(g!, bookMarket(g!, 'circa'))).toBe(true);
+    const ref = sharpReference(g!, ['pinnacle', 'circa'], 'multiplicative')!;
+    // Circa: implied 1.009 + .091 = 1.1, hold 10%; fair R03 = .1 / 1.1 = .090909 (its true probability).
+    expect(ref.book).toBe('circa');
+    expect(ref.holdPercent).toBeCloseTo(10, 9);
+    expect(ref.fair.get('r03')).toBeCloseTo(0.090909, 6);
+    // DraftKings R03 at 10.67: true EV .090909 x 10.67 - 1 = .97 - 1 = -3.0%. The top-20 list devigged alone
+    // would have given fair .1 / 1.009 = .099108 and .099108 x 10.67 - 1 = +5.7483%: it is not listed.
+    expect(futuresEv(g!, { sharpBooks: ['pinnacle', 'circa'], method: 'multiplicative', inScope: all, minEv: 0 })).toEqual([]);
+    const ev = futuresEv(g!, { sharpBooks: ['pinnacle', 'circa'], method: 'multiplicative', inScope: all, minEv: -5 });
+    expect(ev.map((e) => [e.price.sportsbook, e.outcome])).toEqual([['draftkings', 'r03']]);
+    expect(ev[0]!.evPercent).toBeCloseTo(-3.0, 9);
+  });
+
+  it('when no source knows more runners, the list is the known field (the stated limit): +5.7483% as devigged', () => {
+    const [g] = groupsOf(M, [...quoteAll('pinnacle', TOP20), p('draftkings', 'R03', 10.67)]);
+    expect(g!.field.size).toBe(20);
+    const ev = futuresEv(g!, { sharpBooks: ['pinnacle'], method: 'multiplicative', inScope: all, minEv: 0 });
+    // .1 / 1.009 x 10.67 - 1 = 1.057483 - 1
+    expect(ev[0]!.evPercent).toBeCloseTo(5.748266, 5);
+  });
+
+  it('low-hold: best prices over the top 20 (sum .98, "-2%") are no field; with the 30-runner book the hold is +10.5%', () => {
+    // FanDuel beats Pinnacle on three runners: R03 12.50 (.08 for .1), R05 40.00 (.025 for .032), R18 125.00
+    // (.008 for .01): best-price sum 1.009 - .02 - .007 - .002 = .98, a "-2.0%" hold over the 20. That pays 1 only
+    // when one of the 20 wins (true 1.009 / 1.1 = .917273): .917273 / .98 - 1 = -6.40% expected, and the whole
+    // stake is lost 8.27% of the time.
+    const fd = [p('fanduel', 'R03', 12.5), p('fanduel', 'R05', 40), p('fanduel', 'R18', 125)];
+    // DraftKings quotes all 30: the top 20 at Pinnacle's prices (R03 10.67), the other ten at 80.00 (.0125 each).
+    const dk = quoteAll('draftkings', [...TOP20.map((d, i) => (i === 2 ? 10.67 : d)), ...Array<number>(10).fill(80)]);
+    const [g] = groupsOf(M, [...quoteAll('pinnacle', TOP20), ...fd, ...dk]);
+    expect(futuresHold(g!, (b) => b !== 'draftkings')).toBeNull();
+    // The field is DraftKings' 30: best over the top 20 .98 (R03 FanDuel 12.50 beats DraftKings 10.67) + 10 x .0125
+    // = 1.105: hold +10.5%.
+    const h = futuresHold(g!, all)!;
+    expect(h.fieldBook).toBe('draftkings');
+    expect(h.sides).toHaveLength(30);
+    expect(h.holdPercent).toBeCloseTo(10.5, 9);
+  });
+});
+
+describe('futures staleness windows', () => {
+  it('per source: the simulator 30 min, an import 6 h, a configured feed its own, any other 2 h', () => {
+    expect(staleAfterMs('simulator-futures')).toBe(30 * 60_000);
+    expect(staleAfterMs('import:mlb.csv')).toBe(6 * 3600_000);
+    expect(staleAfterMs('odds_api')).toBe(2 * 3600_000);
+    expect(staleAfterMs('odds_api', { odds_api: 900_000 })).toBe(900_000);
+    expect(staleAfterMs(undefined)).toBe(2 * 3600_000);
+    const seen = { lastSeenAt: 1_000_000, source: 'simulator-futures' };
+    expect(isLive(seen, 1_000_000 + 30 * 60_000)).toBe(true);
+    expect(isLive(seen, 1_000_000 + 30 * 60_000 + 1)).toBe(false);
   });
 });

@@ -9,10 +9,15 @@ import { devig, type DevigMethod } from '../../math/devig.js';
  * Groups: the runners of a team or player market are one n-way group (every selection typed `other`);
  * over/under prices form one two-way group per subject and line; yes/no prices one per question.
  *
- * Completeness: a book's two-way market is complete when it quotes both sides. Nobody publishes the full field
- * of an outright, so a book's n-way market counts as complete when it quotes at least two runners whose implied
- * probabilities add up to at least 1 (it prices the whole field with its margin on top); a list of a few
- * favourites adds up to less and is never devigged or used as a field.
+ * Completeness: a book's two-way market is complete when it quotes both sides. An n-way market's field is every
+ * runner the market is known to have: the union of the runners quoted by any book (any source) with a live price.
+ * A book's n-way market is complete when it quotes every runner of that field (at least two) and its implied
+ * probabilities add up to at least 1. A list of the favourites is never complete, however high its margin:
+ * devigged, it would hand the unquoted runners' chances to the quoted ones. When only one book quotes a market,
+ * its own list is the known field.
+ *
+ * Staleness: a price leaves the field when its source has not sent or confirmed it within the source's window
+ * (`staleAfterMs`); a runner no book quotes any more is no longer in the field.
  */
 
 export interface FuturesGroup {
@@ -22,6 +27,8 @@ export interface FuturesGroup {
   subject: string;
   line: number | null;
   prices: FuturesPrice[];
+  /** n-way: every runner any book quotes (the known field); two-way: the sides quoted. */
+  field: Set<string>;
 }
 
 /** The outcome a price is within its group: the runner (folded name) or the side. */
@@ -43,8 +50,9 @@ export function groupsOf(market: Pick<FuturesMarket, 'id'>, prices: readonly Fut
     const line = kind === 'over_under' ? p.line : null;
     const key = kind === 'n_way' ? market.id : `${market.id}|${kind}|${subject}|${line ?? ''}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { key, marketId: market.id, kind, subject, line, prices: [] }));
+    if (!g) groups.set(key, (g = { key, marketId: market.id, kind, subject, line, prices: [], field: new Set() }));
     g.prices.push(p);
+    g.field.add(outcomeOf(g, p));
   }
   return [...groups.values()];
 }
@@ -61,10 +69,15 @@ export function bookMarket(g: FuturesGroup, book: string): Map<string, FuturesPr
   return out;
 }
 
-export function isComplete(g: FuturesGroup, m: ReadonlyMap<string, FuturesPrice>): boolean {
+/**
+ * Whether a book's market in the group is complete: both sides of a two-way group; for an n-way group every
+ * runner of the known field (at least two) with implied probabilities adding up to at least 1.
+ */
+export function isComplete(g: Pick<FuturesGroup, 'kind' | 'field'>, m: ReadonlyMap<string, FuturesPrice>): boolean {
   if (g.kind === 'over_under') return m.has('over') && m.has('under');
   if (g.kind === 'yes_no') return m.has('yes') && m.has('no');
   if (m.size < 2) return false;
+  for (const o of g.field) if (!m.has(o)) return false;
   let sum = 0;
   for (const p of m.values()) sum += 1 / p.decimal;
   return sum >= 1;
@@ -126,7 +139,7 @@ export function futuresEv(
 
 export interface FuturesHold {
   group: FuturesGroup;
-  /** The book whose complete market gives the outcome set (n-way: the one quoting most runners). */
+  /** The book whose complete market gives the outcome set (n-way: a book quoting the whole known field). */
   fieldBook: string;
   sides: Array<{ outcome: string; price: FuturesPrice; books: string[]; fairProbability: number }>;
   holdPercent: number;
@@ -134,8 +147,9 @@ export interface FuturesHold {
 }
 
 /**
- * The hold of a group's best prices among the books in scope: over the outcomes of the complete book market
- * quoting the most outcomes, sum of 1 / best decimal - 1, in percent. Null when no book in scope is complete.
+ * The hold of a group's best prices among the books in scope: over the outcomes of a complete book market in
+ * scope (for an n-way group: one quoting the whole known field, so a book listing only favourites never defines
+ * it), sum of 1 / best decimal - 1, in percent. Null when no book in scope is complete.
  */
 export function futuresHold(g: FuturesGroup, inScope: (book: string) => boolean): FuturesHold | null {
   let field: { book: string; m: Map<string, FuturesPrice> } | null = null;
@@ -163,4 +177,28 @@ export function futuresHold(g: FuturesGroup, inScope: (book: string) => boolean)
   const sum = sides.reduce((s, x) => s + 1 / x.price.decimal, 0);
   for (const s of sides) s.fairProbability = 1 / s.price.decimal / sum;
   return { group: g, fieldBook: field.book, sides, holdPercent: (sum - 1) * 100, books: [...used].sort() };
+}
+
+/** How long a price stays in the market without its source confirming it, per source (by its cadence). */
+export const FUTURES_STALE_MS = {
+  /** The futures simulator sends its whole state every 10 minutes (FULL_STATE_EVERY_MS): three missed rounds. */
+  'simulator-futures': 30 * 60_000,
+  /** An imported file is a snapshot: live for 6 hours after its own capture time (as the importer's fresh capture). */
+  import: 6 * 3600_000,
+  /** Any other source (the admin ingest, a feed without a window of its own): 2 hours. */
+  default: 2 * 3600_000,
+} as const;
+
+/** The staleness window of a source: its own (`windows`, e.g. a configured feed), else FUTURES_STALE_MS. */
+export function staleAfterMs(source: string | undefined, windows: Readonly<Record<string, number>> = {}): number {
+  const s = source ?? '';
+  if (windows[s] !== undefined) return windows[s];
+  if (s === 'simulator-futures') return FUTURES_STALE_MS['simulator-futures'];
+  if (s === 'import' || s.startsWith('import:')) return FUTURES_STALE_MS.import;
+  return FUTURES_STALE_MS.default;
+}
+
+/** Whether a price is still in its market at `now`: confirmed by its source within the source's window. */
+export function isLive(p: Pick<FuturesPrice, 'lastSeenAt' | 'source'>, now: number, windows?: Readonly<Record<string, number>>): boolean {
+  return now - p.lastSeenAt <= staleAfterMs(p.source, windows);
 }

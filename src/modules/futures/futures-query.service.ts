@@ -54,8 +54,16 @@ export class FuturesQueryService {
     return this.futures.store;
   }
 
-  /** The caller's books and the markets passing the market filters (sorted: league, kind, name). */
-  private scope(account: Account | undefined, q: FuturesFilters): Scoped {
+  /** A market's prices its sources still confirm (stale prices have left the market). */
+  private live(marketId: string): FuturesPrice[] {
+    return this.store.livePricesOf(marketId, this.clock.now());
+  }
+
+  /**
+   * The caller's books and the markets passing the market filters (sorted: league, kind, name). History markets
+   * (replayed imports) only when asked for by `future_id`, and never for +EV or low-hold (`live`).
+   */
+  private scope(account: Account | undefined, q: FuturesFilters, live = false): Scoped {
     const books = this.policy.resolveBooks(account, q.sportsbook, q.add_sportsbook);
     const sports = q.sport?.map((s) => this.catalog.sportId(s) ?? s);
     const leagues = q.league?.map((l) => {
@@ -68,12 +76,12 @@ export class FuturesQueryService {
     const text = q.q ? foldName(q.q) : null;
     const markets: FuturesMarket[] = [];
     for (const m of this.store.markets.values()) {
+      if (m.history && (live || !ids?.has(m.id))) continue;
       if (sports && !sports.includes(m.sport)) continue;
       if (leagues && !leagues.includes(m.league)) continue;
       if (types && !types.includes(m.futureType)) continue;
       if (ids && !ids.has(m.id)) continue;
-      if (text && !foldName(m.name).includes(text) && !this.store.pricesOf(m.id).some((p) => foldName(p.selection).includes(text)))
-        continue;
+      if (text && !foldName(m.name).includes(text) && !this.live(m.id).some((p) => foldName(p.selection).includes(text))) continue;
       markets.push(m);
     }
     if (ids && !markets.length && ![...ids].some((id) => this.store.markets.has(id)))
@@ -102,7 +110,7 @@ export class FuturesQueryService {
 
   /** Prices of a market among the caller's books. */
   private pricesIn(m: FuturesMarket, books: BookScope): FuturesPrice[] {
-    return this.store.pricesOf(m.id).filter((p) => books.has(p.sportsbook));
+    return this.live(m.id).filter((p) => books.has(p.sportsbook));
   }
 
   markets(account: Account | undefined, q: FuturesFilters) {
@@ -138,7 +146,7 @@ export class FuturesQueryService {
     const text = q.q ? foldName(q.q) : null;
     const rows = [];
     for (const m of c.markets) {
-      const all = this.store.pricesOf(m.id);
+      const all = this.live(m.id);
       const fair = new Map<string, number>();
       for (const g of groupsOf(m, all)) {
         const ref = sharpReference(g, FUTURES_SHARP_BOOKS, 'power');
@@ -194,11 +202,11 @@ export class FuturesQueryService {
   }
 
   ev(account: Account | undefined, q: FuturesEvQuery) {
-    const c = this.scope(account, q);
+    const c = this.scope(account, q, true);
     const method = (q.devig_method ?? 'power') as DevigMethod;
     const items = [];
     for (const m of c.markets) {
-      for (const g of groupsOf(m, this.store.pricesOf(m.id))) {
+      for (const g of groupsOf(m, this.live(m.id))) {
         const ref = sharpReference(g, FUTURES_SHARP_BOOKS, method);
         const outcomes = ref?.fair.size ?? 0;
         for (const e of futuresEv(g, { sharpBooks: FUTURES_SHARP_BOOKS, method, inScope: (b) => c.books.has(b), minEv: q.min_ev ?? 0 })) {
@@ -246,11 +254,11 @@ export class FuturesQueryService {
   }
 
   lowHold(account: Account | undefined, q: FuturesLowHoldQuery) {
-    const c = this.scope(account, q);
+    const c = this.scope(account, q, true);
     const maxHold = q.max_hold ?? 5;
     const items = [];
     for (const m of c.markets) {
-      for (const g of groupsOf(m, this.store.pricesOf(m.id))) {
+      for (const g of groupsOf(m, this.live(m.id))) {
         const h = futuresHold(g, (b) => c.books.has(b));
         if (!h || h.holdPercent > maxHold) continue;
         items.push({

@@ -1,4 +1,5 @@
 import type { FuturesChange, FuturesMarket, FuturesPrice, ResolvedFuture } from '../../domain/futures.js';
+import { isLive } from './futures-math.js';
 
 export interface ApplyResult {
   change: FuturesChange;
@@ -9,6 +10,10 @@ export interface ApplyResult {
 /**
  * The futures markets and their prices in memory, indexed by market. Fed by apply() (the ingesting instance)
  * or applyChange() (a change set from the bus, the database at start). Plain class, no framework.
+ *
+ * A price stays in its market while its source confirms it within the source's staleness window
+ * (futures-math `staleAfterMs`; `windows` overrides it per source, e.g. a feed's configured cadence): livePricesOf()
+ * leaves the others out at once, prune() deletes them. History markets (a replayed import) never go stale.
  */
 export class FuturesStore {
   readonly markets = new Map<string, FuturesMarket>();
@@ -17,6 +22,8 @@ export class FuturesStore {
   /** Bumped on every change (page caches, the updated_at of lists). */
   version = 0;
   updatedAt = 0;
+
+  constructor(readonly windows: Readonly<Record<string, number>> = {}) {}
 
   apply(items: readonly ResolvedFuture[], now: number): ApplyResult {
     const markets = new Map<string, FuturesMarket>();
@@ -34,7 +41,8 @@ export class FuturesStore {
         prev.american !== it.price.american ||
         prev.decimal !== it.price.decimal ||
         prev.line !== it.price.line ||
-        prev.selection !== it.price.selection;
+        prev.selection !== it.price.selection ||
+        (prev.source ?? '') !== (it.price.source ?? '');
       changedFlags.push(moved);
       if (moved) {
         prices.set(it.price.id, { ...it.price, changedAt: at, lastSeenAt: at });
@@ -60,12 +68,24 @@ export class FuturesStore {
       const p = this.prices.get(id);
       if (p && c.at > p.lastSeenAt) this.prices.set(id, { ...p, lastSeenAt: c.at });
     }
-    if (c.markets.length || c.prices.length || c.seen.length) {
+    for (const id of c.removedPrices ?? []) {
+      const p = this.prices.get(id);
+      if (!p) continue;
+      this.prices.delete(id);
+      this.byMarket.get(p.marketId)?.delete(id);
+    }
+    for (const id of c.removedMarkets ?? []) {
+      for (const pid of this.byMarket.get(id) ?? []) this.prices.delete(pid);
+      this.byMarket.delete(id);
+      this.markets.delete(id);
+    }
+    if (c.markets.length || c.prices.length || c.seen.length || c.removedPrices?.length || c.removedMarkets?.length) {
       this.version++;
       this.updatedAt = Math.max(this.updatedAt, c.at);
     }
   }
 
+  /** Every stored price of a market, live or not. */
   pricesOf(marketId: string): FuturesPrice[] {
     const ids = this.byMarket.get(marketId);
     if (!ids) return [];
@@ -77,17 +97,58 @@ export class FuturesStore {
     return out;
   }
 
-  /** Drops markets that closed before `before` with their prices; returns their ids. */
-  prune(before: number): string[] {
-    const gone: string[] = [];
-    for (const m of this.markets.values()) {
-      if (m.closesAt >= before) continue;
-      gone.push(m.id);
-      for (const id of this.byMarket.get(m.id) ?? []) this.prices.delete(id);
-      this.byMarket.delete(m.id);
-      this.markets.delete(m.id);
+  /** Whether a price is in its market at `now` (a history market's prices always are). */
+  isLive(p: FuturesPrice, now: number): boolean {
+    return this.markets.get(p.marketId)?.history === true || isLive(p, now, this.windows);
+  }
+
+  /** The prices of a market its sources still confirm at `now`: the market as it stands. */
+  livePricesOf(marketId: string, now: number): FuturesPrice[] {
+    return this.pricesOf(marketId).filter((p) => this.isLive(p, now));
+  }
+
+  /**
+   * Withdraws prices by id (an import's `import:remove`), only those `source` sent (or whose source is unknown),
+   * and the markets they leave without a price. Returns the change (empty when nothing was there).
+   */
+  remove(ids: readonly string[], source: string, now: number): FuturesChange {
+    const removedPrices: string[] = [];
+    const touched = new Set<string>();
+    for (const id of ids) {
+      const p = this.prices.get(id);
+      if (!p || (p.source && p.source !== source)) continue;
+      removedPrices.push(id);
+      touched.add(p.marketId);
     }
-    if (gone.length) this.version++;
-    return gone;
+    const left = new Set(removedPrices);
+    const removedMarkets = [...touched].filter((m) => [...(this.byMarket.get(m) ?? [])].every((id) => left.has(id)));
+    const change: FuturesChange = { markets: [], prices: [], seen: [], removedPrices, removedMarkets, at: now };
+    this.applyChange(change);
+    return change;
+  }
+
+  /**
+   * Drops markets that closed before `before` (history markets excepted: they stay until their import is removed),
+   * prices past their source's window at `now`, and markets left without a price. Returns what it dropped.
+   */
+  prune(before: number, now: number = before): FuturesChange {
+    const removedMarkets: string[] = [];
+    const removedPrices: string[] = [];
+    for (const m of this.markets.values()) {
+      if (!m.history && m.closesAt < before) {
+        removedMarkets.push(m.id);
+        continue;
+      }
+      const ids = [...(this.byMarket.get(m.id) ?? [])];
+      const stale = ids.filter((id) => {
+        const p = this.prices.get(id);
+        return !p || !this.isLive(p, now);
+      });
+      if (stale.length === ids.length) removedMarkets.push(m.id);
+      else removedPrices.push(...stale);
+    }
+    const change: FuturesChange = { markets: [], prices: [], seen: [], removedPrices, removedMarkets, at: now };
+    this.applyChange(change);
+    return change;
   }
 }

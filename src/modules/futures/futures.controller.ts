@@ -43,7 +43,7 @@ export class FuturesController {
   @ApiPagedResponse(FuturesEvDto, { description: '+EV futures prices, highest EV first' })
   @ApiOperation({
     summary: '+EV futures prices (pro and up)',
-    description: `The sharp reference's complete market (two-way for over/under and yes/no; for an outright, at least two runners whose implied probabilities sum to 1 or more) is devigged n-way (\`devig_method\`, default power); every other book's price on a runner it quotes is listed when EV% = (fair x decimal - 1) x 100 exceeds \`min_ev\`. ${BOOKS_NOTE}`,
+    description: `The sharp reference's complete market (two-way for over/under and yes/no; for an outright, every runner any book quotes, with implied probabilities summing to 1 or more) is devigged n-way (\`devig_method\`, default power); every other book's price on a runner it quotes is listed when EV% = (fair x decimal - 1) x 100 exceeds \`min_ev\`. ${BOOKS_NOTE}`,
   })
   ev(@Query() q: FuturesEvQuery, @CurrentAccount() account: Account) {
     return this.futures.ev(account, q);
@@ -54,7 +54,7 @@ export class FuturesController {
   @ApiPagedResponse(FuturesLowHoldDto, { description: 'Low-hold futures markets, lowest hold first' })
   @ApiOperation({
     summary: 'Low-hold futures markets (hobby and up)',
-    description: `hold_percentage = (sum over the field of 1 / best decimal - 1) x 100; the field is the outcomes of the complete book market in scope that quotes most of them (a book listing a few favourites never defines it). \`max_hold\` default 5. ${BOOKS_NOTE}`,
+    description: `hold_percentage = (sum over the field of 1 / best decimal - 1) x 100; the field is the outcomes of a complete book market in scope: one quoting every runner any book quotes (a book listing the favourites never defines it). Prices their source has not confirmed within its window are left out; replayed imports (history) never appear. \`max_hold\` default 5. ${BOOKS_NOTE}`,
   })
   lowHold(@Query() q: FuturesLowHoldQuery, @CurrentAccount() account: Account) {
     return this.futures.lowHold(account, q);

@@ -10,6 +10,7 @@ export class FuturesMarketEntity {
   @Column('text', { name: 'future_type' }) futureType: string;
   @Column('text') kind: string;
   @Column('timestamptz', { name: 'closes_at' }) closesAt: Date;
+  @Column('boolean', { default: false }) history: boolean;
 }
 
 /** A current futures price at one book (FuturesPrice). */
@@ -28,4 +29,5 @@ export class FuturesPriceEntity {
   @Column('text', { name: 'external_id', nullable: true }) externalId: string | null;
   @Column('timestamptz', { name: 'changed_at' }) changedAt: Date;
   @Column('timestamptz', { name: 'last_seen_at' }) lastSeenAt: Date;
+  @Column('text', { default: '' }) source: string;
 }

@@ -13,14 +13,14 @@ export class FuturesRepository {
 
   /** Writes a change: new or changed markets and prices upserted, confirmed prices' last_seen_at moved. */
   async save(c: FuturesChange): Promise<void> {
-    if (!c.markets.length && !c.prices.length && !c.seen.length) return;
+    if (!c.markets.length && !c.prices.length && !c.seen.length && !c.removedPrices?.length && !c.removedMarkets?.length) return;
     await this.ds.transaction(async (m) => {
       for (let i = 0; i < c.markets.length; i += CHUNK) {
         const k = c.markets.slice(i, i + CHUNK);
         await m.query(
-          `INSERT INTO futures_markets (id, name, sport, league, future_type, kind, closes_at)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-           ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, closes_at = EXCLUDED.closes_at`,
+          `INSERT INTO futures_markets (id, name, sport, league, future_type, kind, closes_at, history)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::boolean[])
+           ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, closes_at = EXCLUDED.closes_at, history = EXCLUDED.history`,
           [
             k.map((x) => x.id),
             k.map((x) => x.name),
@@ -29,16 +29,18 @@ export class FuturesRepository {
             k.map((x) => x.futureType),
             k.map((x) => x.kind),
             k.map((x) => iso(x.closesAt)),
+            k.map((x) => x.history === true),
           ],
         );
       }
       for (let i = 0; i < c.prices.length; i += CHUNK) {
         const k = c.prices.slice(i, i + CHUNK);
         await m.query(
-          `INSERT INTO futures_prices (id, market_id, sportsbook, selection, selection_type, line, american, decimal, probability, external_id, changed_at, last_seen_at)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::int[], $8::float8[], $9::float8[], $10::text[], $11::timestamptz[], $12::timestamptz[])
+          `INSERT INTO futures_prices (id, market_id, sportsbook, selection, selection_type, line, american, decimal, probability, external_id, changed_at, last_seen_at, source)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::int[], $8::float8[], $9::float8[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::text[])
            ON CONFLICT (id) DO UPDATE SET selection = EXCLUDED.selection, line = EXCLUDED.line, american = EXCLUDED.american, decimal = EXCLUDED.decimal,
-             probability = EXCLUDED.probability, external_id = EXCLUDED.external_id, changed_at = EXCLUDED.changed_at, last_seen_at = EXCLUDED.last_seen_at`,
+             probability = EXCLUDED.probability, external_id = EXCLUDED.external_id, changed_at = EXCLUDED.changed_at, last_seen_at = EXCLUDED.last_seen_at,
+             source = EXCLUDED.source`,
           [
             k.map((x) => x.id),
             k.map((x) => x.marketId),
@@ -52,6 +54,7 @@ export class FuturesRepository {
             k.map((x) => x.externalId),
             k.map((x) => iso(x.changedAt)),
             k.map((x) => iso(x.lastSeenAt)),
+            k.map((x) => x.source ?? ''),
           ],
         );
       }
@@ -61,13 +64,21 @@ export class FuturesRepository {
           iso(c.at),
         ]);
       }
+      const gonePrices = c.removedPrices ?? [];
+      for (let i = 0; i < gonePrices.length; i += CHUNK)
+        await m.query(`DELETE FROM futures_prices WHERE id = ANY($1::text[])`, [gonePrices.slice(i, i + CHUNK)]);
+      const goneMarkets = c.removedMarkets ?? [];
+      for (let i = 0; i < goneMarkets.length; i += CHUNK) {
+        await m.query(`DELETE FROM futures_prices WHERE market_id = ANY($1::text[])`, [goneMarkets.slice(i, i + CHUNK)]);
+        await m.query(`DELETE FROM futures_markets WHERE id = ANY($1::text[])`, [goneMarkets.slice(i, i + CHUNK)]);
+      }
     });
   }
 
   /** Everything stored, as one change (the start-up load). */
   async load(): Promise<FuturesChange> {
     const markets = (
-      (await this.ds.query(`SELECT id, name, sport, league, future_type, kind, closes_at FROM futures_markets`)) as Array<
+      (await this.ds.query(`SELECT id, name, sport, league, future_type, kind, closes_at, history FROM futures_markets`)) as Array<
         Record<string, unknown>
       >
     ).map((r): FuturesMarket => ({
@@ -78,6 +89,7 @@ export class FuturesRepository {
       futureType: r.future_type as FutureType,
       kind: r.kind as string,
       closesAt: ms(r.closes_at),
+      ...(r.history === true ? { history: true } : {}),
     }));
     const prices = ((await this.ds.query(`SELECT * FROM futures_prices`)) as Array<Record<string, unknown>>).map((r): FuturesPrice => ({
       id: r.id as string,
@@ -92,6 +104,7 @@ export class FuturesRepository {
       externalId: (r.external_id as string | null) ?? null,
       changedAt: ms(r.changed_at),
       lastSeenAt: ms(r.last_seen_at),
+      ...(r.source ? { source: r.source as string } : {}),
     }));
     return { markets, prices, seen: [], at: prices.reduce((a, p) => Math.max(a, p.lastSeenAt), 0) };
   }

@@ -1,18 +1,29 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
 import { Catalog } from '../../config/catalog.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/env.js';
 import type { FuturesChange } from '../../domain/futures.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { IngestionService, type FuturesSink } from '../ingestion/ingestion.service.js';
-import { applyFutures, type FuturesIngestResult, type SplitBatch } from './futures-ingest.js';
+import { applyFutures, isEmptyChange, type FuturesBatchContext, type FuturesIngestResult, type SplitBatch } from './futures-ingest.js';
 import { FuturesStore } from './futures-store.js';
 import { FuturesRepository } from './futures.repository.js';
 
 export const FUTURES_TOPIC = 'futures';
 /** Markets are dropped this long after they close. */
 export const FUTURES_RETENTION_MS = 3 * 24 * 3600_000;
+/** Stale prices and closed markets are deleted this often (livePricesOf leaves stale prices out at once). */
 const PRUNE_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * The staleness windows of configured feeds: The Odds API sends every outright price each poll, so a price it has
+ * not sent for three polls (at least 15 minutes) has left the market.
+ */
+export function configuredWindows(config: Pick<AppConfig, 'oddsApi'>): Record<string, number> {
+  return { odds_api: Math.max(15 * 60_000, 3 * config.oddsApi.intervalSeconds * 1000) };
+}
 
 /**
  * The futures markets: fed by the ingestion pipeline (every source's futures quotes), written to the database
@@ -21,7 +32,7 @@ const PRUNE_INTERVAL_MS = 10 * 60_000;
 @Injectable()
 export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('futures');
-  readonly store = new FuturesStore();
+  readonly store: FuturesStore;
   private writing: Promise<void> = Promise.resolve();
   private pendingWrites = 0;
 
@@ -32,7 +43,10 @@ export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationB
     private readonly bus: EventBus,
     private readonly clock: Clock,
     private readonly jobs: Jobs,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.store = new FuturesStore(configuredWindows(config));
+  }
 
   onModuleInit(): void {
     this.ingestion.setFuturesSink(this);
@@ -52,10 +66,10 @@ export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationB
   }
 
   /** The ingestion pipeline's futures sink. */
-  accept(futures: SplitBatch['futures'], now: number): FuturesIngestResult {
-    const r = applyFutures(this.store, this.catalog, futures, now);
+  accept(futures: SplitBatch['futures'], now: number, ctx: FuturesBatchContext = {}): FuturesIngestResult {
+    const r = applyFutures(this.store, this.catalog, futures, now, ctx);
     const c = r.change;
-    if (c.markets.length || c.prices.length || c.seen.length) {
+    if (!isEmptyChange(c)) {
       this.bus.publish(FUTURES_TOPIC, c, { remoteOnly: true });
       this.write(() => this.repo.save(c));
     }
@@ -77,10 +91,16 @@ export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationB
     await this.writing;
   }
 
-  /** Drops markets closed more than FUTURES_RETENTION_MS ago (here and in the database). */
-  prune(now = this.clock.now()): string[] {
-    const gone = this.store.prune(now - FUTURES_RETENTION_MS);
-    if (gone.length) this.write(() => this.repo.deleteMarkets(gone));
-    return gone;
+  /**
+   * Drops markets closed more than FUTURES_RETENTION_MS ago, prices their source has not confirmed within its
+   * window and markets left without a price (here, in the database and on the other instances).
+   */
+  prune(now = this.clock.now()): FuturesChange {
+    const c = this.store.prune(now - FUTURES_RETENTION_MS, now);
+    if (!isEmptyChange(c)) {
+      this.bus.publish(FUTURES_TOPIC, c, { remoteOnly: true });
+      this.write(() => this.repo.save(c));
+    }
+    return c;
   }
 }

@@ -41,6 +41,14 @@ export class IngestBody {
   @MaxLength(64, { each: true })
   remove_ids?: string[];
 
+  @ApiPropertyOptional({
+    description:
+      'true: the batch is history (a replayed capture): its futures go to markets of their own, kept out of the live futures lists, +EV and low-hold',
+  })
+  @IsOptional()
+  @IsBoolean()
+  history?: boolean;
+
   @ApiPropertyOptional({ description: "true: the report lists each quote's row id (`ids`, null when rejected)" })
   @IsOptional()
   @IsBoolean()
@@ -72,6 +80,7 @@ export class AdminIngestController {
       events: body.events,
       removeIds: body.remove_ids,
       reportIds: body.report_ids,
+      history: body.history,
     });
     const durable = (await this.boards.flushed(5000)) && (await this.ingestion.futuresFlushed(5000));
     return envelope({ ...report, durable });

@@ -19,11 +19,17 @@ import { BoardService } from '../board/board.service.js';
 import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason } from './pipeline.js';
 import { createProviders } from './providers.js';
 import { SPLITS_TOPIC, type SplitsMessage } from './topics.js';
-import { mergeFuturesReport, splitFutures, type FuturesIngestResult, type SplitBatch } from '../futures/futures-ingest.js';
+import {
+  mergeFuturesReport,
+  splitFutures,
+  type FuturesBatchContext,
+  type FuturesIngestResult,
+  type SplitBatch,
+} from '../futures/futures-ingest.js';
 
 /** Where futures quotes go (src/modules/futures registers itself); without one they are counted as not accepted. */
 export interface FuturesSink {
-  accept(futures: SplitBatch['futures'], now: number): FuturesIngestResult;
+  accept(futures: SplitBatch['futures'], now: number, ctx: FuturesBatchContext): FuturesIngestResult;
   /** Settles once the futures accepted so far are written. */
   flushed(): Promise<void>;
 }
@@ -90,7 +96,8 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   /** Feeds one batch into the board (its futures quotes to the futures markets); returns what happened to it. */
   ingest(batch: ProviderBatch, now = this.clock.now(), opts: { backfill?: boolean } = {}): IngestReport {
     const split = splitFutures(batch);
-    const futures = split.futures.length ? (this.futuresSink?.accept(split.futures, now) ?? null) : null;
+    const ctx = { source: batch.source, history: batch.history === true, removeIds: batch.removeIds };
+    const futures = split.futures.length || batch.removeIds?.length ? (this.futuresSink?.accept(split.futures, now, ctx) ?? null) : null;
     const processed = this.pipeline.process(split.games, now);
     const { changeSet, splits } = processed;
     const report = mergeFuturesReport(processed.report, split, futures);
@@ -123,7 +130,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     const reports: IngestReport[] = [];
     for (let i = 0; i < batch.quotes.length; i += size) {
       const last = i + size >= batch.quotes.length;
-      const slice: ProviderBatch = { source: batch.source, quotes: batch.quotes.slice(i, i + size) };
+      const slice: ProviderBatch = { source: batch.source, quotes: batch.quotes.slice(i, i + size), history: batch.history };
       if (i === 0) slice.events = batch.events;
       if (last)
         Object.assign(slice, {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { decodeText } from '../../../domain/text.js';
 import type { Catalog } from '../../../config/catalog.js';
+import { isFutureQuote } from '../../../domain/futures.js';
 import { parseOddsApiEvents } from '../odds-api/odds-api-format.js';
 import type { ParsedFile } from './parsed.js';
 import { parseSampleCsv } from './sample-csv.js';
@@ -42,6 +43,8 @@ export function parseImport(text: string, catalog: Catalog, opts: ReadOptions): 
   if (opts.replay && parsed.capturedAt !== null) {
     shiftMs = opts.now - parsed.capturedAt;
     for (const { quote } of parsed.quotes) {
+      // A futures market keeps its season and settlement as the capture states them (a replay imports it as history).
+      if (isFutureQuote(quote)) continue;
       quote.startTime += shiftMs;
       if (quote.sourceTime) quote.sourceTime += shiftMs;
     }

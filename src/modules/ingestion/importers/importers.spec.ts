@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import { Catalog } from '../../../config/catalog.js';
+import { isFutureQuote } from '../../../domain/futures.js';
 import { parseImport, readImportFile } from './import-file.js';
 import { parseOddsApiEvents } from '../odds-api/odds-api-format.js';
 
@@ -64,15 +65,24 @@ describe('sample CSV', () => {
     expect(p.quotes).toEqual([]);
   });
 
-  it('--replay shifts times so the capture time becomes now and starts keep their distance', () => {
+  it('--replay shifts the games so the capture time becomes now and starts keep their distance; futures keep their dates', () => {
     const now = Date.parse('2026-11-21T20:00:00Z');
     const plain = readImportFile(SAMPLE, catalog, { now });
     const replayed = readImportFile(SAMPLE, catalog, { now, replay: true });
     const shift = now - plain.capturedAt!;
     expect(replayed.shiftMs).toBe(shift);
+    let games = 0;
     replayed.quotes.forEach((q, i) => {
+      if (isFutureQuote(q.quote)) {
+        // A futures market's season and settlement are the capture's: the 2026 World Series stays the 2026 one.
+        expect(q.quote.startTime).toBe(plain.quotes[i]!.quote.startTime);
+        return;
+      }
+      games++;
       expect(q.quote.startTime - now).toBe(plain.quotes[i]!.quote.startTime - plain.capturedAt!);
     });
+    // The sample's 207 game rows (3,466 futures rows).
+    expect(games).toBe(207);
   });
 });
 

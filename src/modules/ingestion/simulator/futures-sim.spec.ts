@@ -104,3 +104,31 @@ describe('futures simulator', () => {
     expect(Math.abs(1 / fav.decimal - 1 / before.get(fav.id)!)).toBeLessThan(0.08);
   });
 });
+
+describe('futures simulator confirmations', () => {
+  it('sends its whole state every 10 minutes, so every price it still quotes stays inside the 30-minute window', () => {
+    const sim = new FuturesSimulator(catalog, { seed: 3 });
+    const store = new FuturesStore();
+    const feed = (b: ReturnType<FuturesSimulator['poll']>, at: number) => {
+      if (b) applyFutures(store, catalog, splitFutures(b).futures, at, { source: b.source });
+    };
+    const first = sim.start(NOW);
+    feed(first, NOW);
+    const total = store.prices.size;
+    expect(total).toBe(first.quotes.length);
+    let full = 0;
+    for (let t = NOW + 60_000; t <= NOW + 45 * 60_000; t += 60_000) {
+      const b = sim.poll(t);
+      // Minutes 10, 20, 30, 40: every price (changed or not); the others: only changes.
+      if ((t - NOW) % 600_000 === 0) {
+        expect(b!.quotes.length).toBe(total);
+        full++;
+      } else expect(b?.quotes.length ?? 0).toBeLessThan(total);
+      feed(b, t);
+    }
+    expect(full).toBe(4);
+    // At minute 45 the newest confirmation is 5 minutes old: nothing has left a market.
+    const live = [...store.markets.keys()].reduce((n, id) => n + store.livePricesOf(id, NOW + 45 * 60_000).length, 0);
+    expect(live).toBe(total);
+  });
+});

@@ -181,12 +181,21 @@ export function bookPrice(implied: number): number {
   return Math.max(100, Math.floor(a / step + 1e-9) * step);
 }
 
+/**
+ * The simulator sends its whole state (every book's current price, changed or not) this often, so a price it still
+ * quotes is confirmed within the futures staleness window (FUTURES_STALE_MS, 30 minutes); between times, only changes.
+ */
+export const FULL_STATE_EVERY_MS = 10 * 60_000;
+
 export class FuturesSimulator implements OddsProvider {
   readonly name = 'simulator-futures';
   readonly intervalMs: number;
   private markets: SimMarket[] = [];
   /** Each book's current price per market runner (only changes are sent). */
   private readonly quoted = new Map<string, number>();
+  /** Each book's last quote per market runner (re-sent with the whole state). */
+  private readonly lastQuote = new Map<string, Quote>();
+  private fullStateAt = 0;
   private readonly rng: Rng;
 
   constructor(
@@ -199,6 +208,7 @@ export class FuturesSimulator implements OddsProvider {
 
   start(now: number): ProviderBatch {
     this.markets = LEAGUES.flatMap((l) => this.build(l, now));
+    this.fullStateAt = now;
     return { source: this.name, quotes: this.quotes(now, true) };
   }
 
@@ -207,6 +217,12 @@ export class FuturesSimulator implements OddsProvider {
     // Slow drift: every runner's log-odds take a small step (about 1% of probability an hour for a favourite).
     for (const m of this.markets) for (const r of m.runners) r.logit += this.rng.range(-0.02, 0.02);
     const quotes = this.quotes(now, false);
+    if (now - this.fullStateAt >= FULL_STATE_EVERY_MS) {
+      // The whole state: every price not changed in this poll, confirmed as it stands.
+      this.fullStateAt = now;
+      const sent = new Set(quotes.map((q) => this.keyOf(q.book, q.future!.market, q.league, q.selection)));
+      for (const [k, q] of this.lastQuote) if (!sent.has(k)) quotes.push({ ...q, sourceTime: now });
+    }
     return quotes.length ? { source: this.name, quotes } : null;
   }
 
@@ -371,10 +387,10 @@ export class FuturesSimulator implements OddsProvider {
     now: number,
     all: boolean,
   ): void {
-    const k = `${book}|${m.tag.market}|${m.league}|${selection}`;
+    const k = this.keyOf(book, m.tag.market, m.league, selection);
     if (!all && this.quoted.get(k) === american) return;
     this.quoted.set(k, american);
-    out.push({
+    const q: Quote = {
       book,
       league: m.league,
       homeTeam: '',
@@ -388,6 +404,12 @@ export class FuturesSimulator implements OddsProvider {
       price: { american },
       sourceTime: now,
       future: m.tag,
-    });
+    };
+    this.lastQuote.set(k, q);
+    out.push(q);
+  }
+
+  private keyOf(book: string, market: string, league: string, selection: string): string {
+    return `${book}|${market}|${league}|${selection}`;
   }
 }
