@@ -394,7 +394,7 @@ export async function runImport(
     );
   if (registered.books.length)
     print(
-      `new sportsbooks (not in the catalog; registered unlisted, sharp tier): ${registered.books.map((b) => `${b.id} (sent as "${b.from}")`).join(', ')}`,
+      `new sportsbooks (not in the catalog; registered unverified: unlisted, shown from the sharp tier, never a sharp reference, every opportunity on them carries UNVERIFIED_BOOK until an operator describes them in config/catalog/sportsbooks.json): ${registered.books.map((b) => `${b.id} (sent as "${b.from}")`).join(', ')}`,
     );
   const shown = Object.entries(summary.displayOnly).sort((a, b) => b[1] - a[1]);
   if (shown.length)
