@@ -13,6 +13,7 @@ import {
   withGameNumber,
   compact,
   slugId,
+  marketTypeId,
 } from '../../domain/normalise.js';
 import { isDrawSelection, readContract } from '../../domain/selections.js';
 import { deepTextProblem, fieldsProblem } from '../../domain/text.js';
@@ -40,6 +41,9 @@ export type RejectReason =
   | 'invalid_time'
   | 'event_ended'
   | 'malformed_quote';
+
+/** A player-prop selection on the player scoring (`To Score`, `Anytime Goalscorer`, `Not To Score`). */
+const TO_SCORE = /\b(?:to[\s_]+score|anytime(?:[\s_]+(?:goal)?scorer)?|goalscorer|scorer)\b/i;
 
 /**
  * A three-way (European) handicap: home, draw and away at a whole-goal handicap, no push. Not an Asian handicap
@@ -462,7 +466,7 @@ export class IngestionPipeline {
   normalise(q: Quote, now: number, register = false): OddsRow {
     const textBad = quoteTextProblem(q);
     if (textBad) throw new Rejection('invalid_text', textBad);
-    const quotedMarket = String(q.marketType ?? '').toLowerCase();
+    const quotedMarket = marketTypeId(String(q.marketType ?? ''));
     if (!/^[a-z0-9_]{1,64}$/.test(quotedMarket)) throw new Rejection('invalid_market', `invalid market type "${q.marketType}"`);
     if (quotedMarket.endsWith('_lay')) throw new Rejection('lay_market', 'exchange lay prices are not back prices');
     const price = priceOf(q);
@@ -551,6 +555,20 @@ export class IngestionPipeline {
     let selectionType = String(q.selectionType ?? '').toLowerCase() || 'other';
     let subject: string | null = q.playerName ? compact(q.playerName) : null;
     if (marketType === 'moneyline') ({ marketType, selectionType, subject } = this.readMoneyline(q, league, e, selectionType, subject));
+    // "To Score" in an over/under player prop is the player's anytime-goal Yes (or No): that market, not a refusal.
+    if (
+      marketType.startsWith('player_') &&
+      selectionType !== 'over' &&
+      selectionType !== 'under' &&
+      (TO_SCORE.test(q.selection) || TO_SCORE.test(selectionType))
+    ) {
+      const no = /\b(?:not|no)\b/i.test(q.selection) || selectionType === 'no' || selectionType.endsWith('_no');
+      const player = (q.playerName ?? q.selection)
+        .replace(TO_SCORE, ' ')
+        .replace(/\b(?:not|no|yes)\b/gi, ' ')
+        .replace(/[\s:\-–]+/g, ' ');
+      return { marketType: 'anytime_goal', selectionType: no ? 'no' : 'yes', subject: compact(player) || subject };
+    }
     // Quarter lines settle half win / half loss: an Asian handicap, never an ordinary spread.
     if (line !== null && HANDICAP_MARKETS.has(marketType) && marketType !== 'asian_handicap' && isQuarterLine(line))
       marketType = 'asian_handicap';
