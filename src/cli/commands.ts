@@ -29,9 +29,11 @@ Commands:
                                                                        --replay shifts its times so its capture time is now;
                                                                        --dry-run reports what would change and writes nothing;
                                                                        every rejected row is reported with its line and reason
-                                                                       (past 50, all of them in FILE.rejected.csv or PATH).
-                                                                       Exit 0: all imported; 1: some rows rejected; 2: nothing
-                                                                       imported (empty, unreadable, wrong header, all rejected)
+                                                                       (the first 50 here; all of them in PATH, else
+                                                                       DATA_DIR/imports/SOURCE.rejected.csv, else ./SOURCE.rejected.csv).
+                                                                       Exit 0: all imported; 1: partial import (imported, some rows
+                                                                       rejected); 2: nothing imported (empty, unreadable, wrong
+                                                                       header, all rejected)
   import:remove <SOURCE>                                               withdraw every price the import SOURCE brought
   migration:run                                                        apply pending database migrations
 

@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { ServerInfo } from '../common/admin/admin-token.js';
 import { SystemClock } from '../common/time/clock.js';
@@ -347,11 +346,10 @@ export async function runImport(
   const rejected = errors.length;
   for (const e of errors.slice(0, SHOWN_ERRORS)) print(`line ${e.line}: ${e.reason}`);
   let rejectionsFile: string | null = null;
-  if (errors.length > SHOWN_ERRORS && !opts.dryRun) {
-    rejectionsFile = writeRejections(path, errors, opts.rejectionsFile);
-    print(
-      `... and ${errors.length - SHOWN_ERRORS} more rejected rows; every rejected row with its line and reason: ${rejectionsFile ?? '(could not write the list)'}`,
-    );
+  if (errors.length && !opts.dryRun) {
+    rejectionsFile = writeRejections(config.dataDir, source, errors, opts.rejectionsFile);
+    if (errors.length > SHOWN_ERRORS) print(`... and ${errors.length - SHOWN_ERRORS} more rejected rows`);
+    print(`every rejected row with its line and reason: ${rejectionsFile ?? '(could not write the list)'}`);
   } else if (errors.length > SHOWN_ERRORS) print(`... and ${errors.length - SHOWN_ERRORS} more rejected rows`);
   const registered = { leagues: merged.registered?.leagues ?? [], books: merged.registered?.books ?? [] };
   // Rows of ended events are imported as what they are: they count as imported.
@@ -413,7 +411,7 @@ export async function runImport(
     );
   if (registered.books.length)
     print(
-      `new sportsbooks (not in the catalog; registered unlisted, sharp tier): ${registered.books.map((b) => `${b.id} (sent as "${b.from}")`).join(', ')}`,
+      `new sportsbooks (not in the catalog; registered unverified: unlisted, shown from the sharp tier, never a sharp reference, every opportunity on them carries UNVERIFIED_BOOK until an operator describes them in config/catalog/sportsbooks.json): ${registered.books.map((b) => `${b.id} (sent as "${b.from}")`).join(', ')}`,
     );
   const shown = Object.entries(summary.displayOnly).sort((a, b) => b[1] - a[1]);
   if (shown.length)
@@ -426,7 +424,11 @@ export async function runImport(
     print(
       'warning: the server could not write every imported price to its database yet; they are buffered in its memory and written when the database returns (lost if it stops before)',
     );
-  if (exitCode === IMPORT_EXIT.NOTHING) print(`nothing was imported from ${path}`);
+  if (exitCode === IMPORT_EXIT.NOTHING) print(`nothing was imported from ${path} (exit code ${IMPORT_EXIT.NOTHING})`);
+  else if (exitCode === IMPORT_EXIT.SOME_REJECTED)
+    print(
+      `partial import (exit code ${IMPORT_EXIT.SOME_REJECTED}): ${imported} rows imported, ${rejected + quarantined} refused${rejectionsFile ? ` (listed in ${rejectionsFile})` : ''}`,
+    );
   return summary;
 }
 
@@ -494,13 +496,19 @@ export async function removeImport(
   return removed;
 }
 
-/** Writes every rejected row (line, reason) as CSV next to the file, else in the temp directory; returns its path. */
-function writeRejections(path: string, errors: ParseError[], wanted?: string): string | null {
+/**
+ * Writes every rejected row (line, reason) as CSV: to `wanted` (`--rejections PATH`), else under the data directory
+ * (DATA_DIR/imports/<source>.rejected.csv), else in the working directory; never beside the input file (its folder may
+ * be read-only). Returns the path written, or null.
+ */
+export function writeRejections(dataDir: string, source: string, errors: readonly ParseError[], wanted?: string): string | null {
   const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
   const text = `line,reason\n${errors.map((e) => `${e.line},${q(e.reason)}`).join('\n')}\n`;
-  const candidates = wanted ? [wanted] : [`${path}.rejected.csv`, join(tmpdir(), `${basename(path)}.${process.pid}.rejected.csv`)];
+  const name = `${source.replace(/[^A-Za-z0-9._-]/g, '_')}.rejected.csv`;
+  const candidates = wanted ? [wanted] : [join(dataDir, 'imports', name), join(process.cwd(), name)];
   for (const c of candidates) {
     try {
+      mkdirSync(dirname(c), { recursive: true });
       writeFileSync(c, text);
       return c;
     } catch {

@@ -374,6 +374,16 @@ export class Catalog {
     return copy;
   }
 
+  /**
+   * Whether a book is verified: described in config/catalog/sportsbooks.json (any class but `unknown`). A book a
+   * feed sent that the catalog lacks is unverified until an operator describes it there: never a sharp reference,
+   * left out of the other books' consensus, and every opportunity resting on it carries UNVERIFIED_BOOK.
+   */
+  isVerified(id: string): boolean {
+    const def = this.bookById.get(id);
+    return def !== undefined && def.class !== 'unknown';
+  }
+
   /** Books shown in the default catalog (not unlisted), most popular first. */
   listedBooks(): BookDef[] {
     return this.books.filter((b) => !b.unlisted);

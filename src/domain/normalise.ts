@@ -173,3 +173,22 @@ export function titleFromId(id: string): string {
     )
     .join(' ');
 }
+
+/**
+ * The market type id of a feed's spelling: lower case; `+` and `&` read as `plus` and `and`, any other run of
+ * characters but letters and digits an underscore (`player_goals_+_assists` -> `player_goals_plus_assists`,
+ * `Goals & Assists` -> `goals_and_assists`, accents dropped). An id already in that form is unchanged; a spelling with
+ * no letter or digit gives an empty id (refused).
+ */
+export function marketTypeId(raw: string): string {
+  const lower = raw.trim().toLowerCase();
+  if (/^[a-z0-9_]*$/.test(lower)) return lower;
+  return lower
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/\+/g, '_plus_')
+    .replace(/&/g, '_and_')
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_|_$/g, '');
+}

@@ -102,7 +102,7 @@ describe('a self-contradicting exchange (player goal props: a retail over 1.5 ag
     expect(h.holdPercent).toBeCloseTo(3.4305, 3);
     expect(h.sides.map((s) => s.row.sportsbook)).toEqual(['bet365', 'ladbrokes']);
     expect(h.allBooks).not.toContain('betfair');
-    expect(h.guards).toEqual({ flagged: [], offConsensus: [] });
+    expect(h.guards).toEqual({ flagged: [], offConsensus: [], unverified: [] });
     expect(detectMiddles(ctx, board.group(g)[0]!.ladderKey, all)).toEqual([]);
   });
 
@@ -279,7 +279,7 @@ describe('a three-way market whose draw is a prediction-market contract', () => 
     expect(a.impliedTotal).toBeCloseTo(99.5008, 3);
     expect(a.profitPercent).toBeCloseTo(0.5017, 3);
     expect(a.legs.map((l) => l.stakePercent)).toEqual([expect.closeTo(44.2213, 3), expect.closeTo(27.839, 3), expect.closeTo(27.9397, 3)]);
-    expect(a.guards).toEqual({ flagged: [], offConsensus: [] });
+    expect(a.guards).toEqual({ flagged: [], offConsensus: [], unverified: [] });
   });
 
   it('finds the +EV contracts against the sharp three-way line, as an independent power devig says', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -275,14 +275,28 @@ describe('hostile imports through a running server', () => {
     );
   });
 
-  it('many refused rows: every one listed with its line, in a file beside the import', async () => {
+  it('many refused rows from a read-only folder: every one listed with its line, in a file under the data directory', async () => {
     const lines = [HEADER];
     for (let i = 0; i < 120; i++) lines.push(row({ id: String(i), book: 'fanduel', home: `Team\u0000${i}` }));
     lines.push(row({ book: 'pinnacle', id: 'ok' }));
-    const s = await importFile(lines.join('\n'));
+    const readOnly = mkdtempSync(join(tmpdir(), 'odds-hostile-ro-'));
+    const path = join(readOnly, 'partial.csv');
+    writeFileSync(path, lines.join('\n'));
+    chmodSync(readOnly, 0o555);
+    const printed: string[] = [];
+    let s: ImportSummary;
+    try {
+      s = await runImport(path, config, { replay: false, server: server(), admin }, (l) => printed.push(l));
+    } finally {
+      chmodSync(readOnly, 0o755);
+    }
     expect(s).toMatchObject({ imported: 1, rejected: 120, exitCode: IMPORT_EXIT.SOME_REJECTED });
     expect(s.errors.map((e) => e.line)).toEqual(Array.from({ length: 120 }, (_, i) => i + 2));
-    expect(s.rejectionsFile).toMatch(/\.rejected\.csv$/);
+    // Written under DATA_DIR/imports (named after the source), nothing beside the input; the summary names it.
+    expect(s.rejectionsFile).toBe(join(config.dataDir, 'imports', 'partial.csv.rejected.csv'));
+    expect(readdirSync(readOnly)).toEqual(['partial.csv']);
+    expect(printed.join('\n')).toContain(`every rejected row with its line and reason: ${s.rejectionsFile}`);
+    expect(printed.join('\n')).toContain('partial import (exit code 1): 1 rows imported, 120 refused');
     const listed = readFileSync(s.rejectionsFile!, 'utf8').trim().split('\n');
     expect(listed).toHaveLength(121);
     expect(listed[1]).toBe('2,"home_team contains a NUL character (U+0000), which the database cannot store"');

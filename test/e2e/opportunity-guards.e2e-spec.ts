@@ -59,7 +59,7 @@ const ou = (
  *    best sound prices (bet365 11.0, Ladbrokes 1.06) hold 3.4305%.
  * 2. Nuggets v Lakers total: six books' main line 224.5 at -110 / -110; on 220.5 four books say -155..-165 /
  *    +125..+130 and Bovada posts -110 / -110 (its 224.5 prices, mislabelled): Bovada over + Caesars under +130 =
- *    95.8590%, a 4.3199% arbitrage, listed with PRICE_OFF_CONSENSUS.
+ *    95.8590%, a 4.3199% arbitrage, out of the default list and listed with PRICE_OFF_CONSENSUS on request.
  * 3. Nuggets v Lakers moneyline: Pinnacle -105 / +110 crosses itself (98.84%), so Circa -115 / -105 is the sharp
  *    reference: power devig 0.511602 / 0.488398; DraftKings +104 is +4.3668% (SINGLE_SHARP_REF).
  * 4. Arsenal v Chelsea three-way: Kalshi contracts 0.44 / "Reg Time: Tie" 0.277 / 0.278 = 99.5008%, a 0.5017%
@@ -230,8 +230,9 @@ describe('opportunity guards (end to end, quotes through POST /admin/ingest)', (
     expect((await t.call('/opportunities/arbitrage?include_flagged=maybe', { key: KEYS.sharp })).status).toBe(400);
   });
 
-  it('a mislabelled alternate line is listed with PRICE_OFF_CONSENSUS', async () => {
-    const totals = (await arbs()).filter((a) => a.market_type === 'total_points');
+  it('a mislabelled alternate line is a probable mapping error: out of the default list, listed with PRICE_OFF_CONSENSUS on request', async () => {
+    expect((await arbs()).filter((a) => a.market_type === 'total_points')).toEqual([]);
+    const totals = (await arbs('&include_flagged=true')).filter((a) => a.market_type === 'total_points');
     expect(totals).toHaveLength(1);
     expect(totals[0]).toMatchObject({
       line: 220.5,

@@ -14,6 +14,8 @@ export interface Guards {
   flagged: MarketCheck[];
   /** Prices it uses that are far from the other books' consensus on the same outcome. */
   offConsensus: ConsensusGap[];
+  /** Books it uses that the catalog does not describe (Catalog.isVerified false), each once. */
+  unverified: string[];
 }
 
 /** What every opportunity carries, whatever its type; each type's record adds its own numbers. */

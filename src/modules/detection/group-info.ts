@@ -36,6 +36,8 @@ export interface GroupInfo {
   byBook: BookPrices;
   /** The venues whose own market in this group is flagged, by book. */
   flags: Map<string, MarketCheck>;
+  /** The books with an active price in this group that the catalog does not describe (unverified). */
+  unverified: ReadonlySet<string>;
   /** The active rows of each outcome (outcome order; rows in group order). */
   byOutcome: OddsRow[][];
   /** Filled on first use during one evaluation: the best prices among all books (bestOf with every book). */
@@ -103,7 +105,9 @@ function readRows(ctx: DetectContext, rows: readonly OddsRow[]): GroupInfo | nul
     byBook.offer(r, i);
     byOutcome[i]!.push(r);
   }
-  return { rows, first, outcomes, byBook, byOutcome, flags: checkMarkets(byBook, outcomes, (id) => ctx.catalog.book(id)) };
+  const unverified = new Set<string>();
+  for (const b of byBook.books) if (!ctx.catalog.isVerified(b)) unverified.add(b);
+  return { rows, first, outcomes, byBook, byOutcome, flags: checkMarkets(byBook, outcomes, (id) => ctx.catalog.book(id)), unverified };
 }
 
 /**
@@ -142,11 +146,15 @@ export function allBooksBest(g: GroupInfo): GroupBest | null {
   return g.allBest;
 }
 
-/** How far a price of the group is from the other books' consensus on its outcome (guards.ts consensusGap). */
+/**
+ * How far a price of the group is from the other books' consensus on its outcome (guards.ts consensusGap). Flagged
+ * venues and unverified books are not part of the consensus (an unverified book's own price is still judged).
+ */
 export function consensusGapIn(g: GroupInfo, r: OddsRow): ConsensusGap | null {
   const tables = (g.consensus ??= new Map());
   let table = tables.get(r.selectionType);
-  if (!table) tables.set(r.selectionType, (table = outcomeConsensus(g.byBook, r.selectionType, (b) => g.flags.has(b))));
+  if (!table)
+    tables.set(r.selectionType, (table = outcomeConsensus(g.byBook, r.selectionType, (b) => g.flags.has(b) || g.unverified.has(b))));
   return consensusGapOf(r, table);
 }
 
@@ -155,17 +163,22 @@ export function usable(ctx: DetectContext, g: GroupInfo, inScope: BookFilter): B
   return ctx.includeFlagged || !g.flags.size ? inScope : (b) => inScope(b) && !g.flags.has(b);
 }
 
-/** The guards' findings on prices of one group: flagged venues among them, and prices far from the consensus. */
+/**
+ * The guards' findings on prices of one group: flagged venues among them, prices far from the consensus, and
+ * unverified books.
+ */
 export function guardsOf(g: GroupInfo, rows: readonly OddsRow[]): Guards {
   const flagged: MarketCheck[] = [];
   const offConsensus: ConsensusGap[] = [];
+  const unverified: string[] = [];
   for (const r of rows) {
     const f = g.flags.get(r.sportsbook);
     if (f && !flagged.includes(f)) flagged.push(f);
     const gap = consensusGapIn(g, r);
     if (gap) offConsensus.push(gap);
+    if (g.unverified.has(r.sportsbook) && !unverified.includes(r.sportsbook)) unverified.push(r.sportsbook);
   }
-  return { flagged, offConsensus };
+  return { flagged, offConsensus, unverified };
 }
 
 /** The flag of a row's own venue market, when its group is a closed market and the venue's market is flagged. */

@@ -1,4 +1,5 @@
 import type { BookDef } from '../../config/catalog.js';
+import type { Guards } from './detector.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 
 /**
@@ -239,4 +240,15 @@ export function consensusGap(row: OddsRow, byBook: BookPrices, excluded: (book: 
   if (p <= 0 || p >= 1 || consensus <= 0 || consensus >= 1) return null;
   const far = Math.abs(logit(p) - logit(consensus)) > OFF_CONSENSUS.logOdds && Math.abs(p - consensus) > OFF_CONSENSUS.probability;
   return far ? { book: row.sportsbook, selectionType: row.selectionType, probability: p, consensus, otherBooks: others.length } : null;
+}
+
+/**
+ * Whether an opportunity rests on a probable mapping error: one of its prices (or, for +EV, the sharp prices it is
+ * devigged from) is far off the other books' consensus. A mislabelled line (another line's prices, a contract on
+ * the other team, a three-way handicap read as an Asian one) looks exactly like this, and so does a stale line
+ * no one can still take: it is not offered as value in the default lists (`include_flagged=true` shows it, with
+ * PRICE_OFF_CONSENSUS).
+ */
+export function probableMappingError(g: Pick<Guards, 'offConsensus'>): boolean {
+  return g.offConsensus.length > 0;
 }

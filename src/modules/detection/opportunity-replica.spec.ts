@@ -26,7 +26,7 @@ const rec = (id: string, source: string, value: number, r: OddsRow, at = value):
   marketType: 'moneyline',
   detectedAt: at,
   updatedAt: at,
-  guards: { flagged: [], offConsensus: [] },
+  guards: { flagged: [], offConsensus: [], unverified: [] },
   row: r,
   value,
 });

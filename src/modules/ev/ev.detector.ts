@@ -48,8 +48,9 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
   if (!g) return [];
   let ref: { book: string; legs: OddsRow[] } | null = null;
   let sharpRefCount = 0;
-  // A book's complete market (its best active price on every outcome, as bestPerOutcome among its rows alone).
-  const completeOf = (book: string): OddsRow[] | null => (g.flags.has(book) ? null : g.byBook.complete(book));
+  // A book's complete market (its best active price on every outcome, as bestPerOutcome among its rows alone);
+  // a flagged venue market or an unverified book is never a reference.
+  const completeOf = (book: string): OddsRow[] | null => (g.flags.has(book) || g.unverified.has(book) ? null : g.byBook.complete(book));
   for (const book of SHARP_REFERENCE_BOOKS) {
     const legs = completeOf(book);
     if (!legs) continue;
@@ -115,7 +116,7 @@ export function detectEv(ctx: DetectContext, groupKey: string, sharpBook?: strin
         sharpHoldPercent: (sum - 1) * 100,
         marketWidth: shared.width,
         isMainLine: shared.isMain,
-        guards: { flagged: own.flagged, offConsensus: [...own.offConsensus, ...shared.refGap] },
+        guards: { flagged: own.flagged, offConsensus: [...own.offConsensus, ...shared.refGap], unverified: own.unverified },
       });
     }
   }

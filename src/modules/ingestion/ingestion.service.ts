@@ -114,7 +114,10 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
         msg: 'registered on first sight (not in the catalog)',
         source: batch.source,
         leagues: report.registered.leagues.map((l) => `${l.id} (${l.sport}, sent as "${l.from}")`),
-        books: report.registered.books.map((b) => `${b.id} (sent as "${b.from}"; unlisted, sharp tier)`),
+        books: report.registered.books.map(
+          (b) =>
+            `${b.id} (sent as "${b.from}"; unverified: unlisted, never a sharp reference, its opportunities carry UNVERIFIED_BOOK until described in config/catalog/sportsbooks.json)`,
+        ),
       });
     }
     return report;

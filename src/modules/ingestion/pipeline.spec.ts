@@ -175,7 +175,7 @@ describe('IngestionPipeline', () => {
     [{ selection: 'Draw', selectionType: 'draw' }, 'selection_not_in_market'],
     [{ marketType: 'total_points', selection: 'Denver Nuggets', line: 220.5 }, 'selection_not_in_market'],
     [{ marketType: 'moneyline_lay' }, 'lay_market'],
-    [{ marketType: 'Money Line!' }, 'invalid_market'],
+    [{ marketType: '!!!' }, 'invalid_market'],
     [{ startTime: Number.NaN }, 'invalid_time'],
   ] as const)('rejects %j as %s and counts it', (over, reason) => {
     const r = ingest([q(over as Partial<Quote>), q({ book: 'fanduel' })]);

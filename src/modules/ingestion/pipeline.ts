@@ -13,6 +13,7 @@ import {
   withGameNumber,
   compact,
   slugId,
+  marketTypeId,
 } from '../../domain/normalise.js';
 import { isDrawSelection, readContract } from '../../domain/selections.js';
 import { deepTextProblem, fieldsProblem } from '../../domain/text.js';
@@ -40,6 +41,45 @@ export type RejectReason =
   | 'invalid_time'
   | 'event_ended'
   | 'malformed_quote';
+
+/** A player-prop selection on the player scoring (`To Score`, `Anytime Goalscorer`, `Not To Score`). */
+const TO_SCORE = /\b(?:to[\s_]+score|anytime(?:[\s_]+(?:goal)?scorer)?|goalscorer|scorer)\b/i;
+
+/**
+ * A three-way (European) handicap: home, draw and away at a whole-goal handicap, no push. Not an Asian handicap
+ * (whose 0 line refunds a draw) nor a two-way spread: a market of its own, display-only (the catalog does not
+ * describe it, so it never enters a two-way group or detection).
+ */
+export const THREE_WAY_HANDICAP = 'three_way_handicap';
+
+/** Market types feeds use for a three-way handicap. */
+const THREE_WAY_HANDICAP_NAMES = new Set([THREE_WAY_HANDICAP, 'european_handicap', '3_way_handicap', 'handicap_3_way', 'handicap_result']);
+
+/**
+ * The indexes of the quotes of a batch that are three-way handicap prices: a three-way handicap market type, or a
+ * handicap market (not an Asian one) in which the same book quotes a draw on the same game: its home and away rows
+ * of that market are the three-way market's too (a retail book's 0 handicap home / draw / away is not an Asian 0).
+ */
+export function threeWayHandicaps(quotes: readonly Quote[]): Set<number> {
+  const out = new Set<number>();
+  const keyOf = (q: Quote) => [q.book, q.league, q.homeTeam, q.awayTeam, q.startTime, String(q.marketType).toLowerCase()].join('|');
+  const withDraw = new Set<string>();
+  quotes.forEach((q, i) => {
+    const market = typeof q.marketType === 'string' ? q.marketType.toLowerCase() : '';
+    if (THREE_WAY_HANDICAP_NAMES.has(market)) out.add(i);
+    else if (HANDICAP_MARKETS.has(market) && market !== 'asian_handicap') {
+      const st = typeof q.selectionType === 'string' ? q.selectionType.toLowerCase() : '';
+      const draw = ['draw', 'tie', 'x'].includes(st) || (st !== 'home' && st !== 'away' && isDrawSelection(String(q.selection ?? '')));
+      if (draw) withDraw.add(keyOf(q));
+    }
+  });
+  if (withDraw.size)
+    quotes.forEach((q, i) => {
+      const market = typeof q.marketType === 'string' ? q.marketType.toLowerCase() : '';
+      if (HANDICAP_MARKETS.has(market) && withDraw.has(keyOf(q))) out.add(i);
+    });
+  return out;
+}
 
 /** A traded amount a source sent: absent is null; anything but a finite number from 0 up is refused with the row. */
 function amount(v: number | null | undefined, field: string): number | null {
@@ -411,6 +451,14 @@ export class IngestionPipeline {
     return null;
   }
 
+  /** Whether a text is the game's title: its two teams joined by `@`, `at`, `vs`, `v` or a dash, in either order. */
+  private isGameTitle(league: LeagueDef, e: BoardEvent, text: string): boolean {
+    const parts = text.split(/\s+(?:@|at|vs\.?|v\.?|versus|-|–)\s+/i);
+    if (parts.length !== 2 || !e.homeKey || !e.awayKey) return false;
+    const keys = parts.map((p) => this.team(league, p).key);
+    return (keys[0] === e.homeKey && keys[1] === e.awayKey) || (keys[0] === e.awayKey && keys[1] === e.homeKey);
+  }
+
   /**
    * Builds the board row for one quote, or throws a Rejection. `register`: a league or book the catalog lacks is
    * registered on first sight (off for removals, which only name what exists).
@@ -418,7 +466,7 @@ export class IngestionPipeline {
   normalise(q: Quote, now: number, register = false): OddsRow {
     const textBad = quoteTextProblem(q);
     if (textBad) throw new Rejection('invalid_text', textBad);
-    const quotedMarket = String(q.marketType ?? '').toLowerCase();
+    const quotedMarket = marketTypeId(String(q.marketType ?? ''));
     if (!/^[a-z0-9_]{1,64}$/.test(quotedMarket)) throw new Rejection('invalid_market', `invalid market type "${q.marketType}"`);
     if (quotedMarket.endsWith('_lay')) throw new Rejection('lay_market', 'exchange lay prices are not back prices');
     const price = priceOf(q);
@@ -507,6 +555,20 @@ export class IngestionPipeline {
     let selectionType = String(q.selectionType ?? '').toLowerCase() || 'other';
     let subject: string | null = q.playerName ? compact(q.playerName) : null;
     if (marketType === 'moneyline') ({ marketType, selectionType, subject } = this.readMoneyline(q, league, e, selectionType, subject));
+    // "To Score" in an over/under player prop is the player's anytime-goal Yes (or No): that market, not a refusal.
+    if (
+      marketType.startsWith('player_') &&
+      selectionType !== 'over' &&
+      selectionType !== 'under' &&
+      (TO_SCORE.test(q.selection) || TO_SCORE.test(selectionType))
+    ) {
+      const no = /\b(?:not|no)\b/i.test(q.selection) || selectionType === 'no' || selectionType.endsWith('_no');
+      const player = (q.playerName ?? q.selection)
+        .replace(TO_SCORE, ' ')
+        .replace(/\b(?:not|no|yes)\b/gi, ' ')
+        .replace(/[\s:\-–]+/g, ' ');
+      return { marketType: 'anytime_goal', selectionType: no ? 'no' : 'yes', subject: compact(player) || subject };
+    }
     // Quarter lines settle half win / half loss: an Asian handicap, never an ordinary spread.
     if (line !== null && HANDICAP_MARKETS.has(marketType) && marketType !== 'asian_handicap' && isQuarterLine(line))
       marketType = 'asian_handicap';
@@ -544,6 +606,11 @@ export class IngestionPipeline {
       isDrawSelection(text)
         ? 'draw'
         : (this.sideOf(league, e, text) ?? (hint.startsWith('home') ? 'home' : hint.startsWith('away') ? 'away' : null));
+    // A contract titled by the game ("Spain @ France: Yes") names both teams and so no outcome: the source's
+    // home/away hint is not taken for it (it was read as the home side of games it is not on); it stays a Yes/No
+    // market of its own, display-only.
+    if (c.answer && this.isGameTitle(league, e, c.subject))
+      return { marketType: 'binary', selectionType: c.answer, subject: compact(c.subject) || null };
     if (c.answer === 'yes') {
       const side = named(c.subject, selectionType);
       if (side) return { marketType: 'moneyline', selectionType: side, subject };
@@ -692,9 +759,10 @@ export class IngestionPipeline {
     const displayOnly: Record<string, number> = {};
     const upserts = new Map<string, OddsRow>();
     if (reportIds) report.ids = quotes.map(() => null);
+    const threeWay = threeWayHandicaps(quotes);
     quotes.forEach((q, i) => {
       try {
-        const row = this.normalise(q, now, true);
+        const row = this.normalise(threeWay.has(i) ? { ...q, marketType: THREE_WAY_HANDICAP } : q, now, true);
         upserts.set(row.id, row);
         if (report.ids) report.ids[i] = row.id;
         report.accepted++;

@@ -364,13 +364,14 @@ function middleRecord(
   const a = side1.row;
   const b = side2.row;
   const age = Math.max(ageSeconds(ctx.board, a, ctx.now), ageSeconds(ctx.board, b, ctx.now));
-  const guards: Guards = { flagged: [], offConsensus: [] };
+  const guards: Guards = { flagged: [], offConsensus: [], unverified: [] };
   for (const row of [a, b]) {
     const gi = groupInfo(ctx, row.groupKey);
     if (!gi) continue;
     const found = guardsOf(gi, [row]);
     guards.flagged.push(...found.flagged);
     guards.offConsensus.push(...found.offConsensus);
+    for (const b of found.unverified) if (!guards.unverified.includes(b)) guards.unverified.push(b);
   }
   return {
     kind: 'middles',

@@ -9,6 +9,7 @@ import { BoardService } from '../board/board.service.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import { DetectionEngine } from '../detection/detection.engine.js';
 import type { OpportunityRecord } from '../detection/detector.js';
+import { probableMappingError } from '../detection/guards.js';
 import { ageSeconds } from '../detection/market-groups.js';
 import { EventsService } from '../events/events.service.js';
 import type { OpportunityFilters } from './dto/opportunity-filters.query.js';
@@ -27,7 +28,7 @@ export interface ListScope {
 
 /** What every opportunity list's API description says about book scopes and the guards. */
 export const LIST_SCOPE_NOTE =
-  "Opportunities are found continuously in each tier's default book set (hobby: 5 books, pro: 15, sharp and enterprise: all); `sportsbook` narrows to opportunities among the named books (tier book rules apply: a book above the tier or more books than the tier allows is 403 tier_restricted). Suspended prices never enter an opportunity; every leg is a complementary outcome of the same market (same event, period, line and settlement). A venue whose own market crosses itself or holds far over its usual hold is left out (`include_flagged=true` lists what it would add, with VENUE_SELF_ARBITRAGE or VENUE_EXCESS_HOLD); a price far from the other books' consensus adds PRICE_OFF_CONSENSUS (thresholds in the README, Opportunities).";
+  "Opportunities are found continuously in each tier's default book set (hobby: 5 books, pro: 15, sharp and enterprise: all); `sportsbook` narrows to opportunities among the named books (tier book rules apply: a book above the tier or more books than the tier allows is 403 tier_restricted). Suspended prices never enter an opportunity; every leg is a complementary outcome of the same market (same event, period, line and settlement). A venue whose own market crosses itself or holds far over its usual hold is left out, and so is an opportunity using a price far from the other books' consensus (a probable mapping error or stale line): `include_flagged=true` lists what they would add, with VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD or PRICE_OFF_CONSENSUS (thresholds in the README, Opportunities). A price from a book the catalog does not describe adds UNVERIFIED_BOOK.";
 
 const ET = 'America/New_York';
 const DAY = 86_400_000;
@@ -154,7 +155,7 @@ export class OpportunityLists {
    * The live opportunities of a type as a caller sees them: its default scope's registry (types evaluated once:
    * the all-books one), or an on-demand evaluation among the books it named; with `include_flagged`, the sources
    * holding a flagged venue market evaluated again with flagged markets let in (each then carries its VENUE_*
-   * warning).
+   * warning). Without it, opportunities on a probable mapping error (a price far off the consensus) are left out.
    */
   records<R extends OpportunityRecord>(kind: string, account: Account | undefined, c: ListScope, includeFlagged: boolean | undefined): R[] {
     const detector = this.engine.detector(kind);
@@ -175,7 +176,7 @@ export class OpportunityLists {
         }
       }
     }
-    if (!includeFlagged) return base;
+    if (!includeFlagged) return base.filter((r) => !probableMappingError(r.guards));
     const sources = this.engine.flaggedSources(kind);
     if (!sources.size) return base;
     const ctx = this.engine.ctx(c.now, { includeFlagged: true });

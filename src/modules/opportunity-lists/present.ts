@@ -24,12 +24,14 @@ export const r2 = (x: number) => roundTo(x, 2);
 /**
  * The warnings of the plausibility guards (guards.ts), on every type of opportunity:
  * VENUE_SELF_ARBITRAGE / VENUE_EXCESS_HOLD when it uses a flagged venue market (only listed with
- * include_flagged=true), PRICE_OFF_CONSENSUS when one of its prices is far from the other books' consensus.
+ * include_flagged=true), PRICE_OFF_CONSENSUS when one of its prices is far from the other books' consensus,
+ * UNVERIFIED_BOOK when it rests on a book the catalog does not describe (registered on first sight).
  */
 export function guardWarnings(g: Guards): string[] {
   const out: string[] = [];
   for (const w of VENUE_WARNINGS) if (g.flagged.some((f) => venueWarning(f.flag) === w)) out.push(w);
   if (g.offConsensus.length) out.push('PRICE_OFF_CONSENSUS');
+  if (g.unverified.length) out.push('UNVERIFIED_BOOK');
   return out;
 }
 

@@ -155,7 +155,7 @@ describe('stream hub', () => {
     marketType: row.marketType,
     detectedAt: clock.now(),
     updatedAt: clock.now(),
-    guards: { flagged: [], offConsensus: [] },
+    guards: { flagged: [], offConsensus: [], unverified: [] },
     row,
     score,
   });

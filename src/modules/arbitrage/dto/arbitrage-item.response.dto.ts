@@ -60,7 +60,7 @@ export class ArbitrageItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'Seconds since the stalest leg was confirmed', example: 4.5 }) oldest_odds_age_seconds: number;
   @ApiProperty({
     type: [String],
-    description: `LIVE_GAME, LIVE_HIGH_PROFIT_SUSPICIOUS, LOW_IMPLIED_TOTAL, POTENTIALLY_STALE_ODDS, VERY_STALE_ODDS, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD, UNKNOWN_VENUE_COST. ${WARNINGS_DESCRIPTION}`,
+    description: `LIVE_GAME, LIVE_HIGH_PROFIT_SUSPICIOUS, LOW_IMPLIED_TOTAL, POTENTIALLY_STALE_ODDS, VERY_STALE_ODDS, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD, UNKNOWN_VENUE_COST, UNVERIFIED_BOOK. ${WARNINGS_DESCRIPTION}`,
   })
   warnings: string[];
   @ApiProperty({ description: 'Whether a leg is also a +EV price' }) ev_available: boolean;

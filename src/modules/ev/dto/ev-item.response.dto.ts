@@ -58,7 +58,7 @@ export class EvItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'Seconds since the stalest price used was confirmed', example: 4.5 }) oldest_odds_age_seconds: number;
   @ApiProperty({
     type: [String],
-    description: `LIVE_STALE_ODDS, POTENTIALLY_STALE_ODDS, SINGLE_SHARP_REF, LOW_IMPLIED_TOTAL, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD, UNKNOWN_VENUE_COST. ${WARNINGS_DESCRIPTION}`,
+    description: `LIVE_STALE_ODDS, POTENTIALLY_STALE_ODDS, SINGLE_SHARP_REF, LOW_IMPLIED_TOTAL, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD, UNKNOWN_VENUE_COST, UNVERIFIED_BOOK. ${WARNINGS_DESCRIPTION}`,
   })
   warnings: string[];
   @ApiProperty({

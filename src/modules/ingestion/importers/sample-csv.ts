@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import type { Catalog } from '../../../config/catalog.js';
+import { marketTypeId } from '../../../domain/normalise.js';
 import type { Quote } from '../../../domain/types.js';
 import { fieldsProblem, textProblem } from '../../../domain/text.js';
 import type { ParsedFile, ParsedQuote, ParseError } from './parsed.js';
@@ -232,7 +233,7 @@ export function parseSampleCsv(text: string, catalog: Catalog): ParsedFile {
       bad(`is_live "${r.is_live}" is not a boolean`);
       continue;
     }
-    const marketType = r.market_type.toLowerCase();
+    const marketType = marketTypeId(r.market_type);
     const selectionType = (r.selection_type || 'other').toLowerCase();
     const bookDef = catalog.book(book);
     const futures = !r.away_team || FUTURES_MARKETS.test(marketType);

@@ -45,7 +45,7 @@ export class LowHoldItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'The stalest side was last confirmed more than 60 s ago (live: 10 s)' }) possibly_stale: boolean;
   @ApiProperty({
     type: [String],
-    description: `The guards' warnings only: PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD. ${WARNINGS_DESCRIPTION}`,
+    description: `The guards' warnings only: PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD, UNVERIFIED_BOOK. ${WARNINGS_DESCRIPTION}`,
   })
   warnings: string[];
   @ApiProperty({ format: 'date-time', description: 'First detection (kept while the market stays low-hold)' }) detected_at: string;

@@ -89,7 +89,7 @@ export class MiddleItemDto extends OpportunityEventDto {
   @ApiProperty({ description: 'A side is live' }) is_live: boolean;
   @ApiProperty({
     type: [String],
-    description: `HIGH_PROBABILITY, LARGE_GAP, STALE_ODDS, LIVE_GAME, GUARANTEED_PROFIT, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD, UNKNOWN_VENUE_COST. ${WARNINGS_DESCRIPTION}`,
+    description: `HIGH_PROBABILITY, LARGE_GAP, STALE_ODDS, LIVE_GAME, GUARANTEED_PROFIT, PRICE_OFF_CONSENSUS, VENUE_SELF_ARBITRAGE, VENUE_EXCESS_HOLD, UNKNOWN_VENUE_COST, UNVERIFIED_BOOK. ${WARNINGS_DESCRIPTION}`,
   })
   warnings: string[];
   @ApiProperty({ format: 'date-time', description: 'First detection (kept while the middle lives)' }) detected_at: string;
