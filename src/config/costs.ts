@@ -66,7 +66,9 @@ export class VenueCosts {
    */
   ofBook(name: string, catalog: { book(id: string): BookDef | undefined }): VenueCost | null {
     const def = catalog.book(name);
-    return this.of(def?.id ?? name, def && !def.registered ? def.settlement : undefined);
+    // A book of class `unknown` (registered on first sight, not described by an operator) is unverified: its
+    // settlement type is a guess, so its cost is unknown unless it has an entry of its own (Catalog.isVerified).
+    return this.of(def?.id ?? name, def && def.class !== 'unknown' ? def.settlement : undefined);
   }
 }
 

@@ -35,7 +35,7 @@ function boardWith(quotes: Quote[], catalog = new Catalog()) {
     catalog,
     group: [...board.rows.values()][0]!.groupKey,
     arbitrage: new ArbitragePresenter(catalog, refs),
-    ev: new EvPresenter(refs),
+    ev: new EvPresenter(refs, catalog),
   };
 }
 
@@ -80,7 +80,7 @@ describe('an unverified book', () => {
     expect(catalog.isVerified('no_such_book')).toBe(false);
   });
 
-  it('puts UNVERIFIED_BOOK on an arbitrage resting on it (3.6145%, no other warning)', () => {
+  it('puts UNVERIFIED_BOOK on an arbitrage resting on it (3.6145%), and UNKNOWN_VENUE_COST (no net figure)', () => {
     const { board, ctx, group, arbitrage } = boardWith(pickemMarket());
     const a = detectArbitrage(ctx, group, all)!;
     expect(a.legs.map((l) => [l.row.sportsbook, l.row.selectionType])).toEqual([
@@ -89,14 +89,21 @@ describe('an unverified book', () => {
     ]);
     const item = arbitrage.present(board, a, NOW) as Record<string, unknown>;
     expect(item.profit_percent).toBeCloseTo(3.6145, 3);
-    expect(item.warnings).toEqual(['UNVERIFIED_BOOK']);
+    // A book on first sight has an unknown cost too (config/costs.json), so no net figure either.
+    expect(item.warnings).toEqual(['UNVERIFIED_BOOK', 'UNKNOWN_VENUE_COST']);
+    expect(item.estimated_net_profit_percent).toBeNull();
     expect(a.guards.unverified).toEqual([PICKEM]);
   });
 
   it('loses the warning once an operator describes the book in the catalog', () => {
     const catalog = new Catalog();
     // What an entry in config/catalog/sportsbooks.json gives at load: a book of a known class.
-    catalog.adoptBook({ ...Catalog.unknownBook(PICKEM, 'Pickem Ace', 99), class: 'us', regions: ['us'], requires_tier: 'pro' });
+    catalog.adoptBook({
+      ...Catalog.unknownBook(PICKEM, 'Pickem Ace', 99),
+      class: 'us',
+      regions: ['us'],
+      requires_tier: 'pro',
+    });
     const { board, ctx, group, arbitrage } = boardWith(pickemMarket(), catalog);
     expect(catalog.isVerified(PICKEM)).toBe(true);
     const a = detectArbitrage(ctx, group, all)!;
