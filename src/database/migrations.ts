@@ -5,6 +5,7 @@ import { Futures1764100000500 } from '../../migrations/1764100000500-Futures.js'
 import { ClosingLinesClv1764150000000 } from '../../migrations/1764150000000-ClosingLinesClv.js';
 import { Accounts1764200000000 } from '../../migrations/1764200000000-Accounts.js';
 import { MarketData1764200000001 } from '../../migrations/1764200000001-MarketData.js';
+import { ClvMethodVoid1764300024000 } from '../../migrations/1764300024000-ClvMethodVoid.js';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   ClosingLinesClv1764150000000,
   Accounts1764200000000,
   MarketData1764200000001,
+  ClvMethodVoid1764300024000,
 ];
