@@ -27,7 +27,7 @@ export function lineProbability(pmf: Pmf, kind: LineKind, line: number): number 
 export interface LineFitInput {
   sport: string;
   kind: LineKind;
-  /** The quoted line (home-side line for spreads) and its no-vig probability (home covers / over). */
+  /** The quoted line (home-side line for spreads; 0 for a two-way moneyline) and its no-vig probability (home covers / over). */
   fromLine: number;
   fromProbability: number;
   /** The line wanted (home-side line for spreads). */
@@ -37,14 +37,13 @@ export interface LineFitInput {
 }
 
 /**
- * The no-vig probability at `toLine` (home covers / over) implied by `fromProbability` at `fromLine`: the model's
- * location (expected home margin, or expected total) solved by bisection so that it prices `fromLine` at
- * `fromProbability` (to 1e-9), then `toLine` priced by the same model. Null when the sport has no model of that kind
- * (mma), a spread of a Poisson-type sport has no expected total, or no location of the model reaches the probability.
+ * The sport's margin (spreads) or total model located so that it prices `fromLine` at `fromProbability`: the location
+ * (expected home margin, or expected total) solved by bisection to 1e-9. Null when the sport has no model of that kind
+ * (mma), a spread of a sport whose margin model needs the total has none, or no location reaches the probability.
  */
-export function fitLineProbability(input: LineFitInput): number | null {
-  const { sport, kind, fromLine, fromProbability, toLine } = input;
-  if (!(fromProbability > 0 && fromProbability < 1) || !Number.isFinite(fromLine) || !Number.isFinite(toLine)) return null;
+export function fitLinePmf(input: Omit<LineFitInput, 'toLine'>): Pmf | null {
+  const { sport, kind, fromLine, fromProbability } = input;
+  if (!(fromProbability > 0 && fromProbability < 1) || !Number.isFinite(fromLine)) return null;
   if (sport === 'mma') return null;
   let build: (mu: number) => Pmf;
   let lo: number;
@@ -60,7 +59,7 @@ export function fitLineProbability(input: LineFitInput): number | null {
     [lo, hi] = [-span, span];
   } else {
     build = (mu) => totalPmf(sport, mu);
-    [lo, hi] = [0.05, 3 * Math.max(fromLine, toLine, 1) + 20];
+    [lo, hi] = [0.05, 3 * Math.max(fromLine, 1) + 20];
   }
   const at = (mu: number) => lineProbability(build(mu), kind, fromLine);
   try {
@@ -75,9 +74,17 @@ export function fitLineProbability(input: LineFitInput): number | null {
       if (p < fromProbability) lo = mid;
       else hi = mid;
     }
-    const p = lineProbability(build((lo + hi) / 2), kind, toLine);
-    return Number.isFinite(p) && p > 0 && p < 1 ? p : null;
+    return build((lo + hi) / 2);
   } catch {
     return null; // a location the model refuses (RangeError)
   }
+}
+
+/** The no-vig probability at `toLine` (home covers / over) implied by `fromProbability` at `fromLine` ({@link fitLinePmf}). */
+export function fitLineProbability(input: LineFitInput): number | null {
+  if (!Number.isFinite(input.toLine)) return null;
+  const pmf = fitLinePmf(input);
+  if (!pmf) return null;
+  const p = lineProbability(pmf, input.kind, input.toLine);
+  return Number.isFinite(p) && p > 0 && p < 1 ? p : null;
 }
