@@ -6,6 +6,7 @@ import {
   clvPercent,
   finalScoreOf,
   gradeBet,
+  likeForLike,
   summarise,
   type GradableBet,
 } from './clv.math.js';
@@ -292,5 +293,31 @@ describe('closingValueFor', () => {
     expect(closingValueFor({ ...b, period: 'p1' }, withTotal, 'power')).toBeNull();
     expect(closingValueFor({ ...bet('home', -3.25), marketType: 'asian_handicap' }, closedAt45, 'power')).toBeNull();
     expect(closingValueFor({ ...bet('home', -3.5), playerName: 'X' }, closedAt45, 'power')).toBeNull();
+  });
+});
+
+describe('likeForLike', () => {
+  it('compares EV and CLV on the same bets, with 95% intervals', () => {
+    // Bets with both figures: EV 2, 4, 6 and CLV 1, 5, 3 (the 4th has no CLV, the 5th is void: neither counts).
+    // EV: mean 4, sd sqrt(((-2)^2 + 0 + 2^2) / 2) = 2, half-width 1.96 x 2 / sqrt(3) = 2.263213: [1.736787, 6.263213].
+    // CLV: mean 3, sd 2 as well: [0.736787, 5.263213].
+    // CLV - EV: -1, 1, -3; mean -1, sd sqrt((0 + 4 + 4) / 2) = 2: [-3.263213, 1.263213] (holds 0: no difference shown).
+    const r = likeForLike([
+      { evPercent: 2, clvPercent: 1 },
+      { evPercent: 4, clvPercent: 5 },
+      { evPercent: 6, clvPercent: 3 },
+      { evPercent: 9, clvPercent: null },
+      { evPercent: 8, clvPercent: 20, voidReason: 'postponed' },
+    ]);
+    expect(r.n).toBe(3);
+    expect(r.ev!.mean).toBeCloseTo(4, 12);
+    expect(r.ev!.low).toBeCloseTo(1.736787, 5);
+    expect(r.ev!.high).toBeCloseTo(6.263213, 5);
+    expect(r.clv!.low).toBeCloseTo(0.736787, 5);
+    expect(r.clvMinusEv).toEqual({ mean: -1, low: expect.closeTo(-3.263213, 5), high: expect.closeTo(1.263213, 5) });
+  });
+  it('has no interval for one bet and nothing for none', () => {
+    expect(likeForLike([{ evPercent: 2, clvPercent: 1 }]).clv).toEqual({ mean: 1, low: NaN, high: NaN });
+    expect(likeForLike([])).toEqual({ n: 0, ev: null, clv: null, clvMinusEv: null });
   });
 });

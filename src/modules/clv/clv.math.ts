@@ -356,3 +356,42 @@ export function closingValueFor(bet: ClosableBet, closing: readonly ClosingPrice
   if (p === null) return null;
   return { probability: sideFirst ? p : 1 - p, method: 'fitted_distribution', referenceLine: ref.line };
 }
+
+/** A mean with its 95% confidence interval (normal approximation: mean +- 1.96 sd / sqrt(n); null below 2 values). */
+export interface MeanInterval {
+  mean: number;
+  low: number;
+  high: number;
+}
+
+/** Mean and 95% interval of a sample (sample sd, n - 1); null for an empty sample, no interval for a single value. */
+export function meanInterval(xs: readonly number[]): MeanInterval | null {
+  const n = xs.length;
+  if (!n) return null;
+  const mean = xs.reduce((s, x) => s + x, 0) / n;
+  if (n < 2) return { mean, low: Number.NaN, high: Number.NaN };
+  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
+  const half = (1.96 * sd) / Math.sqrt(n);
+  return { mean, low: mean - half, high: mean + half };
+}
+
+/** EV at detection against CLV on the same bets: each with its interval, and the paired difference CLV - EV. */
+export interface LikeForLike {
+  /** Bets with both figures (void ones left out). */
+  n: number;
+  ev: MeanInterval | null;
+  clv: MeanInterval | null;
+  /** Mean of CLV - EV per bet: below 0 when the close valued the bets less than detection did. */
+  clvMinusEv: MeanInterval | null;
+}
+
+/** Compares EV and CLV over the bets that have both (a CLV known, not void): like with like. */
+export function likeForLike(items: ReadonlyArray<Pick<PredictionOutcome, 'evPercent' | 'clvPercent' | 'voidReason'>>): LikeForLike {
+  const both = items.filter((p): p is typeof p & { clvPercent: number } => p.clvPercent !== null && !p.voidReason);
+  return {
+    n: both.length,
+    ev: meanInterval(both.map((p) => p.evPercent)),
+    clv: meanInterval(both.map((p) => p.clvPercent)),
+    clvMinusEv: meanInterval(both.map((p) => p.clvPercent - p.evPercent)),
+  };
+}
