@@ -2,12 +2,15 @@
 // The service runs in-process (embedded store, no schedulers) on a manual clock; the market simulator is
 // driven through the real pipeline for BENCH_CLV_HOURS simulated hours in BENCH_CLV_TICK_S steps, so games
 // are listed, priced, go live (closing lines captured), play and end (graded). Then /historical/clv's report
-// is printed, by sport, by book and by devig book.
+// is printed, by sport, by book and by devig book, and EV against CLV like with like: over the same bets (those with a
+// CLV), by sport, with 95% intervals.
 import { benchApp } from './bench-app.js';
 import { ManualClock } from '../src/common/time/clock.js';
 import type { Account } from '../src/common/auth/account.js';
 import { Catalog } from '../src/config/catalog.js';
 import { ClosingLinesService } from '../src/modules/closing-lines/closing-lines.service.js';
+import { likeForLike, type MeanInterval } from '../src/modules/clv/clv.math.js';
+import { ClvRepository } from '../src/modules/clv/clv.repository.js';
 import { ClvService } from '../src/modules/clv/clv.service.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
 import { MarketSimulator } from '../src/modules/ingestion/simulator/simulator.js';
@@ -85,6 +88,21 @@ export async function clvBench(): Promise<void> {
     for (const g of r.groups) console.log(line(g.group_key, g));
     console.log(line('**all**', r.overall));
   }
+  // Like with like: EV at detection and CLV over the same bets (a CLV known, not void), by sport.
+  const rows = await app.get(ClvRepository).report({ from: start - 86_400_000, to: clock.now() });
+  const ci = (m: MeanInterval | null) =>
+    m === null ? '-' : Number.isNaN(m.low) ? `${m.mean.toFixed(2)}%` : `${m.mean.toFixed(2)}% [${m.low.toFixed(2)}, ${m.high.toFixed(2)}]`;
+  const sports = [...new Set(rows.map((r) => r.sport))].sort();
+  const paired: Record<string, ReturnType<typeof likeForLike>> = {};
+  console.log(
+    '\nlike with like (the bets with a CLV; 95% intervals, normal approximation)\n\n| sport | bets | avg EV at detection | avg CLV | CLV - EV |\n|---|---|---|---|---|',
+  );
+  for (const sp of [...sports, '**all**']) {
+    const l = likeForLike(sp === '**all**' ? rows : rows.filter((r) => r.sport === sp));
+    paired[sp] = l;
+    console.log(`| ${sp} | ${l.n} | ${ci(l.ev)} | ${ci(l.clv)} | ${ci(l.clvMinusEv)} |`);
+  }
+  out.like_for_like = paired;
   save('clv', out);
   await app.close();
 }

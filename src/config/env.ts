@@ -57,6 +57,8 @@ export interface AppConfig {
   historyRetentionHours: number;
   /** Closing lines kept in the database (hours, at least 48). */
   closingLinesRetentionHours: number;
+  /** A pre-game price last confirmed longer than this before the close is not a closing price (minutes). */
+  closingLineMaxAgeMinutes: number;
   /** The devig method the CLV track record values +EV detections and closing lines with. */
   clvDevigMethod: 'multiplicative' | 'additive' | 'power' | 'shin' | 'worst_case';
   persistIntervalMs: number;
@@ -272,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     endedEventGraceSeconds: int(env, 'ENDED_EVENT_GRACE_SECONDS', 3600, 0, 7 * 86_400),
     historyRetentionHours: int(env, 'ODDS_HISTORY_RETENTION_HOURS', 24, 1, 24 * 365),
     closingLinesRetentionHours: int(env, 'CLOSING_LINES_RETENTION_HOURS', 168, 48, 24 * 3650),
+    closingLineMaxAgeMinutes: int(env, 'CLOSING_LINE_MAX_AGE_MINUTES', 30, 1, 24 * 60),
     clvDevigMethod: clvDevigMethod(env),
     persistIntervalMs: int(env, 'PERSIST_INTERVAL_MS', 1000, 50, 60_000),
     docsUrl: env.DOCS_URL?.trim() || '/docs/errors',

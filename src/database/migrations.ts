@@ -7,6 +7,7 @@ import { Accounts1764200000000 } from '../../migrations/1764200000000-Accounts.j
 import { MarketData1764200000001 } from '../../migrations/1764200000001-MarketData.js';
 import { AccountAddons1764300000000 } from '../../migrations/1764300000000-AccountAddons.js';
 import { FuturesSources1764300000100 } from '../../migrations/1764300000100-FuturesSources.js';
+import { ClvMethodVoid1764300024000 } from '../../migrations/1764300024000-ClvMethodVoid.js';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   MarketData1764200000001,
   AccountAddons1764300000000,
   FuturesSources1764300000100,
+  ClvMethodVoid1764300024000,
 ];

@@ -9,3 +9,4 @@ export * from './normal.js';
 export * from './odds.js';
 export * from './pmf.js';
 export * from './scores.js';
+export * from './line-fit.js';

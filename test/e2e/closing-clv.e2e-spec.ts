@@ -57,6 +57,12 @@ describe('closing lines and CLV (end to end)', () => {
     );
     clock.advance(60_000);
     ingestion.ingest({ source: 'test', quotes: ml('pinnacle', -125, 105) }, clock.now());
+    // Five minutes before the start every book confirms its prices (a close must be confirmed within 30 minutes of it).
+    clock.set(START - 300_000);
+    ingestion.ingest(
+      { source: 'test', quotes: [...ml('pinnacle', -125, 105), ...ml('draftkings', 120, -140), ...ml('fanduel', -105, -115)] },
+      clock.now(),
+    );
     ID = (await t.call('/events?league=nba', { key: KEYS.pro })).json.data[0].id;
     expect(ID).toMatch(/^nba_celtics_lakers_2026-11-22/);
   });

@@ -23,16 +23,16 @@ const ms = (v: unknown): number => new Date(v as string | Date).getTime();
 export class ClosingLinesRepository {
   constructor(private readonly ds: DataSource) {}
 
-  /** Stores captures; an (event, book) already captured keeps its first capture. Returns the rows inserted. */
-  async insert(caps: ClosingCapture[]): Promise<number> {
-    if (!caps.length) return 0;
+  /** Stores captures; an (event, book) already captured keeps its first capture. Returns the `event|book` pairs inserted. */
+  async insert(caps: ClosingCapture[]): Promise<string[]> {
+    if (!caps.length) return [];
     const r = (await this.ds.query(
       `WITH i AS (INSERT INTO closing_lines (event_id, sportsbook, sport, league, home_team, away_team, event_start_time, captured_at, lines)
        SELECT event_id, sportsbook, sport, league, home_team, away_team, event_start_time::timestamptz, captured_at::timestamptz, lines::jsonb
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
          AS t(event_id, sportsbook, sport, league, home_team, away_team, event_start_time, captured_at, lines)
        ON CONFLICT (event_id, sportsbook) DO NOTHING
-       RETURNING 1) SELECT count(*)::int AS n FROM i`,
+       RETURNING event_id, sportsbook) SELECT event_id, sportsbook FROM i`,
       [
         caps.map((c) => c.eventId),
         caps.map((c) => c.sportsbook),
@@ -44,8 +44,8 @@ export class ClosingLinesRepository {
         caps.map((c) => iso(c.capturedAt)),
         caps.map((c) => JSON.stringify(c.lines)),
       ],
-    )) as Array<{ n: number }>;
-    return r[0]?.n ?? 0;
+    )) as Array<{ event_id: string; sportsbook: string }>;
+    return r.map((x) => `${x.event_id}|${x.sportsbook}`);
   }
 
   /** The captures of one event (every book, or those named), by book. */

@@ -21,7 +21,9 @@ const MAX_PENDING = 20_000;
 /**
  * Closing lines: every change set the active worker applies is looked at before the board takes it; a book
  * that first quotes an event live (or an event that goes live) has its last pre-game prices stored as its
- * closing line. Listeners (the CLV track record) hear of each capture at once, in-process.
+ * closing line. The store keeps the first capture of each event and book, and is what counts: at start the
+ * pairs it holds for the events on the board are marked captured, and listeners (the CLV track record) hear
+ * of a capture once the store took it (in-process), so a capture repeated after a restart is never heard.
  */
 @Injectable()
 export class ClosingLinesService implements OnApplicationBootstrap {
@@ -42,7 +44,12 @@ export class ClosingLinesService implements OnApplicationBootstrap {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  onApplicationBootstrap(): void {
+  private get maxAgeMs(): number {
+    return this.config.closingLineMaxAgeMinutes * 60_000;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.loadCaptured();
     // Local change sets only: the instance that applies them (the active worker) captures; replicas read the table.
     this.bus.subscribe<ChangeSet>(ODDS_TOPIC, (cs, remote) => {
       if (!remote) this.onChangeSet(cs);
@@ -52,7 +59,19 @@ export class ClosingLinesService implements OnApplicationBootstrap {
     this.jobs.every('closing-lines:purge', 3600_000, () => this.purge(), { runsOn: 'leader' });
   }
 
-  /** Hears of every capture (in-process, as it is made). */
+  /** Marks captured the (event, book) pairs the store holds for the events on the board (the board is loaded first). */
+  async loadCaptured(): Promise<number> {
+    try {
+      const pairs = await this.repo.capturedPairs([...this.boards.board.events.keys()]);
+      for (const p of pairs) this.captured.add(p);
+      return pairs.length;
+    } catch (err) {
+      this.logger.warn({ msg: 'closing lines already captured could not be read', error: (err as Error).message });
+      return 0;
+    }
+  }
+
+  /** Hears of every capture the store took (in-process, as it is written). */
   onCapture(fn: (c: ClosingCapture) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
@@ -61,12 +80,12 @@ export class ClosingLinesService implements OnApplicationBootstrap {
   /** Called with each change set before the board applies it (the board still holds the pre-game prices). */
   onChangeSet(cs: ChangeSet): void {
     for (const id of cs.eventsRemoved) this.forget(id);
-    this.take(closingCaptures(this.boards.board, cs, this.captured), cs.at);
+    this.take(closingCaptures(this.boards.board, cs, this.captured, this.maxAgeMs), cs.at);
   }
 
   /** Games past their start time that no book has quoted live: their pre-game prices close now. */
   captureStarted(now = this.clock.now()): number {
-    const found = startedCaptures(this.boards.board, now, this.captured);
+    const found = startedCaptures(this.boards.board, now, this.captured, this.maxAgeMs);
     this.take(found, now);
     return found.length;
   }
@@ -87,13 +106,6 @@ export class ClosingLinesService implements OnApplicationBootstrap {
       };
       this.stats.captured++;
       this.pending.push(c);
-      for (const fn of this.listeners) {
-        try {
-          fn(c);
-        } catch (err) {
-          this.logger.warn({ msg: 'closing-line listener failed', error: (err as Error).message });
-        }
-      }
     }
     if (this.pending.length > MAX_PENDING) {
       const dropped = this.pending.splice(0, this.pending.length - MAX_PENDING);
@@ -111,12 +123,26 @@ export class ClosingLinesService implements OnApplicationBootstrap {
       if (!this.pending.length) return;
       const batch = this.pending;
       this.pending = [];
+      let stored: Set<string>;
       try {
-        this.stats.stored += await this.repo.insert(batch);
+        stored = new Set(await this.repo.insert(batch));
+        this.stats.stored += stored.size;
       } catch (err) {
         this.stats.writeFailures++;
         this.pending = [...batch, ...this.pending];
         this.logger.warn({ msg: 'closing lines not written; retrying', error: (err as Error).message, pending: this.pending.length });
+        return;
+      }
+      // Only the first capture of a pair is stored: a repeat (another worker's, one before a restart) is not heard.
+      for (const c of batch) {
+        if (!stored.has(`${c.eventId}|${c.sportsbook}`)) continue;
+        for (const fn of this.listeners) {
+          try {
+            fn(c);
+          } catch (err) {
+            this.logger.warn({ msg: 'closing-line listener failed', error: (err as Error).message });
+          }
+        }
       }
     });
     return this.flushing;

@@ -31,6 +31,12 @@ export class ClvPredictionEntity {
   @Column('double precision', { name: 'closing_probability', nullable: true }) closingProbability: number | null;
   @Column('double precision', { name: 'clv_percent', nullable: true }) clvPercent: number | null;
   @Column('timestamptz', { name: 'closed_at', nullable: true }) closedAt: Date | null;
+  /** same_line or fitted_distribution (null: no closing value). */
+  @Column('text', { name: 'clv_method', nullable: true }) clvMethod: string | null;
+  /** The closing line the probability comes from (home-side line for spreads). */
+  @Column('double precision', { name: 'clv_reference_line', nullable: true }) clvReferenceLine: number | null;
+  /** postponed or cancelled: the prediction is void and left out of the track record's figures. */
+  @Column('text', { name: 'void_reason', nullable: true }) voidReason: string | null;
   @Column('text', { nullable: true }) result: string | null;
   @Column('timestamptz', { name: 'graded_at', nullable: true }) gradedAt: Date | null;
 }

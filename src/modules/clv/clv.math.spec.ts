@@ -2,9 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import {
   closingFairProbability,
   closingProbabilityFor,
+  closingValueFor,
   clvPercent,
   finalScoreOf,
   gradeBet,
+  likeForLike,
   summarise,
   type GradableBet,
 } from './clv.math.js';
@@ -128,6 +130,7 @@ describe('summarise', () => {
     ]);
     expect(s).toEqual({
       total_predictions: 4,
+      void_count: 0,
       total_graded: 3,
       wins: 1,
       losses: 1,
@@ -135,10 +138,34 @@ describe('summarise', () => {
       win_rate: 0.5,
       avg_clv_percent: 1.6667, // (2 - 1 + 4) / 3
       clv_count: 3,
+      clv_same_line: 3,
+      clv_fitted: 0,
       beat_close: 2,
       avg_ev_percent: 3, // (3 + 1 + 2 + 6) / 4
       units: 0.1,
       roi_percent: 3.3333, // 0.1 / 3
+    });
+  });
+  it('leaves void predictions (postponed, cancelled) out of every figure but void_count', () => {
+    const s = summarise([
+      { entryDecimal: 2.1, evPercent: 3, clvPercent: 2, clvMethod: 'same_line', result: 'win' }, // +1.1 units
+      { entryDecimal: 1.9, evPercent: 1, clvPercent: -1, clvMethod: 'fitted_distribution', result: 'loss' }, // -1
+      // Closed at the original start, then the game was postponed: its +30% CLV and its EV count nowhere.
+      { entryDecimal: 5.0, evPercent: 20, clvPercent: 30, clvMethod: 'same_line', result: null, voidReason: 'postponed' },
+      { entryDecimal: 2.0, evPercent: 5, clvPercent: null, result: null, voidReason: 'cancelled' },
+    ]);
+    expect(s).toMatchObject({
+      total_predictions: 2,
+      void_count: 2,
+      total_graded: 2,
+      avg_clv_percent: 0.5, // (2 - 1) / 2
+      clv_count: 2,
+      clv_same_line: 1,
+      clv_fitted: 1,
+      beat_close: 1,
+      avg_ev_percent: 2, // (3 + 1) / 2
+      units: 0.1,
+      roi_percent: 5, // 0.1 / 2
     });
   });
   it('empty group', () => {
@@ -175,5 +202,122 @@ describe('closingProbabilityFor', () => {
     expect(closingProbabilityFor({ groupKey: g, selectionType: 'home', outcomeCount: 2 }, closing, 'power')).toBeNull();
     const two = [...closing, { group_key: g, selection_type: 'away', odds_decimal: 2.1 }];
     expect(closingProbabilityFor({ groupKey: g, selectionType: 'draw', outcomeCount: 3 }, two, 'power')).toBeNull();
+  });
+});
+
+describe('closingValueFor', () => {
+  const ev = 'tennis_a_b_2026-11-22_b3';
+  const spread = (line: number) => `${ev}|point_spread|game||${line}`;
+  const bet = (selectionType: string, line: number, over: Partial<Parameters<typeof closingValueFor>[0]> = {}) => ({
+    groupKey: spread(selectionType === 'away' ? -line : line),
+    selectionType,
+    outcomeCount: 2,
+    sport: 'tennis',
+    marketType: 'point_spread',
+    period: 'game',
+    line,
+    ...over,
+  });
+  // The reference book closed the home -4.5 at 1.952 / 1.952 (no-vig 0.5 by every method) and not the bet's -3.5.
+  const closedAt45 = [
+    { group_key: spread(-4.5), selection_type: 'home', odds_decimal: 1.952, line: -4.5 },
+    { group_key: spread(-4.5), selection_type: 'away', odds_decimal: 1.952, line: 4.5 },
+  ];
+
+  it('takes the close of the same line when it was quoted', () => {
+    const v = closingValueFor(bet('home', -4.5), closedAt45, 'power');
+    expect(v).toEqual({ probability: expect.closeTo(0.5, 10), method: 'same_line', referenceLine: -4.5 });
+  });
+
+  it('a bet at -3.5 whose market closed at -4.5: the score model fitted to the close prices -3.5', () => {
+    // Tennis games margin ~ Normal(mu, 5) discretised. Home -4.5 covers on margin >= 5: Phi((mu - 4.5) / 5) = 0.5, mu = 4.5.
+    // Home -3.5 covers on margin >= 4: Phi((4.5 - 3.5) / 5) = Phi(0.2) = 0.5792597.
+    // Home -3.5 taken at 2.10: CLV = 0.5792597 x 2.10 - 1 = +21.6445%.
+    const home = closingValueFor(bet('home', -3.5), closedAt45, 'power')!;
+    expect(home).toMatchObject({ method: 'fitted_distribution', referenceLine: -4.5 });
+    expect(home.probability).toBeCloseTo(0.5792597, 6);
+    expect(clvPercent(home.probability, 2.1)).toBeCloseTo(21.6445, 3);
+    // Away +3.5 (home-side line -3.5) taken at 1.80: 1 - 0.5792597 = 0.4207403; 0.4207403 x 1.80 - 1 = -24.2667%.
+    const away = closingValueFor(bet('away', 3.5), closedAt45, 'power')!;
+    expect(away.probability).toBeCloseTo(0.4207403, 6);
+    expect(clvPercent(away.probability, 1.8)).toBeCloseTo(-24.2667, 3);
+  });
+
+  it('a soccer total: over 3.5 from a close of over/under 2.5 at 50%', () => {
+    // Total goals ~ Poisson(l): 1 - e^-l (1 + l + l^2/2) = 0.5 at l = 2.674060; P(over 3.5) = 0.5 - e^-l l^3 / 6
+    // = 0.5 - 0.0689716 x 3.1868553 = 0.2801975. Over 3.5 at 3.80: 0.2801975 x 3.80 - 1 = +6.4750%;
+    // under 3.5 at 1.40: 0.7198025 x 1.40 - 1 = +0.7724%.
+    const tg = (line: number) => `soccer_a_b_2026-11-22_b3|total_goals|game||${line}`;
+    const closing = [
+      { group_key: tg(2.5), selection_type: 'over', odds_decimal: 1.95 },
+      { group_key: tg(2.5), selection_type: 'under', odds_decimal: 1.95 },
+    ];
+    const b = (selectionType: string) => ({ ...bet(selectionType, 3.5), groupKey: tg(3.5), sport: 'soccer', marketType: 'total_goals' });
+    const over = closingValueFor(b('over'), closing, 'multiplicative')!;
+    expect(over.method).toBe('fitted_distribution');
+    expect(clvPercent(over.probability, 3.8)).toBeCloseTo(6.475, 3);
+    expect(clvPercent(closingValueFor(b('under'), closing, 'multiplicative')!.probability, 1.4)).toBeCloseTo(0.7724, 3);
+  });
+
+  it('fits on the closing line nearest the bet (an alternate before the main line)', () => {
+    // Closed -4.5 at 50% and the alternate -3 at 1.70 / 2.30: the bet at -3.5 is nearer -3.
+    const closing = [
+      ...closedAt45,
+      { group_key: spread(-3), selection_type: 'home', odds_decimal: 1.7 },
+      { group_key: spread(-3), selection_type: 'away', odds_decimal: 2.3 },
+    ];
+    expect(closingValueFor(bet('home', -3.5), closing, 'power')!.referenceLine).toBe(-3);
+  });
+
+  it('hockey and baseball spreads take the expected total from the closing total; nothing to fit is null', () => {
+    const hk = (m: string, line: number) => `nhl_a_b_2026-11-22_b3|${m}|game||${line}`;
+    const closing = [
+      { group_key: hk('puck_line', 1.5), selection_type: 'home', odds_decimal: 1.45 },
+      { group_key: hk('puck_line', 1.5), selection_type: 'away', odds_decimal: 2.8 },
+    ];
+    const b = { ...bet('home', -1.5), groupKey: hk('puck_line', -1.5), sport: 'hockey', marketType: 'puck_line' };
+    expect(closingValueFor(b, closing, 'power')).toBeNull(); // no total closed
+    const withTotal = [
+      ...closing,
+      { group_key: hk('total_goals', 6.5), selection_type: 'over', odds_decimal: 2.1 },
+      { group_key: hk('total_goals', 6.5), selection_type: 'under', odds_decimal: 1.75 },
+      { group_key: hk('total_goals', 5.5), selection_type: 'over', odds_decimal: 1.6 },
+      { group_key: hk('total_goals', 5.5), selection_type: 'under', odds_decimal: 2.35 },
+    ];
+    const v = closingValueFor(b, withTotal, 'power')!;
+    expect(v.method).toBe('fitted_distribution');
+    // Home +1.5 at about 65% no-vig: the home side is the underdog, its -1.5 well under 35%.
+    expect(v.probability).toBeGreaterThan(0.1);
+    expect(v.probability).toBeLessThan(0.35);
+    // Props, periods, moneylines, quarter lines: no fit.
+    expect(closingValueFor({ ...b, period: 'p1' }, withTotal, 'power')).toBeNull();
+    expect(closingValueFor({ ...bet('home', -3.25), marketType: 'asian_handicap' }, closedAt45, 'power')).toBeNull();
+    expect(closingValueFor({ ...bet('home', -3.5), playerName: 'X' }, closedAt45, 'power')).toBeNull();
+  });
+});
+
+describe('likeForLike', () => {
+  it('compares EV and CLV on the same bets, with 95% intervals', () => {
+    // Bets with both figures: EV 2, 4, 6 and CLV 1, 5, 3 (the 4th has no CLV, the 5th is void: neither counts).
+    // EV: mean 4, sd sqrt(((-2)^2 + 0 + 2^2) / 2) = 2, half-width 1.96 x 2 / sqrt(3) = 2.263213: [1.736787, 6.263213].
+    // CLV: mean 3, sd 2 as well: [0.736787, 5.263213].
+    // CLV - EV: -1, 1, -3; mean -1, sd sqrt((0 + 4 + 4) / 2) = 2: [-3.263213, 1.263213] (holds 0: no difference shown).
+    const r = likeForLike([
+      { evPercent: 2, clvPercent: 1 },
+      { evPercent: 4, clvPercent: 5 },
+      { evPercent: 6, clvPercent: 3 },
+      { evPercent: 9, clvPercent: null },
+      { evPercent: 8, clvPercent: 20, voidReason: 'postponed' },
+    ]);
+    expect(r.n).toBe(3);
+    expect(r.ev!.mean).toBeCloseTo(4, 12);
+    expect(r.ev!.low).toBeCloseTo(1.736787, 5);
+    expect(r.ev!.high).toBeCloseTo(6.263213, 5);
+    expect(r.clv!.low).toBeCloseTo(0.736787, 5);
+    expect(r.clvMinusEv).toEqual({ mean: -1, low: expect.closeTo(-3.263213, 5), high: expect.closeTo(1.263213, 5) });
+  });
+  it('has no interval for one bet and nothing for none', () => {
+    expect(likeForLike([{ evPercent: 2, clvPercent: 1 }]).clv).toEqual({ mean: 1, low: NaN, high: NaN });
+    expect(likeForLike([])).toEqual({ n: 0, ev: null, clv: null, clvMinusEv: null });
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { BetResult } from './clv.math.js';
+import type { BetResult, ClvMethod } from './clv.math.js';
 
 /** A +EV detection to record. */
 export interface NewPrediction {
@@ -55,7 +55,9 @@ export interface ReportRow {
   entryDecimal: number;
   evPercent: number;
   clvPercent: number | null;
+  clvMethod: ClvMethod | null;
   result: BetResult | null;
+  voidReason: string | null;
 }
 
 export interface ReportFilter {
@@ -156,14 +158,38 @@ export class ClvRepository {
     );
   }
 
-  /** Stores closing values (a null probability: the reference did not close the whole market; closed_at is still set). */
-  async close(items: Array<{ id: string; probability: number | null; clv: number | null }>, at: number): Promise<void> {
+  /**
+   * Stores closing values and how each was found (a null probability: the reference book's close gives none; closed_at
+   * is still set).
+   */
+  async close(
+    items: Array<{ id: string; probability: number | null; clv: number | null; method: ClvMethod | null; referenceLine: number | null }>,
+    at: number,
+  ): Promise<void> {
     if (!items.length) return;
     await this.ds.query(
-      `UPDATE clv_predictions p SET closing_probability = t.prob, clv_percent = t.clv, closed_at = $4::timestamptz
-       FROM unnest($1::text[], $2::float8[], $3::float8[]) AS t(id, prob, clv) WHERE p.opportunity_id = t.id`,
-      [items.map((i) => i.id), items.map((i) => i.probability), items.map((i) => i.clv), iso(at)],
+      `UPDATE clv_predictions p SET closing_probability = t.prob, clv_percent = t.clv, clv_method = t.method, clv_reference_line = t.ref,
+         closed_at = $6::timestamptz
+       FROM unnest($1::text[], $2::float8[], $3::float8[], $4::text[], $5::float8[]) AS t(id, prob, clv, method, ref) WHERE p.opportunity_id = t.id`,
+      [
+        items.map((i) => i.id),
+        items.map((i) => i.probability),
+        items.map((i) => i.clv),
+        items.map((i) => i.method),
+        items.map((i) => i.referenceLine),
+        iso(at),
+      ],
     );
+  }
+
+  /** Marks an event's predictions void (a postponed or cancelled game); the first reason stays. Returns how many. */
+  async voidEvent(eventId: string, reason: string): Promise<number> {
+    const r = (await this.ds.query(
+      `WITH u AS (UPDATE clv_predictions SET void_reason = $2 WHERE event_id = $1 AND void_reason IS NULL RETURNING 1)
+       SELECT count(*)::int AS n FROM u`,
+      [eventId, reason],
+    )) as Array<{ n: number }>;
+    return r[0]?.n ?? 0;
   }
 
   /** Stores results (null: the final score cannot settle the bet; graded_at is still set). */
@@ -190,7 +216,8 @@ export class ClvRepository {
     add('sportsbook', f.sportsbook);
     add('devig_book', f.devigBook);
     const rows = (await this.ds.query(
-      `SELECT sportsbook, sport, league, market_type, devig_book, detected_at, entry_decimal, ev_percent, clv_percent, result
+      `SELECT sportsbook, sport, league, market_type, devig_book, detected_at, entry_decimal, ev_percent, clv_percent, clv_method, result,
+         void_reason
        FROM clv_predictions WHERE ${where.join(' AND ')}`,
       params,
     )) as Array<Record<string, unknown>>;
@@ -204,7 +231,9 @@ export class ClvRepository {
       entryDecimal: Number(r.entry_decimal),
       evPercent: Number(r.ev_percent),
       clvPercent: num(r.clv_percent),
+      clvMethod: (r.clv_method as ClvMethod | null) ?? null,
       result: (r.result as BetResult | null) ?? null,
+      voidReason: (r.void_reason as string | null) ?? null,
     }));
   }
 }

@@ -16,7 +16,7 @@ import { ClosingLinesService } from '../closing-lines/closing-lines.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import { DetectionEngine, OPPORTUNITIES_TOPIC, type OpportunityEvent } from '../detection/detection.engine.js';
 import type { EvRecord } from '../ev/ev.detector.js';
-import { closingProbabilityFor, clvPercent, finalScoreOf, gradeBet, summarise } from './clv.math.js';
+import { closingValueFor, clvPercent, finalScoreOf, gradeBet, summarise } from './clv.math.js';
 import { ClvRepository, type NewPrediction, type ReportRow } from './clv.repository.js';
 import type { ClvQuery } from './dto/clv.query.dto.js';
 
@@ -51,7 +51,7 @@ export class ClvService implements OnApplicationBootstrap {
   private readonly recorded = new Map<string, Set<string>>();
   private pending: NewPrediction[] = [];
   private chain: Promise<void> = Promise.resolve();
-  stats = { recorded: 0, closed: 0, graded: 0, failures: 0 };
+  stats = { recorded: 0, closed: 0, graded: 0, voided: 0, failures: 0 };
 
   constructor(
     private readonly engine: DetectionEngine,
@@ -156,17 +156,32 @@ export class ClvService implements OnApplicationBootstrap {
       const open = await this.repo.unclosed(c.eventId, c.sportsbook);
       if (!open.length) return;
       const items = open.map((p) => {
-        const prob = closingProbabilityFor(p, c.lines, p.devigMethod as DevigMethod);
-        return { id: p.opportunityId, probability: prob, clv: prob === null ? null : clvPercent(prob, p.entryDecimal) };
+        const v = closingValueFor(p, c.lines, p.devigMethod as DevigMethod);
+        return {
+          id: p.opportunityId,
+          probability: v?.probability ?? null,
+          clv: v ? clvPercent(v.probability, p.entryDecimal) : null,
+          method: v?.method ?? null,
+          referenceLine: v?.referenceLine ?? null,
+        };
       });
       await this.repo.close(items, c.capturedAt);
       this.stats.closed += items.length;
     });
   }
 
-  /** Events that ended with a final score: grade their predictions. */
+  /** Events that ended with a final score: grade their predictions; postponed or cancelled: void them. */
   private onChangeSet(cs: ChangeSet): void {
     for (const e of cs.events) {
+      if (e.status === 'postponed' || e.status === 'cancelled') {
+        if (this.boards.board.events.get(e.id)?.status === e.status || !this.leadership.isLeader) continue;
+        const reason = e.status;
+        void this.flush();
+        void this.enqueue(async () => {
+          this.stats.voided += await this.repo.voidEvent(e.id, reason);
+        });
+        continue;
+      }
       if (e.status !== 'ended') continue;
       const before = this.boards.board.events.get(e.id);
       if (before?.status === 'ended') continue;

@@ -304,6 +304,77 @@ describe('IngestionPipeline', () => {
   });
 });
 
+describe('IngestionPipeline: start times that move', () => {
+  let board: OddsBoard;
+  let pipe: IngestionPipeline;
+  const ID = 'nba_nuggets_suns_2026-11-22_b3';
+  const H = 3600_000;
+  const ingest = (quotes: Quote[], now = T0, extra: Record<string, unknown> = {}) => {
+    const r = pipe.process({ source: 'test', quotes, ...extra }, now);
+    board.applyChangeSet(r.changeSet);
+    return r;
+  };
+  beforeEach(() => {
+    board = new OddsBoard();
+    pipe = new IngestionPipeline(catalog, board);
+  });
+
+  it("a book that moves its own start moves the event's start; the event keeps its id, no second event", () => {
+    ingest([q({}), q({ book: 'fanduel', startTime: TIP + 5 * 60_000 })]);
+    // FanDuel's first report 5 minutes later is a disagreement, not a move: the start stays TIP.
+    expect(board.events.get(ID)!.startTime).toBe(TIP);
+    // DraftKings delays the game by 1 h 30 (19:40 -> 21:10 Eastern, the next 6-hour bucket: b3 still, but the id would
+    // not change anyway): one event, start moved, the row on it.
+    const r = ingest([q({ startTime: TIP + 1.5 * H, price: { american: -155 } })], T0 + 60_000);
+    expect([...board.events.keys()]).toEqual([ID]);
+    expect(board.events.get(ID)!.startTime).toBe(TIP + 1.5 * H);
+    expect(r.changeSet.events.map((e) => [e.id, e.startTime])).toEqual([[ID, TIP + 1.5 * H]]);
+    // FanDuel still sends its old time (unchanged report): the start stays where DraftKings moved it.
+    ingest([q({ book: 'fanduel', startTime: TIP + 5 * 60_000, price: { american: -160 } })], T0 + 120_000);
+    expect(board.events.get(ID)!.startTime).toBe(TIP + 1.5 * H);
+    expect([...board.events.keys()]).toEqual([ID]);
+  });
+
+  it('moves across the date bucket keep the first id; a quote at the new time finds it', () => {
+    ingest([q({})]);
+    // 19:40 Eastern on the 22nd -> 22:10 -> 00:40 on the 23rd (two delays of 2 h 30, each within the same-fixture
+    // tolerance of the start before it): the id of the new time would be nba_nuggets_suns_2026-11-23_b0; it stays ID.
+    ingest([q({ startTime: TIP + 2.5 * H })], T0 + 60_000);
+    ingest([q({ startTime: TIP + 5 * H })], T0 + 120_000);
+    expect([...board.events.keys()]).toEqual([ID]);
+    expect(board.events.get(ID)!.startTime).toBe(TIP + 5 * H);
+    ingest([q({ book: 'pinnacle', startTime: TIP + 5 * H })], T0 + 180_000);
+    expect([...board.events.keys()]).toEqual([ID]);
+    expect(board.booksOf(ID)).toEqual(['draftkings', 'pinnacle']);
+  });
+
+  it('a book quoting by its own event id follows a game moved beyond the same-fixture tolerance (postponed a day)', () => {
+    ingest([q({ externalEventId: 'dk-77' })]);
+    ingest([q({ externalEventId: 'dk-77', startTime: TIP + 24 * H })], T0 + 60_000);
+    expect([...board.events.keys()]).toEqual([ID]);
+    expect(board.events.get(ID)!.startTime).toBe(TIP + 24 * H);
+    // Without an id, a game a day later is another game (a series): a new event.
+    ingest([q({ book: 'fanduel', startTime: TIP + 48 * H })], T0 + 120_000);
+    expect(board.events.size).toBe(2);
+  });
+
+  it("an event feed's status update moves the start the same way; a game under way keeps its start", () => {
+    const upd = (startTime: number, status: 'upcoming' | 'live' = 'upcoming') => ({
+      league: 'nba',
+      homeTeam: 'Denver Nuggets',
+      awayTeam: 'Phoenix Suns',
+      startTime,
+      status,
+    });
+    ingest([q({})], T0, { events: [upd(TIP)] });
+    ingest([], T0 + 60_000, { events: [upd(TIP + H)] });
+    expect(board.events.get(ID)!.startTime).toBe(TIP + H);
+    ingest([], TIP + H, { events: [upd(TIP + H, 'live')] });
+    ingest([], TIP + H + 60_000, { events: [upd(TIP + 2 * H, 'live')] });
+    expect(board.events.get(ID)!.startTime).toBe(TIP + H);
+  });
+});
+
 describe('IngestionPipeline on real feeds: open catalog, draws, Yes/No contracts', () => {
   let board: OddsBoard;
   let pipe: IngestionPipeline;

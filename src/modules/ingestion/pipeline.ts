@@ -282,13 +282,16 @@ export class IngestionPipeline {
   registerFixture(e: Pick<BoardEvent, 'id' | 'league' | 'homeKey' | 'awayKey' | 'startTime'>): void {
     const pk = this.pairKey(e.league, e.homeKey, e.awayKey);
     const list = this.fixtures.get(pk) ?? [];
-    if (!list.some((f) => f.id === e.id)) list.push({ id: e.id, startTime: e.startTime });
+    const known = list.find((f) => f.id === e.id);
+    if (known) known.startTime = e.startTime;
+    else list.push({ id: e.id, startTime: e.startTime });
     this.fixtures.set(pk, list);
     this.pairOf.set(e.id, pk);
   }
 
   /** Forgets an event that left the board, so its fixture slot is free again. */
   forgetFixture(e: Pick<BoardEvent, 'id'>): void {
+    this.startReports.delete(e.id);
     const pk = this.pairOf.get(e.id);
     if (!pk) return;
     this.pairOf.delete(e.id);
@@ -359,23 +362,33 @@ export class IngestionPipeline {
   }
 
   /**
-   * The canonical event id of a fixture: an existing event of the same league and teams within the
-   * tolerance (nearest start wins), else a new id; a second game of the same pairing in the same bucket
-   * (a doubleheader) gets `_g2`.
+   * The canonical event id of a fixture: an existing event of the same league and teams that the quoting book
+   * already knows by the same external event id (whatever its start), else one within the tolerance (nearest
+   * start wins), else a new id; a second game of the same pairing in the same bucket (a doubleheader) gets `_g2`.
+   * An event keeps the id of the start it was first seen with when its start moves.
    */
   resolveEventId(
     league: LeagueDef,
     home: TeamRef,
     away: TeamRef,
     startTime: number,
-    opts: { gameNumber?: number; approximate?: boolean } = {},
+    opts: { gameNumber?: number; approximate?: boolean; book?: string; externalId?: string | null } = {},
   ): { id: string; isNew: boolean } {
     const base = baseEventId(league.id, home.key, away.key, startTime, league.timezone);
+    const candidates = this.fixtures.get(this.pairKey(league.id, home.key, away.key)) ?? [];
     if (opts.gameNumber && opts.gameNumber > 1) {
+      // Game N of a doubleheader whose start moved into another bucket is still game N.
+      const suffix = withGameNumber('', opts.gameNumber);
+      const moved = candidates.find((c) => c.id.endsWith(suffix) && Math.abs(c.startTime - startTime) <= SAME_FIXTURE_MS);
+      if (moved) return { id: moved.id, isNew: false };
       const id = withGameNumber(base, opts.gameNumber);
       return { id, isNew: !this.board.events.has(id) && !this.pending.has(id) };
     }
-    const candidates = this.fixtures.get(this.pairKey(league.id, home.key, away.key)) ?? [];
+    if (opts.book && opts.externalId)
+      for (const c of candidates) {
+        const known = this.pending.get(c.id) ?? this.board.events.get(c.id);
+        if (known?.externalIds[opts.book] === opts.externalId) return { id: c.id, isNew: false };
+      }
     const tolerance = opts.approximate ? APPROXIMATE_MS : SAME_FIXTURE_MS;
     let best: { id: string; startTime: number } | undefined;
     for (const c of candidates) {
@@ -390,6 +403,8 @@ export class IngestionPipeline {
 
   /** Events created or changed in the batch being processed. */
   private pending = new Map<string, BoardEvent>();
+  /** Each reporter's (book's, or event feed's) last start time of each event: a reporter changing its own moves the start. */
+  private readonly startReports = new Map<string, Map<string, number>>();
   /** Events named by an explicit event update in the batch being processed. */
   private updated = new Set<string>();
 
@@ -399,7 +414,7 @@ export class IngestionPipeline {
     awayName: string,
     startTime: number,
     now: number,
-    opts: { gameNumber?: number; approximate?: boolean; book?: string; externalId?: string | null },
+    opts: { gameNumber?: number; approximate?: boolean; book?: string; externalId?: string | null; reporter?: string },
   ): BoardEvent {
     if (!Number.isFinite(startTime) || startTime <= 0) throw new Rejection('invalid_time', 'event start time is missing or invalid');
     const home = this.team(league, homeName);
@@ -434,7 +449,26 @@ export class IngestionPipeline {
       e.externalIds[opts.book] = opts.externalId;
       this.markDirty(e, now);
     }
+    const reporter = opts.book ?? opts.reporter;
+    if (reporter && !opts.approximate) this.reportStart(e, reporter, startTime, now);
     return e;
+  }
+
+  /**
+   * A reporter's start time of an event. Sources disagree by minutes, so a first report only records what the
+   * reporter says; when a reporter changes its own report (a delay, an earlier start, a rescheduled game) the event's
+   * start moves to it, while the event is upcoming or postponed (a game under way or over keeps its start).
+   */
+  private reportStart(e: BoardEvent, reporter: string, startTime: number, now: number): void {
+    let reports = this.startReports.get(e.id);
+    if (!reports) this.startReports.set(e.id, (reports = new Map()));
+    const before = reports.get(reporter);
+    reports.set(reporter, startTime);
+    if (before === undefined || before === startTime || startTime === e.startTime) return;
+    if (e.status !== 'upcoming' && e.status !== 'postponed') return;
+    e.startTime = startTime;
+    this.registerFixture(e);
+    this.markDirty(e, now);
   }
 
   private markDirty(e: BoardEvent, now: number): void {
@@ -671,6 +705,7 @@ export class IngestionPipeline {
       gameNumber: u.gameNumber,
       book: u.book,
       externalId: u.externalEventId,
+      reporter: `feed:${source}`,
     });
     this.updated.add(e.id);
     if (u.status && u.status !== e.status) {

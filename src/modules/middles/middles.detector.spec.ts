@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { all, away, boardWith, home } from '../../../test/factories/detection.js';
+import { all, away, boardWith, home, KICK } from '../../../test/factories/detection.js';
 import type { OddsRow } from '../../domain/odds-row.js';
+import type { Quote } from '../../domain/types.js';
 import { bookMainLines, detectMiddles } from './middles.detector.js';
 
 describe('middles detection', () => {
@@ -123,5 +124,85 @@ describe("each book's main line in a ladder", () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('middles on the puck line: centred on the moneyline', () => {
+  const nhl = (book: string, side: 'home' | 'away', price: number, over: Partial<Quote> = {}): Quote => ({
+    book,
+    league: 'nhl',
+    homeTeam: 'Boston Bruins',
+    awayTeam: 'New York Rangers',
+    startTime: KICK,
+    marketType: 'moneyline',
+    selection: side === 'home' ? 'Boston Bruins' : 'New York Rangers',
+    selectionType: side,
+    line: null,
+    price: { american: price },
+    ...over,
+  });
+  const spread = (book: string, side: 'home' | 'away', line: number, price: number) =>
+    nhl(book, side, price, { marketType: 'point_spread', line });
+  /**
+   * Moneyline at three books; the puck lines of two books (each a normal hold, no self-arbitrage) leave a middle on a
+   * margin of exactly 2 (or -2, mirrored).
+   */
+  const game = (mlHome: number, mlAway: number, legs: Quote[]) =>
+    boardWith([...['draftkings', 'fanduel', 'pinnacle'].flatMap((b) => [nhl(b, 'home', mlHome), nhl(b, 'away', mlAway)]), ...legs]);
+  const middleOf = (b: ReturnType<typeof boardWith>) => {
+    const ladder = [...b.board.rows.values()].find((r) => r.groupLine !== null)!.ladderKey;
+    return detectMiddles(b.ctx, ladder, () => true);
+  };
+  // The home side is the underdog: +150 / -170, implied 0.4 + 0.629630 = 1.029630, fair home 0.4 / 1.029630 = 0.388489
+  // (the model is located on it rounded to 0.388). Located there, the hockey margin model gives P(margin = 2) = 0.10242
+  // (a model centred on the main line instead, a 2.5-goal home favourite here, gives 0.181; an even game 0.131).
+  const dog = () =>
+    game(150, -170, [
+      spread('draftkings', 'home', -1.5, 360),
+      spread('draftkings', 'away', 1.5, -480),
+      spread('fanduel', 'home', -2.5, 500),
+      spread('fanduel', 'away', 2.5, -700),
+    ]);
+
+  it('prices a home underdog by its moneyline, not by the +-1.5 line', () => {
+    const ms = middleOf(dog());
+    expect(ms).toHaveLength(1);
+    const a = ms[0]!.analysis;
+    expect(a.middleNumbers).toEqual([2]);
+    expect(a.middleProbability).toBeCloseTo(0.10242, 4);
+    // Home -1.5 at +360 (4.60) and away +2.5 at -700 (the board keeps 1.1429): 1/4.6 = 0.217391, 1/1.1429 = 0.874967,
+    // sum 1.092358; either alone pays 100 / 1.092358 = 91.5450 (-8.4550), both 2 x 91.5450 - 100 = +83.0901.
+    // EV = 0.10242 x 83.0901 - 0.89758 x 8.4550 = 8.5101 - 7.5890 = +0.921 per 100.
+    expect(a.worstCaseLoss).toBeCloseTo(-8.455, 3);
+    expect(a.bestCaseProfit).toBeCloseTo(83.0901, 3);
+    expect(a.expectedValue).toBeCloseTo(0.921, 2);
+  });
+
+  it('mirrors: a home favourite -170 / +150 has the same 0.10242 on a margin of -2', () => {
+    const fav = game(-170, 150, [
+      spread('draftkings', 'away', -1.5, 360),
+      spread('draftkings', 'home', 1.5, -480),
+      spread('fanduel', 'away', -2.5, 500),
+      spread('fanduel', 'home', 2.5, -700),
+    ]);
+    const ms = middleOf(fav);
+    expect(ms).toHaveLength(1);
+    expect(ms[0]!.analysis.middleNumbers).toEqual([-2]);
+    expect(ms[0]!.analysis.middleProbability).toBeCloseTo(0.10242, 4);
+  });
+
+  it("without a moneyline, locates the model on the main puck line's own no-vig price", () => {
+    const b = boardWith([
+      spread('draftkings', 'home', -1.5, 360),
+      spread('draftkings', 'away', 1.5, -480),
+      spread('fanduel', 'home', -2.5, 500),
+      spread('fanduel', 'away', 2.5, -700),
+    ]);
+    const ms = middleOf(b);
+    expect(ms).toHaveLength(1);
+    // The consensus main line is -2.5 (one book each; the tie goes to the first line): FanDuel home -2.5 at 1/6 = 0.166667
+    // against 1/1.1429 = 0.874967, no-vig P(margin >= 3) = 0.166667 / 1.041634 = 0.160 (rounded to 3 places). Located
+    // there the model gives P(margin = 2) = 0.1417: not the margin model centred on a 2.5-goal home favourite.
+    expect(ms[0]!.analysis.middleProbability).toBeCloseTo(0.1417, 3);
   });
 });

@@ -8,6 +8,7 @@ import { netDecimal, type VenueCost } from '../../math/costs.js';
 import {
   analyzeMiddle,
   discretisedNormal,
+  fitLinePmf,
   marginPmf,
   middleQualityScore,
   poissonPmf,
@@ -78,6 +79,40 @@ function cachedPmf(key: string, build: () => Pmf): Pmf | null {
 
 const half = (x: number) => Math.round(x * 2) / 2;
 
+/** A fitted model, or a throw (cachedPmf caches no failure). */
+function fitted(p: Pmf | null): Pmf {
+  if (!p) throw new RangeError('the model cannot be located on these prices');
+  return p;
+}
+
+const TOTAL_MARKETS = ['total_points', 'total_goals', 'total_runs'] as const;
+/** Sports whose spread is a fixed +-1.5 (puck line, run line): centred on the moneyline, not on the line. */
+const FIXED_SPREAD_SPORTS = new Set(['hockey', 'baseball']);
+
+/** The median over books of the no-vig (multiplicative) home probability of a two-sided market group; null without one. */
+function homeProbabilityAt(ctx: DetectContext, groupKey: string): number | null {
+  const byBook = new Map<string, { home?: number; away?: number }>();
+  for (const r of ctx.board.group(groupKey)) {
+    if (!r.isActive || r.isLive || !(r.decimal > 1)) continue;
+    const b = byBook.get(r.sportsbook) ?? {};
+    if (r.selectionType === 'home') b.home = 1 / r.decimal;
+    else if (r.selectionType === 'away') b.away = 1 / r.decimal;
+    else continue;
+    byBook.set(r.sportsbook, b);
+  }
+  const ps: number[] = [];
+  for (const b of byBook.values()) if (b.home !== undefined && b.away !== undefined) ps.push(b.home / (b.home + b.away));
+  if (!ps.length) return null;
+  ps.sort((a, b) => a - b);
+  const m = ps.length >> 1;
+  return ps.length % 2 ? ps[m]! : (ps[m - 1]! + ps[m]!) / 2;
+}
+
+/** The fair home win probability of an event's two-way moneyline (the books' median, no-vig). */
+export function moneylineHomeProbability(ctx: DetectContext, eventId: string, period: string): number | null {
+  return homeProbabilityAt(ctx, `${eventId}|moneyline|${period}||`);
+}
+
 /** The outcome distribution a ladder's middles are priced on, from the consensus main lines. */
 function ladderPmf(ctx: DetectContext, first: OddsRow): Pmf | null {
   const main = ctx.board.mainLine(first.ladderKey);
@@ -88,9 +123,26 @@ function ladderPmf(ctx: DetectContext, first: OddsRow): Pmf | null {
     const mean = Math.max(0.25, main);
     return cachedPmf(`prop|${half(mean)}`, () => (mean < 15 ? poissonPmf(mean) : discretisedNormal(mean, Math.max(1, 0.3 * mean))));
   }
-  const totalLadder = `${first.eventId}|total_points|${first.period}|`;
-  const eventTotal = ctx.board.mainLine(totalLadder) ?? DEFAULT_TOTAL[e?.league ?? ''] ?? SPORT_TOTAL[sport];
+  let eventTotal: number | undefined;
+  for (const m of TOTAL_MARKETS) eventTotal ??= ctx.board.mainLine(`${first.eventId}|${m}|${first.period}|`) ?? undefined;
+  eventTotal ??= DEFAULT_TOTAL[e?.league ?? ''] ?? SPORT_TOTAL[sport];
   if (eventTotal === undefined) return null;
+  if (isHandicap(first.marketType) && FIXED_SPREAD_SPORTS.has(sport)) {
+    // The puck line and the run line sit at +-1.5 whoever is favoured: the main line says nothing of the expected
+    // margin. The margin model is located on the fair moneyline (P(home wins) = the books' median no-vig home
+    // probability), else on the main line's own no-vig price.
+    const total = eventTotal;
+    const ml = moneylineHomeProbability(ctx, first.eventId, first.period);
+    if (ml !== null)
+      return cachedPmf(`mml|${sport}|${ml.toFixed(3)}|${half(total)}`, () =>
+        fitted(fitLinePmf({ sport, kind: 'spread', fromLine: 0, fromProbability: Math.round(ml * 1000) / 1000, expectedTotal: total })),
+      );
+    const own = homeProbabilityAt(ctx, `${first.ladderKey}|${main}`);
+    if (own === null) return null;
+    return cachedPmf(`mpl|${sport}|${main}|${own.toFixed(3)}|${half(total)}`, () =>
+      fitted(fitLinePmf({ sport, kind: 'spread', fromLine: main, fromProbability: Math.round(own * 1000) / 1000, expectedTotal: total })),
+    );
+  }
   if (isHandicap(first.marketType)) {
     // main is the home side's handicap: the home team is expected to win by -main.
     return cachedPmf(`m|${sport}|${half(-main)}|${half(eventTotal)}`, () => marginPmf(sport, -main, eventTotal));

@@ -4,7 +4,13 @@ import { ApiProperty, OmitType } from '@nestjs/swagger';
 export class ClvGroupDto {
   @ApiProperty({ example: 'draftkings', description: 'The group: a book, sport, league, market type, UTC day or devig book' })
   group_key: string;
-  @ApiProperty({ example: 412, description: 'Detections recorded in the group' }) total_predictions: number;
+  @ApiProperty({ example: 412, description: 'Detections recorded in the group that count (void ones are not counted)' })
+  total_predictions: number;
+  @ApiProperty({
+    example: 3,
+    description: 'Detections on games postponed or cancelled: void, left out of every other figure of the group',
+  })
+  void_count: number;
   @ApiProperty({ example: 380, description: 'Detections graded win, loss or push' }) total_graded: number;
   @ApiProperty({ example: 190 }) wins: number;
   @ApiProperty({ example: 185 }) losses: number;
@@ -17,7 +23,20 @@ export class ClvGroupDto {
     description: 'Mean CLV% = (closing no-vig probability x entry decimal - 1) x 100, over the detections whose CLV is known',
   })
   avg_clv_percent: number | null;
-  @ApiProperty({ example: 398, description: 'Detections with a known CLV (the reference book closed the whole market)' }) clv_count: number;
+  @ApiProperty({
+    example: 398,
+    description:
+      "Detections with a known CLV: the reference book closed the bet's own line (whole market), or another line of the same spread or total that the sport's score model was fitted to",
+  })
+  clv_count: number;
+  @ApiProperty({ example: 371, description: "Of clv_count: valued at the close of the bet's own line (clv_method same_line)" })
+  clv_same_line: number;
+  @ApiProperty({
+    example: 27,
+    description:
+      "Of clv_count: the bet's line did not close; valued by the sport's score model fitted to the reference book's nearest closing line (clv_method fitted_distribution)",
+  })
+  clv_fitted: number;
   @ApiProperty({ example: 251, description: 'Of those, how many beat the close (CLV > 0)' }) beat_close: number;
   @ApiProperty({ type: Number, nullable: true, example: 2.1, description: 'Mean EV% at detection' }) avg_ev_percent: number | null;
   @ApiProperty({ example: 6.4, description: 'Profit of flat 1-unit stakes on the graded detections, in units' }) units: number;

@@ -239,7 +239,11 @@ export class BookPricing {
     if (ev.league.sport === 'hockey') {
       const fav = ml[0] >= ml[2];
       be.spreadX = fav ? 1.5 : -1.5;
-      xs = (fav ? [1.5, -1.5, 2.5, -2.5] : [-1.5, 1.5, -2.5, 2.5]).map((x, i) => [x, i === 0 ? 0 : i < 2 ? 1 : 2]);
+      // The puck line is the favourite's -1.5; the other side's -1.5 and the 2.5s are alternates, quoted by the books
+      // that quote alternate rungs (so the consensus main line is the favourite's, not a tie between the two).
+      xs = (fav ? [1.5, -1.5, 2.5, -2.5] : [-1.5, 1.5, -2.5, 2.5])
+        .map((x, i): [number, number] => [x, i === 0 ? 0 : i < 2 ? 1 : 2])
+        .filter(([, rung]) => rung <= be.rungs);
     } else {
       const main = this.chooseMain(d, be.biasS, be.spreadX, p.wholeLines && !halfOnly, p.hysteresis);
       be.spreadX = main;

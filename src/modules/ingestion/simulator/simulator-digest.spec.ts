@@ -33,11 +33,12 @@ function digest(seed: number): { sha: string; batches: number; quotes: number } 
 describe('MarketSimulator digest', () => {
   it('produces the recorded market for seed 20251115', () => {
     // Re-recorded once when exchange and prediction rows gained volume / open interest and live games began
-    // reporting their state every 5 s: the same batches and quotes, the same draws (ea4b33c9... before).
+    // reporting their state every 5 s: the same batches and quotes, the same draws (ea4b33c9... before). Re-recorded
+    // when hockey books without alternate rungs stopped quoting the alternate puck lines (ca9af659..., 347056 quotes before).
     expect(digest(20251115)).toEqual({
-      sha: 'ca9af659bc9c15626cdd9fb3c1e2af371e8367a20ea958b8489b436e54c1745a',
+      sha: '18122954f90238546b368a344a7de67c537f9f5f4fde2e3bf3726bf209b4b1e8',
       batches: 361,
-      quotes: 347056,
+      quotes: 345459,
     });
   });
 });
