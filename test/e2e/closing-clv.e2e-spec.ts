@@ -156,6 +156,8 @@ describe('closing lines and CLV (end to end)', () => {
     expect(fd).toMatchObject({ total_predictions: 1, wins: 1, losses: 0, clv_count: 1, beat_close: 1 });
     expect(fd.avg_ev_percent).toBeCloseTo(3.959, 3);
     expect(fd.avg_clv_percent).toBeCloseTo(3.959, 3);
+    // Sportsbooks charge nothing (config/costs.json): the net CLV is the gross one, for both books.
+    for (const g of [dk, fd]) expect([g.net_clv_count, g.avg_net_clv_percent]).toEqual([1, g.avg_clv_percent]);
     expect(fd.units).toBeCloseTo(0.9524, 4);
     expect(r.json.data.overall).toMatchObject({ total_predictions: 2, total_graded: 2, wins: 2 });
     const byLeague = await t.call('/historical/clv?group_by=league&league=nba&from=2026-11-22', { key: KEYS.enterprise });

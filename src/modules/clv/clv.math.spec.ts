@@ -7,6 +7,7 @@ import {
   finalScoreOf,
   gradeBet,
   likeForLike,
+  netClvPercent,
   summarise,
   type GradableBet,
 } from './clv.math.js';
@@ -32,6 +33,25 @@ describe('clvPercent', () => {
     expect(clvPercent(1, 2)).toBeNull();
     expect(clvPercent(0.5, 1)).toBeNull();
     expect(clvPercent(Number.NaN, 2)).toBeNull();
+  });
+});
+
+describe('netClvPercent', () => {
+  it('values the entry at its net decimal: the venue fee and commission come off', () => {
+    // Kalshi contract at 0.45 (decimal 1/0.45 = 2.2222), closing fair 0.47. Gross: 0.47 / 0.45 - 1 = +4.4444%.
+    // Taker fee 0.07 x 0.45 x 0.55 = 0.017325 per contract, so the outlay is 0.467325: 0.47 / 0.467325 - 1 = +0.5724%.
+    expect(clvPercent(0.47, 1 / 0.45)).toBeCloseTo(4.4444, 4);
+    expect(netClvPercent(0.47, 1 / 0.45, { commission: 0, feeRate: 0.07 })).toBe(0.5724);
+    // Betfair at 2.10, 5% of net winnings: net decimal 1 + 1.10 x 0.95 = 2.045; closing fair 0.5: gross +5%, net
+    // 0.5 x 2.045 - 1 = +2.25%.
+    expect(netClvPercent(0.5, 2.1, { commission: 0.05, feeRate: 0 })).toBe(2.25);
+    // A sportsbook charges nothing: net = gross.
+    expect(netClvPercent(0.5, 2.05, { commission: 0, feeRate: 0 })).toBe(clvPercent(0.5, 2.05));
+  });
+  it('is null when the venue cost is unknown or an input is unusable', () => {
+    expect(netClvPercent(0.5, 2.1, null)).toBeNull();
+    expect(netClvPercent(1, 2.1, { commission: 0, feeRate: 0 })).toBeNull();
+    expect(netClvPercent(0.5, 1, { commission: 0.05, feeRate: 0 })).toBeNull();
   });
 });
 
@@ -137,6 +157,8 @@ describe('summarise', () => {
       pushes: 1,
       win_rate: 0.5,
       avg_clv_percent: 1.6667, // (2 - 1 + 4) / 3
+      avg_net_clv_percent: null, // no net figure given
+      net_clv_count: 0,
       clv_count: 3,
       clv_same_line: 3,
       clv_fitted: 0,
@@ -167,6 +189,16 @@ describe('summarise', () => {
       units: 0.1,
       roi_percent: 5, // 0.1 / 2
     });
+  });
+  it('averages the net CLV over the bets whose venue cost is known, beside the gross average over all', () => {
+    const s = summarise([
+      { entryDecimal: 1 / 0.45, evPercent: 4, clvPercent: 4.4444, netClvPercent: 0.5724, result: null }, // Kalshi
+      { entryDecimal: 2.1, evPercent: 3, clvPercent: 5, netClvPercent: 2.25, result: null }, // Betfair 5%
+      { entryDecimal: 2.05, evPercent: 2, clvPercent: 2.5, netClvPercent: 2.5, result: null }, // a sportsbook
+      { entryDecimal: 2.3, evPercent: 6, clvPercent: 3, netClvPercent: null, result: null }, // cost unknown
+    ]);
+    // Gross over 4: (4.4444 + 5 + 2.5 + 3) / 4 = 3.7361; net over the 3 known: (0.5724 + 2.25 + 2.5) / 3 = 1.7741.
+    expect(s).toMatchObject({ clv_count: 4, avg_clv_percent: 3.7361, net_clv_count: 3, avg_net_clv_percent: 1.7741 });
   });
   it('empty group', () => {
     expect(summarise([])).toMatchObject({

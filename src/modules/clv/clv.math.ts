@@ -5,12 +5,23 @@
  * return of the bet taken at detection, valued at the sharp reference's devigged closing line.
  */
 
+import { netDecimal, type VenueCost } from '../../math/costs.js';
 import { devig, fitLineProbability, type DevigMethod, type LineKind } from '../../math/index.js';
 
 /** CLV in percent of the stake, rounded to 4 decimals (null when either input is unusable). */
 export function clvPercent(closingFairProbability: number, entryDecimal: number): number | null {
   if (!(closingFairProbability > 0 && closingFairProbability < 1) || !(entryDecimal > 1)) return null;
   return Math.round((closingFairProbability * entryDecimal - 1) * 100 * 10_000) / 10_000;
+}
+
+/**
+ * CLV after the venue's costs, in percent of the outlay (stake plus fee), 4 decimals: the closing no-vig probability
+ * times the entry's net decimal (costs.ts), minus 1. Equal to clvPercent where the venue charges nothing; null when
+ * either input is unusable or the venue's cost is unknown.
+ */
+export function netClvPercent(closingFairProbability: number, entryDecimal: number, cost: VenueCost | null): number | null {
+  if (cost === null || clvPercent(closingFairProbability, entryDecimal) === null) return null;
+  return Math.round((closingFairProbability * netDecimal(entryDecimal, cost) - 1) * 100 * 10_000) / 10_000;
 }
 
 /**
@@ -144,6 +155,10 @@ export interface ClvGroupStats {
   win_rate: number | null;
   /** Mean CLV% over the predictions whose CLV is known; null when none. */
   avg_clv_percent: number | null;
+  /** Mean CLV% after the venues' costs, over the predictions whose CLV and venue cost are known; null when none. */
+  avg_net_clv_percent: number | null;
+  /** Predictions with a known CLV and a known venue cost (the base of avg_net_clv_percent). */
+  net_clv_count: number;
   /** Predictions with a known CLV, and how many of them beat the close (CLV > 0). */
   clv_count: number;
   /** Of `clv_count`: valued at the close of the bet's own line, or at a line the score model fitted to another closing line. */
@@ -161,6 +176,8 @@ export interface PredictionOutcome {
   entryDecimal: number;
   evPercent: number;
   clvPercent: number | null;
+  /** CLV after the venue's costs (netClvPercent); null or absent when unknown. */
+  netClvPercent?: number | null;
   clvMethod?: ClvMethod | null;
   result: BetResult | null;
   /** Set when the game was postponed or cancelled: the prediction is void. */
@@ -181,6 +198,8 @@ export function summarise(items: readonly PredictionOutcome[]): ClvGroupStats {
   let units = 0;
   let voided = 0;
   let fitted = 0;
+  let netSum = 0;
+  let netCount = 0;
   for (const p of items) {
     if (p.voidReason) {
       voided++;
@@ -192,6 +211,10 @@ export function summarise(items: readonly PredictionOutcome[]): ClvGroupStats {
       clvCount++;
       if (p.clvPercent > 0) beat++;
       if (p.clvMethod === 'fitted_distribution') fitted++;
+      if (p.netClvPercent !== undefined && p.netClvPercent !== null) {
+        netSum += p.netClvPercent;
+        netCount++;
+      }
     }
     if (p.result === 'win') {
       wins++;
@@ -212,6 +235,8 @@ export function summarise(items: readonly PredictionOutcome[]): ClvGroupStats {
     pushes,
     win_rate: wins + losses ? round(wins / (wins + losses), 4) : null,
     avg_clv_percent: clvCount ? round(clvSum / clvCount, 4) : null,
+    avg_net_clv_percent: netCount ? round(netSum / netCount, 4) : null,
+    net_clv_count: netCount,
     clv_count: clvCount,
     clv_same_line: clvCount - fitted,
     clv_fitted: fitted,

@@ -55,6 +55,8 @@ export interface ReportRow {
   entryDecimal: number;
   evPercent: number;
   clvPercent: number | null;
+  /** The reference book's no-vig closing probability of the bet (null until closed). */
+  closingProbability: number | null;
   clvMethod: ClvMethod | null;
   result: BetResult | null;
   voidReason: string | null;
@@ -216,7 +218,7 @@ export class ClvRepository {
     add('sportsbook', f.sportsbook);
     add('devig_book', f.devigBook);
     const rows = (await this.ds.query(
-      `SELECT sportsbook, sport, league, market_type, devig_book, detected_at, entry_decimal, ev_percent, clv_percent, clv_method, result,
+      `SELECT sportsbook, sport, league, market_type, devig_book, detected_at, entry_decimal, ev_percent, clv_percent, closing_probability, clv_method, result,
          void_reason
        FROM clv_predictions WHERE ${where.join(' AND ')}`,
       params,
@@ -231,6 +233,7 @@ export class ClvRepository {
       entryDecimal: Number(r.entry_decimal),
       evPercent: Number(r.ev_percent),
       clvPercent: num(r.clv_percent),
+      closingProbability: num(r.closing_probability),
       clvMethod: (r.clv_method as ClvMethod | null) ?? null,
       result: (r.result as BetResult | null) ?? null,
       voidReason: (r.void_reason as string | null) ?? null,

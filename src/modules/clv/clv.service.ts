@@ -6,6 +6,7 @@ import { Clock } from '../../common/time/clock.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { Catalog } from '../../config/catalog.js';
 import { APP_CONFIG } from '../../config/config.module.js';
+import { venueCosts } from '../../config/costs.js';
 import type { AppConfig } from '../../config/env.js';
 import type { TierName } from '../../config/tiers.js';
 import type { ChangeSet } from '../../domain/odds-row.js';
@@ -16,7 +17,7 @@ import { ClosingLinesService } from '../closing-lines/closing-lines.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import { DetectionEngine, OPPORTUNITIES_TOPIC, type OpportunityEvent } from '../detection/detection.engine.js';
 import type { EvRecord } from '../ev/ev.detector.js';
-import { closingValueFor, clvPercent, finalScoreOf, gradeBet, summarise } from './clv.math.js';
+import { closingValueFor, clvPercent, finalScoreOf, gradeBet, netClvPercent, summarise } from './clv.math.js';
 import { ClvRepository, type NewPrediction, type ReportRow } from './clv.repository.js';
 import type { ClvQuery } from './dto/clv.query.dto.js';
 
@@ -52,6 +53,8 @@ export class ClvService implements OnApplicationBootstrap {
   private pending: NewPrediction[] = [];
   private chain: Promise<void> = Promise.resolve();
   stats = { recorded: 0, closed: 0, graded: 0, voided: 0, failures: 0 };
+
+  private readonly costs = venueCosts();
 
   constructor(
     private readonly engine: DetectionEngine,
@@ -238,7 +241,15 @@ export class ClvService implements OnApplicationBootstrap {
     const sportsbook = q.sportsbook?.map((b) => book(b, 'sportsbook'));
     const devigBook = q.devig_book?.map((b) => book(b, 'devig_book'));
     await this.settle();
-    const rows = from <= to ? await this.repo.report({ from, to, sport, league, sportsbook, devigBook }) : [];
+    const read = from <= to ? await this.repo.report({ from, to, sport, league, sportsbook, devigBook }) : [];
+    // The net figure of each bet: its closing probability against the entry price after its venue's costs.
+    const rows = read.map((r) => ({
+      ...r,
+      netClvPercent:
+        r.closingProbability === null
+          ? null
+          : netClvPercent(r.closingProbability, r.entryDecimal, this.costs.ofBook(r.sportsbook, this.catalog)),
+    }));
     const keyOf = (r: ReportRow): string => {
       switch (groupBy) {
         case 'sportsbook':

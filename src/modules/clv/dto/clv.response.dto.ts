@@ -24,6 +24,16 @@ export class ClvGroupDto {
   })
   avg_clv_percent: number | null;
   @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 0.87,
+    description:
+      "Mean CLV% after the venues' costs (config/costs.json): the closing no-vig probability x the entry's net decimal - 1, per unit of outlay; equal to the gross CLV at a sportsbook; over the detections whose CLV and venue cost are known",
+  })
+  avg_net_clv_percent: number | null;
+  @ApiProperty({ example: 396, description: 'Detections with a known CLV and a known venue cost (the base of avg_net_clv_percent)' })
+  net_clv_count: number;
+  @ApiProperty({
     example: 398,
     description:
       "Detections with a known CLV: the reference book closed the bet's own line (whole market), or another line of the same spread or total that the sport's score model was fitted to",
