@@ -218,7 +218,7 @@ describe('accounts: the account, its keys and its usage (end to end over HTTP)',
       const fresh = r.json.data.new_key.key;
       expect((await t.call('/account', { key: a.key })).status).toBe(200);
       expect((await t.call('/account', { key: fresh })).status).toBe(200);
-      // During the grace period the old key is listed with its expiry and does not count against the limit.
+      // During the grace period the old key is listed with its expiry (it counts toward the limit: key-limits.e2e-spec.ts).
       const listed = (await t.call('/account/keys', { key: fresh })).json.data;
       expect(listed.find((k: any) => k.id === a.id)).toMatchObject({ is_active: true, expires_at: new Date(until).toISOString() });
       clock.set(until - 1);

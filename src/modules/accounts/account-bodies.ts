@@ -1,8 +1,9 @@
 import { ApiError } from '../../common/http/api-error.js';
+import { checkLabel, MAX_LABEL } from '../../common/text/label.js';
 import { MAX_GRACE_HOURS } from './api-keys.service.js';
 
 /** Longest key name (100 characters, as the public product allows). */
-export const MAX_KEY_NAME = 100;
+export const MAX_KEY_NAME = MAX_LABEL;
 
 function object(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
@@ -25,19 +26,12 @@ function onlyKnown(b: Record<string, unknown>, known: readonly string[]): void {
   }
 }
 
-/** A key name: absent or null is no name; otherwise a string of 1-100 characters with no control characters. */
+/** A key name: absent or null is no name; otherwise a string the name rule (checkLabel) accepts. */
 export function keyName(v: unknown): string | null | undefined {
   if (v === undefined) return undefined;
   if (v === null) return null;
   if (typeof v !== 'string') throw new ApiError('invalid_request', 'Invalid parameter "name": must be a string', { parameter: 'name' });
-  const name = v.trim();
-  if (!name) throw new ApiError('invalid_request', 'Invalid parameter "name": must not be empty', { parameter: 'name' });
-  if ([...name].length > MAX_KEY_NAME)
-    throw new ApiError('invalid_request', `Invalid parameter "name": at most ${MAX_KEY_NAME} characters`, { parameter: 'name' });
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name))
-    throw new ApiError('invalid_request', 'Invalid parameter "name": must not contain control characters', { parameter: 'name' });
-  return name;
+  return checkLabel(v, 'name', MAX_KEY_NAME);
 }
 
 /** POST /account/keys: `{name?}` (the SDKs send `{name}`; no body is a key without a name). */

@@ -9,6 +9,7 @@ import { ADDONS, TIERS, isAddon, isTier, loadTiers, tierRank, type TierName, typ
 import type { Account } from '../../common/auth/account.js';
 import { Clock } from '../../common/time/clock.js';
 import { ApiError } from '../../common/http/api-error.js';
+import { checkLabel } from '../../common/text/label.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { AccountEntity } from './account.entity.js';
 import { ApiKeyEntity } from './api-key.entity.js';
@@ -29,6 +30,11 @@ export function generateKey(): string {
   let out = '';
   for (const b of bytes) out += BASE62[b % 62];
   return `sk_live_${out}`;
+}
+
+/** A key or account name as stored: null, or trimmed and within the name rule (400 otherwise). */
+function checkedName(name: string | null): string | null {
+  return name === null ? null : checkLabel(name, 'name');
 }
 
 export function maskKeyId(id: string): string {
@@ -265,7 +271,7 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
   /** A new account of a tier with its first key (operators: API_KEYS, CLI, admin routes). */
   async create(tier: string, name: string | null, source = 'cli'): Promise<IssuedKey> {
     if (!isTier(tier)) throw new Error(`unknown tier "${tier}" (allowed: ${TIERS.join(', ')})`);
-    if (name !== null && name.length > 100) throw new Error('name must be at most 100 characters');
+    name = checkedName(name);
     const now = this.clock.date();
     const account = this.accountEntity(tier, name, now);
     await this.repo.insertAccount(account);
@@ -281,18 +287,22 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
    */
   async createForAccount(accountId: string, name: string | null, source: string): Promise<IssuedKey> {
     const key = generateKey();
-    const e = this.entity(key, accountId, name, source, this.clock.date());
-    const r = await this.repo.insertWithinLimit(e, (a) => this.maxKeys(a));
+    const now = this.clock.date();
+    const e = this.entity(key, accountId, checkedName(name), source, now);
+    const r = await this.repo.insertWithinLimit(e, (a) => this.maxKeys(a), now);
     if (!r.account) throw new ApiError('not_found', `No account with id ${accountId}`);
-    if (!r.inserted) {
-      const next = TIERS.find((t) => this.tiers.byName[t].maxKeys > r.max && tierRank(t) > tierRank(r.account!.tier as TierName));
-      throw new ApiError(
-        'tier_restricted',
-        `This account may hold ${r.max} key${r.max === 1 ? '' : 's'} at once (${r.account.tier} tier); revoke one (DELETE /account/keys/{id}) or rotate it instead`,
-        { max_keys: r.max, tier: r.account.tier, ...(next ? { required_tier: next } : {}) },
-      );
-    }
+    if (!r.inserted) throw this.overLimit(r.account, r.max, 'revoke one (DELETE /account/keys/{id}) or rotate it instead');
     return { key, view: keyView({ ...e, account: r.account } as KeyWithAccount) };
+  }
+
+  /** 403 tier_restricted: the account holds as many working keys as it may (keys in a grace period included). */
+  private overLimit(account: AccountEntity, max: number, advice: string): ApiError {
+    const next = TIERS.find((t) => this.tiers.byName[t].maxKeys > max && tierRank(t) > tierRank(account.tier as TierName));
+    return new ApiError(
+      'tier_restricted',
+      `This account may hold ${max} key${max === 1 ? '' : 's'} at once (${account.tier} tier), keys in a rotation grace period included; ${advice}`,
+      { max_keys: max, tier: account.tier, ...(next ? { required_tier: next } : {}) },
+    );
   }
 
   /** Every key (operators). */
@@ -346,9 +356,16 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     const old = await this.ownKey(caller, keyId);
     const now = this.clock.date();
     const key = generateKey();
-    const e = this.entity(key, old.accountId, name === undefined ? old.name : name, 'api', now);
+    const e = this.entity(key, old.accountId, name === undefined ? old.name : checkedName(name), 'api', now);
     const oldExpiresAt = graceHours > 0 ? new Date(now.getTime() + graceHours * 3_600_000) : null;
-    await this.repo.rotate(e, old.id, now, oldExpiresAt);
+    const r = await this.repo.rotateWithinLimit(e, old.id, now, oldExpiresAt, (a) => this.maxKeys(a));
+    if (r.gone || !r.account) throw new ApiError('not_found', `No API key with id ${keyId} on this account`);
+    if (!r.rotated)
+      throw this.overLimit(
+        r.account,
+        r.max,
+        'a key in its rotation grace period still counts: revoke it (DELETE /account/keys/{id}) or wait for its grace period to end',
+      );
     this.announce(old.id);
     const after = await this.repo.findById(old.id);
     return {
