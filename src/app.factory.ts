@@ -19,7 +19,8 @@ import { RouteIndex } from './common/http/route-index.js';
 import { registerLimitClampHeader } from './common/http/limit-clamp.js';
 import { rootPathRewrite } from './common/http/root-paths.js';
 import { createValidationPipe } from './common/http/validation.js';
-import { JsonLogger, redact } from './common/logging/json-logger.js';
+import { JsonLogger } from './common/logging/json-logger.js';
+import { redactUrl } from './common/logging/redact.js';
 import type { AppConfig } from './config/env.js';
 import { ApiKeysService } from './modules/accounts/api-keys.service.js';
 import { OPTIONAL_BODY_ROUTES } from './modules/accounts/account.controller.js';
@@ -163,7 +164,7 @@ export async function createApp(
         msg: 'request',
         req_id: req.id,
         method: req.method,
-        url: redact(req.url),
+        url: redactUrl(req.url),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         key_id: req.account?.keyId,

@@ -1,15 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
+import { redact } from './redact.js';
 
 const LEVELS = { debug: 10, verbose: 10, log: 20, info: 20, warn: 30, error: 40, fatal: 50, silent: 100 } as const;
 type Level = keyof typeof LEVELS;
 
-/** Redacts anything that looks like an API key in free text (query strings, headers echoed by mistake). */
-export function redact(text: string): string {
-  return text
-    .replace(/([?&]api_key=)[^&\s"]*/gi, '$1[redacted]')
-    .replace(/(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, '$1[redacted]')
-    .replace(/(bearer\s+)[^\s"',}]+/gi, '$1[redacted]');
-}
+export { redact } from './redact.js';
 
 /** Nest's start-up chatter, demoted to debug. */
 const QUIET_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
