@@ -11,6 +11,7 @@ import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiError } from './common/http/api-error.js';
 import { MAX_OBJECT_KEYS, parseJsonBody, type JsonLimits } from './common/http/body-limits.js';
 import { clientErrorHandler } from './common/http/client-error.js';
+import { cachedHtmlCsp, STRICT_HTML_CSP } from './common/http/html-csp.js';
 import { registerConditionalGet } from './common/http/conditional-get.js';
 import { corsOptions } from './common/http/cors.js';
 import type { EarlyServer } from './common/http/early-server.js';
@@ -112,6 +113,8 @@ export async function createApp(
     },
   });
   const fastify = adapter.getInstance();
+  // The route list, for the standing tests that walk every route.
+  fastify.decorate('routeIndex', routes);
   let fastPath: OddsFastPath | undefined;
   const validation = createValidationPipe();
   fastify.addHook('onRoute', (r) => {
@@ -152,6 +155,16 @@ export async function createApp(
     done();
   });
   registerConditionalGet(fastify, API_PREFIX);
+  // Every HTML answer carries a Content-Security-Policy: the page's own, when it set one (the dashboard), else one
+  // built from the page as sent (its inline blocks allowed by hash: Swagger UI, the error codes page).
+  fastify.addHook('onSend', (_req, reply, payload, done) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && /^text\/html\b/i.test(type) && !reply.hasHeader('content-security-policy')) {
+      const html = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+      void reply.header('Content-Security-Policy', html === null ? STRICT_HTML_CSP : cachedHtmlCsp(html));
+    }
+    done(null, payload);
+  });
   const httpLog = new Logger('http');
   let metrics: MetricsService | undefined;
   fastify.addHook('onResponse', (req: FastifyRequest, reply, done) => {

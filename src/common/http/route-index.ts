@@ -23,6 +23,11 @@ export class RouteIndex {
     }
   }
 
+  /** Every registered route pattern with its methods. */
+  list(): Array<{ url: string; methods: Method[] }> {
+    return [...this.methods].map(([url, methods]) => ({ url, methods: [...methods] }));
+  }
+
   /** Methods allowed on a concrete path, or null when no route matches it at all. */
   allowed(path: string): Method[] | null {
     const found = this.router.find('GET', path.split('?')[0] ?? path);
