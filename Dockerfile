@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # Build stage: install everything, compile TypeScript.
-FROM node:20-bookworm-slim AS build
+# Node 24 (an LTS line); package.json asks for 20.19 at least (require(esm), TypeORM's engines).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The `prepare` script (scripts/dist.mjs) runs with npm ci; it builds nothing until the sources are here.
@@ -16,7 +17,7 @@ COPY scripts/build-web.mjs ./scripts/
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: production dependencies, compiled code and the catalog, as a non-root user.
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./

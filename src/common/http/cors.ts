@@ -1,5 +1,8 @@
-import type { FastifyCorsOptions } from '@fastify/cors';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LIMIT_CLAMPED_HEADER } from './limit-clamp.js';
+
+/** CORS options as Nest's Fastify adapter takes them (the @fastify/cors copy Nest itself depends on). */
+type FastifyCorsOptions = NonNullable<Parameters<NestFastifyApplication['enableCors']>[0]>;
 
 /** Every method a route of the API answers (GET and HEAD reads, POST, DELETE /account/keys/{id}). */
 export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'];
