@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { parseArgs as nodeParseArgs } from 'node:util';
 import { readLiveServer, type ServerInfo } from '../common/admin/admin-token.js';
 import { SystemClock } from '../common/time/clock.js';
 import type { AppConfig } from '../config/env.js';
@@ -42,29 +43,70 @@ server is running on the same DATA_DIR, the CLI goes through that server (the em
 
 export class UsageError extends Error {}
 
+type OptionSpec = { type: 'string' | 'boolean' };
+
+/** What each command accepts: its flags (a string flag takes a value) and how many positional words (at least, at most). */
+export interface CommandSpec {
+  options: Record<string, OptionSpec>;
+  positionals: [number, number];
+}
+
+export const COMMANDS: Record<string, CommandSpec> = {
+  'keys:create': { options: { tier: { type: 'string' }, account: { type: 'string' }, name: { type: 'string' } }, positionals: [0, 0] },
+  'keys:list': { options: {}, positionals: [0, 0] },
+  'keys:revoke': { options: {}, positionals: [1, 1] },
+  'keys:arbitrage': { options: {}, positionals: [2, 2] },
+  'accounts:max-keys': { options: {}, positionals: [2, 2] },
+  'accounts:addon': { options: {}, positionals: [3, 3] },
+  import: {
+    options: {
+      replay: { type: 'boolean' },
+      source: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      format: { type: 'string' },
+      server: { type: 'string' },
+      rejections: { type: 'string' },
+    },
+    positionals: [1, 1],
+  },
+  'import:remove': { options: {}, positionals: [1, 1] },
+  'migration:run': { options: {}, positionals: [0, 0] },
+  help: { options: {}, positionals: [0, 0] },
+};
+
 interface Parsed {
   command: string;
   positional: string[];
-  flags: Map<string, string | true>;
+  flags: Record<string, string | boolean | undefined>;
 }
 
-export function parseArgs(argv: string[]): Parsed {
-  const [command = 'help', ...rest] = argv;
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
-      else if (rest[i + 1] !== undefined && !rest[i + 1]!.startsWith('--')) flags.set(a.slice(2), rest[++i]!);
-      else flags.set(a.slice(2), true);
-    } else positional.push(a);
+/**
+ * The command line, read strictly with node:util's parseArgs against the command's own flags: an unknown flag,
+ * a flag that takes a value given none (or a switch given one), and more words than the command takes are
+ * usage errors (exit code 2), so a typo never runs a command with its default.
+ */
+export function parseCommandLine(argv: string[]): Parsed {
+  const [first = 'help', ...rest] = argv;
+  const command = first === '--help' || first === '-h' ? 'help' : first;
+  const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!spec) throw new UsageError(`unknown command "${command}"`);
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = nodeParseArgs({ args: rest, options: spec.options, strict: true, allowPositionals: true }) as typeof parsed;
+  } catch (err) {
+    const known = Object.keys(spec.options).map((o) => `--${o}`);
+    throw new UsageError(`${command}: ${(err as Error).message} (its options: ${known.length ? known.join(', ') : 'none'})`);
   }
-  return { command, positional, flags };
+  const max = spec.positionals[1];
+  if (parsed.positionals.length > max) {
+    const extra = parsed.positionals.slice(max).map((p) => `"${p}"`);
+    throw new UsageError(
+      `${command} takes ${max === 0 ? 'no' : `at most ${max}`} argument${max === 1 ? '' : 's'}; unexpected: ${extra.join(' ')}`,
+    );
+  }
+  return { command, positional: parsed.positionals, flags: { ...parsed.values } };
 }
 
-/** Talks to a running server's admin API. */
 export async function admin(server: ServerInfo, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`http://${server.host}:${server.port}/api/v1/admin${path}`, {
     method,
@@ -111,17 +153,17 @@ async function withStore<T>(config: AppConfig, fn: (keys: ApiKeysService) => Pro
 
 /** Runs one command; resolves with the process exit code (0 unless the command says otherwise, e.g. import). */
 export async function runCli(argv: string[], config: AppConfig): Promise<number | void> {
-  const { command, positional, flags } = parseArgs(argv);
+  const { command, positional, flags } = parseCommandLine(argv);
   const server = config.databaseUrl ? null : readLiveServer(config.dataDir);
   switch (command) {
     case 'keys:create': {
-      const tier = flags.get('tier');
-      const account = flags.get('account');
+      const tier = flags['tier'];
+      const account = flags['account'];
       if (typeof tier !== 'string' && typeof account !== 'string')
         throw new UsageError('keys:create needs --tier (a new account) or --account (an existing one)');
       if (typeof tier === 'string' && typeof account === 'string')
         throw new UsageError("keys:create takes --tier or --account, not both (a key has its account's tier)");
-      const nameFlag = flags.get('name');
+      const nameFlag = flags['name'];
       const name = typeof nameFlag === 'string' ? nameFlag : null;
       const body = typeof account === 'string' ? { account_id: account } : { tier };
       const created = server
@@ -193,28 +235,28 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
     case 'import': {
       const file = positional[0];
       if (!file) throw new UsageError('import needs a file');
-      const format = flags.get('format');
+      const format = flags['format'];
       if (format !== undefined && format !== 'csv' && format !== 'json') throw new UsageError('--format must be csv or json');
-      const serverFlag = flags.get('server');
+      const serverFlag = flags['server'];
       let target: ServerInfo | null = server;
       if (typeof serverFlag === 'string') {
         const u = new URL(serverFlag);
         if (!config.adminToken) throw new UsageError("--server needs ADMIN_TOKEN (the remote server's operator token)");
         target = { pid: 0, host: u.hostname, port: Number(u.port || 80), admin_token: config.adminToken, started_at: '' };
       }
-      const rejections = flags.get('rejections');
-      const source = flags.get('source');
+      const rejections = flags['rejections'];
+      const source = flags['source'];
       if (source !== undefined && (typeof source !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(source)))
         throw new UsageError('--source must be 1-64 letters, digits, dots, dashes or underscores');
       const { runImport } = await import('./import.js');
       const summary = await runImport(file, config, {
-        replay: flags.has('replay'),
+        replay: flags.replay === true,
         format: format as 'csv' | 'json' | undefined,
         server: target,
         admin,
         rejectionsFile: typeof rejections === 'string' ? rejections : undefined,
         source: source as string | undefined,
-        dryRun: flags.has('dry-run'),
+        dryRun: flags['dry-run'] === true,
       });
       return summary.exitCode;
     }
@@ -242,8 +284,6 @@ export async function runCli(argv: string[], config: AppConfig): Promise<number 
       return;
     }
     case 'help':
-    case '--help':
-    case '-h':
       console.log(USAGE);
       return;
     default:
