@@ -358,6 +358,19 @@ describe('IngestionPipeline: start times that move', () => {
     expect(board.events.size).toBe(2);
   });
 
+  it("a book's own event id seen again months apart, or on an ended game, is another game", () => {
+    ingest([q({ externalEventId: 'dk-77' })]);
+    // The same id 120 days later (a replayed capture beside a live import, a reused id): a new event, the first kept.
+    ingest([q({ externalEventId: 'dk-77', startTime: TIP + 120 * 24 * H })], T0 + 60_000);
+    expect(board.events.size).toBe(2);
+    expect(board.events.get(ID)!.startTime).toBe(TIP);
+    // An ended game is not followed, even a day later: the quote starts a game of its own.
+    board.events.get(ID)!.status = 'ended';
+    ingest([q({ externalEventId: 'dk-77', startTime: TIP + 24 * H })], T0 + 120_000);
+    expect(board.events.size).toBe(3);
+    expect(board.events.get(ID)!.startTime).toBe(TIP);
+  });
+
   it("an event feed's status update moves the start the same way; a game under way keeps its start", () => {
     const upd = (startTime: number, status: 'upcoming' | 'live' = 'upcoming') => ({
       league: 'nba',

@@ -137,6 +137,12 @@ interface TeamRef {
 const SAME_FIXTURE_MS = 3 * 3600_000;
 /** Approximate start times (futures, prediction-market close times) match within a day and a half. */
 const APPROXIMATE_MS = 36 * 3600_000;
+/**
+ * How far a book's own event id is followed to an event whose start has moved (a delay, a postponement): a game
+ * rescheduled within a week. An id seen again months apart (a replayed capture beside a live import, a book that
+ * reuses ids) is another game.
+ */
+const FOLLOW_EXTERNAL_ID_MS = 7 * 24 * 3600_000;
 /** Rejections listed per report (the admin channel takes at most 5000 quotes a call, so an import sees every one). */
 const MAX_REJECTIONS_LISTED = 5000;
 
@@ -387,7 +393,14 @@ export class IngestionPipeline {
     if (opts.book && opts.externalId)
       for (const c of candidates) {
         const known = this.pending.get(c.id) ?? this.board.events.get(c.id);
-        if (known?.externalIds[opts.book] === opts.externalId) return { id: c.id, isNew: false };
+        // Only a game still to be played follows its book's id (an ended or cancelled one keeps what it was).
+        if (
+          known?.externalIds[opts.book] === opts.externalId &&
+          known.status !== 'ended' &&
+          known.status !== 'cancelled' &&
+          Math.abs(c.startTime - startTime) <= FOLLOW_EXTERNAL_ID_MS
+        )
+          return { id: c.id, isNew: false };
       }
     const tolerance = opts.approximate ? APPROXIMATE_MS : SAME_FIXTURE_MS;
     let best: { id: string; startTime: number } | undefined;
