@@ -33,12 +33,22 @@ export function createDataSource(config: Pick<AppConfig, 'databaseUrl' | 'dataDi
       ...common,
       url: config.databaseUrl,
       schema: config.databaseSchema,
+      // A peer that dies silently is found from both ends: TCP keep-alives from the client and the server, a
+      // client-side limit on every query, and the server ends a transaction left idle (its row locks with it).
       extra: {
-        options: `-c search_path=${config.databaseSchema}`,
+        options: [
+          `-c search_path=${config.databaseSchema}`,
+          '-c tcp_keepalives_idle=10',
+          '-c tcp_keepalives_interval=5',
+          '-c tcp_keepalives_count=3',
+          '-c idle_in_transaction_session_timeout=30000',
+        ].join(' '),
         max: 10,
         connectionTimeoutMillis: 3000,
         idleTimeoutMillis: 30_000,
         query_timeout: 30_000,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
       },
     };
   } else {
