@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { PGliteDriver } from 'typeorm-pglite';
 import type { AppConfig } from '../config/env.js';
+import { embeddedDriver } from './embedded-driver.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -14,7 +14,10 @@ export function storeKind(config: Pick<AppConfig, 'databaseUrl'>): StoreKind {
   return config.databaseUrl ? 'postgres' : 'embedded';
 }
 
-/** PostgreSQL through pg when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR. Same entities, same migrations. */
+/**
+ * PostgreSQL through pg when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR (lent to one caller at a
+ * time: see embedded-driver.ts). Same entities, same migrations.
+ */
 export function createDataSource(config: Pick<AppConfig, 'databaseUrl' | 'dataDir' | 'embeddedInMemory' | 'databaseSchema'>): DataSource {
   const common = {
     type: 'postgres' as const,
@@ -30,12 +33,22 @@ export function createDataSource(config: Pick<AppConfig, 'databaseUrl' | 'dataDi
       ...common,
       url: config.databaseUrl,
       schema: config.databaseSchema,
+      // A peer that dies silently is found from both ends: TCP keep-alives from the client and the server, a
+      // client-side limit on every query, and the server ends a transaction left idle (its row locks with it).
       extra: {
-        options: `-c search_path=${config.databaseSchema}`,
+        options: [
+          `-c search_path=${config.databaseSchema}`,
+          '-c tcp_keepalives_idle=10',
+          '-c tcp_keepalives_interval=5',
+          '-c tcp_keepalives_count=3',
+          '-c idle_in_transaction_session_timeout=30000',
+        ].join(' '),
         max: 10,
         connectionTimeoutMillis: 3000,
         idleTimeoutMillis: 30_000,
         query_timeout: 30_000,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
       },
     };
   } else {
@@ -45,7 +58,7 @@ export function createDataSource(config: Pick<AppConfig, 'databaseUrl' | 'dataDi
       mkdirSync(dataDir, { recursive: true });
       seedFromTemplate(dataDir);
     }
-    options = { ...common, driver: new PGliteDriver({ dataDir }).driver } as DataSourceOptions;
+    options = { ...common, driver: embeddedDriver({ dataDir }) } as DataSourceOptions;
   }
   return new DataSource(options);
 }
@@ -85,8 +98,17 @@ export function pgliteVersion(): string | null {
 const MIGRATION_LOCK = 727_001;
 export const KEY_BOOTSTRAP_LOCK = 727_003;
 
-/** Runs `fn` while holding a PostgreSQL advisory lock, so instances starting together take turns. */
+/** True for the embedded store: one process owns it, so there is no other instance to take turns with. */
+export function isEmbedded(ds: DataSource): boolean {
+  return !(ds.options as { url?: string }).url;
+}
+
+/**
+ * Runs `fn` while holding a PostgreSQL advisory lock, so instances starting together take turns. On the embedded
+ * store `fn` simply runs: it belongs to one process, and holding its session for the lock would leave `fn` none.
+ */
 export async function withAdvisoryLock<T>(ds: DataSource, lock: number, fn: () => Promise<T>): Promise<T> {
+  if (isEmbedded(ds)) return fn();
   const qr = ds.createQueryRunner();
   await qr.connect();
   try {

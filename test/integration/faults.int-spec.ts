@@ -135,6 +135,42 @@ describe('leader election: one active worker, a standby takes over', () => {
   });
 });
 
+describe('a silently dead leader: its connections stall (nothing passes, nothing is closed)', () => {
+  it('a standby takes over within 15 s, and the old leader stands down once it can reach the database again', async () => {
+    const pgUrl = new URL(DB);
+    const proxy = await new TcpProxy(pgUrl.hostname, Number(pgUrl.port || 5432)).start();
+    const env = isolationEnv();
+    const { Leadership } = await import('../../src/modules/cluster/leadership.service.js');
+    // The leader reaches PostgreSQL through the proxy, the standby directly (only the leader's host dies).
+    const a = await startTestApp({
+      clock: new SystemClock(),
+      config: testConfig({ ...env, ROLE: 'worker', DATABASE_URL: viaProxy(DB, proxy) }),
+    });
+    const la = a.app.get(Leadership);
+    await until(() => la.isLeader, 10_000);
+    const b = await startTestApp({ clock: new SystemClock(), config: testConfig({ ...env, ROLE: 'worker' }) });
+    const lb = b.app.get(Leadership);
+    try {
+      await new Promise((r) => setTimeout(r, 2 * 2000)); // the standby has polled (and been refused) at least once
+      expect(lb.isLeader).toBe(false);
+
+      const stalledAt = Date.now();
+      proxy.stall();
+      await until(() => lb.isLeader, 15_000, 50);
+      expect(Date.now() - stalledAt).toBeLessThan(15_000);
+
+      proxy.resume();
+      await until(() => !la.isLeader, 15_000);
+      expect(lb.isLeader).toBe(true);
+    } finally {
+      proxy.resume();
+      await a.close({ keepStore: true });
+      await b.close();
+      await proxy.stop();
+    }
+  });
+});
+
 describe('a replica cut off from Redis', () => {
   it("keeps serving during the outage and holds exactly the worker's board once Redis is back", async () => {
     const env = isolationEnv();

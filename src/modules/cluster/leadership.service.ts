@@ -10,12 +10,44 @@ export const LEADER_LOCK = 727_002;
 export const LEADER_POLL_MS = 2000;
 
 /**
+ * How long PostgreSQL keeps the leader's session (and so its lock) once it hears nothing on it. The session is
+ * used every poll (2 s); a leader whose host died silently or whose network went dark sends nothing more, the
+ * server ends the session after this long, and a standby takes the lock at its next poll: within
+ * LEADER_SESSION_IDLE_MS + LEADER_POLL_MS of the last word.
+ */
+export const LEADER_SESSION_IDLE_MS = 8000;
+
+/**
+ * The leader's session: dead peers are found from both ends. The server ends it when it is idle too long
+ * (`idle_session_timeout`) or when TCP keep-alives or unacknowledged data say the client is gone; the client
+ * gives up on a query after 5 s and probes the server with TCP keep-alives, then reconnects.
+ */
+export function leaderSessionConfig(databaseUrl: string): pg.ClientConfig {
+  return {
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: 2000,
+    query_timeout: 5000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 5000,
+    options: [
+      `-c idle_session_timeout=${LEADER_SESSION_IDLE_MS}`,
+      '-c tcp_keepalives_idle=5',
+      '-c tcp_keepalives_interval=2',
+      '-c tcp_keepalives_count=3',
+      `-c tcp_user_timeout=${LEADER_SESSION_IDLE_MS}`,
+    ].join(' '),
+  };
+}
+
+/**
  * Which instance ingests. With the embedded store there is one process: it leads unless it is an api
  * instance. With PostgreSQL, every `worker` (and `all`) instance tries a session-level advisory lock on a
  * dedicated connection every 2 s; the holder is the active worker, the others stand by as replicas. When the
  * active one dies its session ends, the lock is released, and a standby takes over within a poll interval.
  * If the database itself goes away, the active worker keeps ingesting (its writes are buffered) and retakes the
  * lock when the database returns; a standby that reconnects waits a little so it does not snatch it first.
+ * A leader that goes silent (its host dead, its network dark) loses its session on the server's side within
+ * LEADER_SESSION_IDLE_MS, and with it the lock.
  */
 @Injectable()
 export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -93,7 +125,7 @@ export class Leadership implements OnApplicationBootstrap, OnApplicationShutdown
         // Our previous session may still hold the lock while it closes: a new session asking for it meanwhile
         // would be refused and this worker would step down with nobody to take over.
         await this.previousClosed;
-        const c = new pg.Client({ connectionString: this.config.databaseUrl, connectionTimeoutMillis: 2000 });
+        const c = new pg.Client(leaderSessionConfig(this.config.databaseUrl!));
         c.on('error', () => this.lost());
         c.on('end', () => this.lost());
         await c.connect();
