@@ -17,6 +17,7 @@ import type { EarlyServer } from './common/http/early-server.js';
 import { ApiExceptionFilter, errorBody } from './common/http/exception.filter.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { registerLimitClampHeader } from './common/http/limit-clamp.js';
+import { registerTextParams } from './common/http/text-params.js';
 import { rootPathRewrite } from './common/http/root-paths.js';
 import { createValidationPipe } from './common/http/validation.js';
 import { JsonLogger, redact } from './common/logging/json-logger.js';
@@ -151,6 +152,7 @@ export async function createApp(
     done();
   });
   registerConditionalGet(fastify, API_PREFIX);
+  registerTextParams(fastify, config.docsUrl);
   const httpLog = new Logger('http');
   let metrics: MetricsService | undefined;
   fastify.addHook('onResponse', (req: FastifyRequest, reply, done) => {

@@ -243,7 +243,8 @@ describe('a board with books, leagues, teams, markets and events named after pro
     ];
     expect(await walk(app, [...plain, ...named, ...extra])).toEqual([]);
     // The arbitrage at the books named so is found, in JSON and CSV.
-    const arbs = (await app.call('/opportunities/arbitrage?min_profit=0&include_flagged=true', { key: KEYS.enterprise })).json.data as Array<{
+    const arbs = (await app.call('/opportunities/arbitrage?min_profit=0&include_flagged=true', { key: KEYS.enterprise })).json
+      .data as Array<{
       legs: Array<{ sportsbook: string }>;
     }>;
     expect(arbs.some((a) => a.legs.some((l) => l.sportsbook === 'constructor'))).toBe(true);
