@@ -23,20 +23,18 @@ describe('control characters in every parameter', () => {
       clock: new ManualClock(NOW),
       env: { ENTERPRISE_REQUESTS_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000' },
     });
-    t.app
-      .get(IngestionService)
-      .ingest(
-        {
-          source: 'test',
-          quotes: buildMarket(
-            [{ league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: NOW + 5 * H }],
-            ['draftkings'],
-            NOW,
-          ),
-        },
-        NOW,
-        { backfill: true },
-      );
+    t.app.get(IngestionService).ingest(
+      {
+        source: 'test',
+        quotes: buildMarket(
+          [{ league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: NOW + 5 * H }],
+          ['draftkings'],
+          NOW,
+        ),
+      },
+      NOW,
+      { backfill: true },
+    );
     doc = (await t.call(`${t.url}/docs-json`)).json as Doc;
   });
   afterAll(async () => {
