@@ -21,6 +21,32 @@ export default defineConfig(
     },
   },
   {
+    // A table keyed by outside text (a book, market or event id, a parameter's value) must not inherit
+    // Object.prototype's members: a book named `constructor` would find a function there. Such a table is a Map or
+    // `dict()` (src/domain/dict.ts, a null-prototype object); membership is Map#has or Object.hasOwn, never `in`.
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "VariableDeclarator[id.typeAnnotation.typeAnnotation.typeName.name='Record'][id.typeAnnotation.typeAnnotation.typeArguments.params.0.type='TSStringKeyword'] > ObjectExpression.init",
+          "VariableDeclarator[id.typeAnnotation.typeAnnotation.typeName.name='Readonly'][id.typeAnnotation.typeAnnotation.typeArguments.params.0.typeName.name='Record'][id.typeAnnotation.typeAnnotation.typeArguments.params.0.typeArguments.params.0.type='TSStringKeyword'] > ObjectExpression.init",
+          "PropertyDefinition[typeAnnotation.typeAnnotation.typeName.name='Record'][typeAnnotation.typeAnnotation.typeArguments.params.0.type='TSStringKeyword'] > ObjectExpression.value",
+          "AssignmentPattern[left.typeAnnotation.typeAnnotation.typeName.name='Record'][left.typeAnnotation.typeAnnotation.typeArguments.params.0.type='TSStringKeyword'] > ObjectExpression.right",
+          "TSAsExpression[typeAnnotation.typeName.name='Record'][typeAnnotation.typeArguments.params.0.type='TSStringKeyword'] > ObjectExpression.expression",
+        ].map((selector) => ({
+          selector,
+          message: 'An object literal as a Record inherits `constructor`, `toString`...: use a Map or dict() (src/domain/dict.ts).',
+        })),
+        {
+          selector: "BinaryExpression[operator='in'][left.type!='Literal']",
+          message: '`in` finds inherited members (`constructor` in {} is true): use Map#has or Object.hasOwn.',
+        },
+      ],
+    },
+  },
+  {
     // Tests read untyped JSON responses (`any` there is the response body as the test sees it).
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -18,6 +18,7 @@ import type { EarlyServer } from './common/http/early-server.js';
 import { ApiExceptionFilter, errorBody } from './common/http/exception.filter.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { registerLimitClampHeader } from './common/http/limit-clamp.js';
+import { registerTextParams } from './common/http/text-params.js';
 import { rootPathRewrite } from './common/http/root-paths.js';
 import { createValidationPipe } from './common/http/validation.js';
 import { JsonLogger } from './common/logging/json-logger.js';
@@ -165,6 +166,7 @@ export async function createApp(
     }
     done(null, payload);
   });
+  registerTextParams(fastify, config.docsUrl);
   const httpLog = new Logger('http');
   let metrics: MetricsService | undefined;
   fastify.addHook('onResponse', (req: FastifyRequest, reply, done) => {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { readLiveServer, type ServerInfo } from '../common/admin/admin-token.js';
 import { SystemClock } from '../common/time/clock.js';
+import { dict } from '../domain/dict.js';
 import type { AppConfig } from '../config/env.js';
 import type { AccountAddons, ApiKeysService, KeyView } from '../modules/accounts/api-keys.service.js';
 
@@ -51,7 +52,7 @@ export interface CommandSpec {
   positionals: [number, number];
 }
 
-export const COMMANDS: Record<string, CommandSpec> = {
+export const COMMANDS: Record<string, CommandSpec> = dict<CommandSpec>({
   'keys:create': { options: { tier: { type: 'string' }, account: { type: 'string' }, name: { type: 'string' } }, positionals: [0, 0] },
   'keys:list': { options: {}, positionals: [0, 0] },
   'keys:revoke': { options: {}, positionals: [1, 1] },
@@ -72,7 +73,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   'import:remove': { options: {}, positionals: [1, 1] },
   'migration:run': { options: {}, positionals: [0, 0] },
   help: { options: {}, positionals: [0, 0] },
-};
+});
 
 interface Parsed {
   command: string;

@@ -17,6 +17,7 @@ import { applyFutures, mergeFuturesReport, splitFutures, type FuturesBatchContex
 import { isFutureQuote } from '../modules/futures/futures-mapping.js';
 import { FuturesStore } from '../modules/futures/futures-store.js';
 import { FuturesRepository } from '../modules/futures/futures.repository.js';
+import { dict } from '../domain/dict.js';
 
 const CHUNK = 500;
 const SHOWN_ERRORS = 50;
@@ -201,7 +202,7 @@ export async function runImport(
   const previous = readManifest(config.dataDir, source);
 
   const errors: ParseError[] = [...parsed.errors];
-  const reasons: Record<string, number> = {};
+  const reasons: Record<string, number> = dict();
   for (const e of parsed.errors) reasons[e.code ?? 'invalid_row'] = (reasons[e.code ?? 'invalid_row'] ?? 0) + 1;
   let changed = 0;
   let unchanged = 0;
@@ -337,7 +338,7 @@ export async function runImport(
   if (!opts.dryRun)
     writeManifest(config.dataDir, { source, file: path, imported_at: new Date(now).toISOString(), replay: opts.replay, ids: [...ids] });
 
-  const byBook: Record<string, number> = {};
+  const byBook: Record<string, number> = dict();
   for (const i of accepted) {
     const b = current[i]!.quote.book;
     byBook[b] = (byBook[b] ?? 0) + 1;

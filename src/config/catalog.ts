@@ -1,3 +1,4 @@
+import { dict } from '../domain/dict.js';
 import { slugId, titleFromId } from '../domain/normalise.js';
 import { readJson } from './paths.js';
 import type { TierName } from './tiers.js';
@@ -161,7 +162,7 @@ export class Catalog {
     this.leagues = d.leagues.map((l) => ({ ...l, aliases: [...l.aliases] }));
     this.books = [...d.books].sort((a, b) => a.popularity - b.popularity);
     this.markets = d.markets.types;
-    this.marketAliases = d.markets.aliases;
+    this.marketAliases = dict(d.markets.aliases);
     this.teams = d.teams;
     this.players = d.players;
     for (const s of this.sports) this.sportById.set(s.id, s);
@@ -396,7 +397,8 @@ export class Catalog {
   /** Market ids for an input that is a market id or a category alias (main, spread, total, props, alts). */
   expandMarket(input: string): string[] | undefined {
     const k = input.toLowerCase();
-    if (this.marketAliases[k]) return this.marketAliases[k];
+    const alias = this.marketAliases[k];
+    if (alias) return alias;
     if (this.marketById.has(k)) return [k];
     return undefined;
   }

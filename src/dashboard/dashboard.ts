@@ -3,6 +3,7 @@ import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../common/http/exception.filter.js';
 import { projectRoot } from '../config/paths.js';
+import { dict } from '../domain/dict.js';
 
 /** Where `npm run build` (scripts/build-web.mjs) writes the dashboard bundle. */
 export function dashboardDir(): string {
@@ -13,7 +14,7 @@ export function dashboardDir(): string {
  * The page's Content-Security-Policy: everything from this origin only (the script, the stylesheet, the API and
  * the stream); no inline script or style, no framing.
  */
-const CONTENT_TYPES: Record<string, string> = {
+const CONTENT_TYPES: Record<string, string> = dict({
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
@@ -21,7 +22,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
-};
+});
 
 export const DASHBOARD_CSP = [
   "default-src 'self'",

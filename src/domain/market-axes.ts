@@ -1,3 +1,4 @@
+import { dict } from './dict.js';
 /**
  * The two axes an odds row is read along besides its market type: the team side of its selection (`team_side`) and
  * the slice of the contest its market settles on (`market_segment`). Pure functions of the row's own fields.
@@ -36,7 +37,7 @@ export function teamSideOf(selectionType: string, marketType: string, ladderKey:
 const ORDINALS = ['1st', '2nd', '3rd', '4th', '5th', '6th', '7th', '8th', '9th'];
 
 /** Market types that are a slice of the game by name (the public market catalog's period markets). */
-const SEGMENT_MARKETS: Readonly<Record<string, string>> = { '1st_half': '1st_half', '1st_quarter': '1st_quarter' };
+const SEGMENT_MARKETS: Readonly<Record<string, string>> = dict({ '1st_half': '1st_half', '1st_quarter': '1st_quarter' });
 
 /** A period code as sources spell it (lower-case) -> the segment name; null when the code is not one we know. */
 function segmentOfPeriod(period: string): string | null {

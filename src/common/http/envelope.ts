@@ -1,3 +1,4 @@
+import { dict } from '../../domain/dict.js';
 /**
  * The response envelopes: `{success: true, data}`, and for pages also `pagination` {limit, offset, has_more,
  * next_offset} and `meta` {count, total, pagination, ...} (the pagination twice: clients read either). One place
@@ -24,7 +25,7 @@ export interface PageEnvelope<T> {
   [extra: string]: unknown;
 }
 
-export function envelope<T>(data: T, extra: Record<string, unknown> = {}): DataEnvelope<T> {
+export function envelope<T>(data: T, extra: Record<string, unknown> = dict()): DataEnvelope<T> {
   return { success: true, data, ...extra };
 }
 
@@ -40,8 +41,8 @@ export function pagination(limit: number, offset: number, total: number, count: 
 export function page<T>(
   items: T[],
   p: { limit: number; offset: number; total: number },
-  meta: Record<string, unknown> = {},
-  top: Record<string, unknown> = {},
+  meta: Record<string, unknown> = dict(),
+  top: Record<string, unknown> = dict(),
 ): PageEnvelope<T> {
   const pg = pagination(p.limit, p.offset, p.total, items.length);
   return { success: true, data: items, pagination: pg, meta: { count: items.length, total: p.total, ...meta, pagination: pg }, ...top };
@@ -52,8 +53,8 @@ export function paginate<T>(
   all: readonly T[],
   limit: number,
   offset: number,
-  meta: Record<string, unknown> = {},
-  top: Record<string, unknown> = {},
+  meta: Record<string, unknown> = dict(),
+  top: Record<string, unknown> = dict(),
 ): PageEnvelope<T> {
   return page(all.slice(offset, offset + limit), { limit, offset, total: all.length }, meta, top);
 }

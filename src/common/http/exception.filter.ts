@@ -4,11 +4,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, STATUS_OF, type ErrorCode, type ErrorExtras } from './api-error.js';
 import type { RouteIndex } from './route-index.js';
 import { rateLimitOf, writeRateLimitHeaders } from '../rate-limit/rate-limit-headers.js';
+import { dict } from '../../domain/dict.js';
 
 const TOP_LEVEL: Array<keyof ErrorExtras> = ['required_tier', 'retry_after', 'max_books', 'max_offset', 'correct_endpoint', 'addon'];
 
 export function errorBody(code: ErrorCode, message: string, docsUrl: string, extras: ErrorExtras = {}) {
-  const top: Record<string, unknown> = {};
+  const top: Record<string, unknown> = dict();
   for (const k of TOP_LEVEL) if (extras[k] !== undefined) top[k] = extras[k];
   return { error: { code, message, docs: `${docsUrl}#error-${code}`, ...extras }, ...top };
 }

@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { redact } from './redact.js';
+import { dict } from '../../domain/dict.js';
 
 const LEVELS = { debug: 10, verbose: 10, log: 20, info: 20, warn: 30, error: 40, fatal: 50, silent: 100 } as const;
 type Level = keyof typeof LEVELS;
@@ -13,13 +14,13 @@ const QUIET_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplo
 export class JsonLogger implements LoggerService {
   private readonly threshold: number;
   constructor(level: string = 'info') {
-    this.threshold = LEVELS[(level as Level) in LEVELS ? (level as Level) : 'info'];
+    this.threshold = LEVELS[Object.hasOwn(LEVELS, level) ? (level as Level) : 'info'];
   }
 
   private write(level: Level, message: unknown, context?: string, extra?: Record<string, unknown>): void {
     if (LEVELS[level] < this.threshold) return;
     // Log lines carry wall time (when it happened on this machine), never the injected clock.
-    const base: Record<string, unknown> = { level: level === 'log' ? 'info' : level, time: new Date().toISOString() };
+    const base: Record<string, unknown> = dict({ level: level === 'log' ? 'info' : level, time: new Date().toISOString() });
     if (context) base.context = context;
     if (message && typeof message === 'object' && !(message instanceof Error)) Object.assign(base, message);
     else if (message instanceof Error) Object.assign(base, { msg: message.message, err: message.stack });

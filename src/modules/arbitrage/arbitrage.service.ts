@@ -11,6 +11,7 @@ import { arbitrageCsv } from './arbitrage-csv.js';
 import { ArbitrageDetector, type ArbitrageRecord } from './arbitrage.detector.js';
 import { ArbitragePresenter } from './arbitrage.presenter.js';
 import { ARB_SORT_ALIASES, type ArbitrageQuery } from './dto/arbitrage.query.js';
+import { dict } from '../../domain/dict.js';
 
 /**
  * What an arbitrage item says of +EV among its legs (`ev_available`, `ev_percentage`): read from the engine by
@@ -51,12 +52,12 @@ export class ArbitrageService {
     }
     const { field, reverse } = sortOf(q.sort, 'profit', ARB_SORT_ALIASES);
     const start = (a: ArbitrageRecord) => c.board.events.get(a.eventId)?.startTime ?? 0;
-    const cmp: Record<string, (a: ArbitrageRecord, b: ArbitrageRecord) => number> = {
+    const cmp: Record<string, (a: ArbitrageRecord, b: ArbitrageRecord) => number> = dict({
       profit: (a, b) => b.profitPercent - a.profitPercent,
       start_time: (a, b) => start(a) - start(b),
       sport: (a, b) => bySport(a.legs[0]!.row, b.legs[0]!.row) || b.profitPercent - a.profitPercent,
       market: (a, b) => (a.marketType < b.marketType ? -1 : a.marketType > b.marketType ? 1 : 0) || b.profitPercent - a.profitPercent,
-    };
+    });
     found.sort((a, b) => (reverse ? -1 : 1) * (cmp[field]!(a, b) || (a.id < b.id ? -1 : 1)));
     return { c, found, minProfit };
   }

@@ -12,6 +12,7 @@ import { BoardService, ODDS_TOPIC } from '../board/board.service.js';
 import { closingCaptures, startedCaptures, toStoredLine, type PendingCapture } from './closing-capture.js';
 import { ClosingLinesRepository, type ClosingCapture } from './closing-lines.repository.js';
 import type { ClosingLinesQuery } from './dto/closing-lines.query.dto.js';
+import { dict } from '../../domain/dict.js';
 
 export const CLOSING_LINE_FEATURE = { name: 'closing_line', label: 'Closing lines', fromTier: 'pro' } as const;
 
@@ -171,10 +172,10 @@ export class ClosingLinesService implements OnApplicationBootstrap {
     const ev = this.boards.board.events.get(eventId);
     const first = caps[0];
     if (!ev && !first) throw notFound(`No event with id "${eventId}" and no closing lines stored for it`);
-    const books: Record<string, unknown[]> = {};
+    const books: Record<string, unknown[]> = dict();
     for (const c of caps) {
       books[c.sportsbook] = c.lines.map((l) => {
-        const line: Record<string, unknown> = {
+        const line: Record<string, unknown> = dict({
           sportsbook: c.sportsbook,
           market_type: l.market_type,
           period: l.period,
@@ -182,7 +183,7 @@ export class ClosingLinesService implements OnApplicationBootstrap {
           selection_type: l.selection_type,
           odds_american: l.odds_american,
           odds_decimal: Math.round(l.odds_decimal * 1000) / 1000,
-        };
+        });
         if (l.line !== null) line.line = l.line;
         if (l.player_name) line.player_name = l.player_name;
         if (l.stat_category) line.stat_category = l.stat_category;

@@ -1,4 +1,5 @@
 import { readJson } from '../../config/paths.js';
+import { dict } from '../../domain/dict.js';
 
 /**
  * Deep-link templates per book (config/deep-links.json) and their resolution. Plain functions, no framework:
@@ -134,10 +135,10 @@ export function deepLinkPath(book: string, id: string, state?: string | null): s
  * out (never a null value: the Python SDK refuses nulls there).
  */
 export function deepLinksOf(entries: ReadonlyArray<{ book: string; id: string }>): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = dict();
   for (const e of entries) {
     const link = deepLinkPath(e.book, e.id);
-    if (link !== null && !(e.book in out)) out[e.book] = link;
+    if (link !== null && !Object.hasOwn(out, e.book)) out[e.book] = link;
   }
   return out;
 }

@@ -4,6 +4,7 @@ import { notFound } from '../../common/http/api-error.js';
 import { BoardService } from '../board/board.service.js';
 import { DetectionEngine } from '../detection/detection.engine.js';
 import { DEEP_LINK_BASE, deepLinkTemplates, type LinkIds, type ResolvedLink } from './deep-link-templates.js';
+import { dict } from '../../domain/dict.js';
 
 /** One priced selection a link can open: its book and the book's own ids. */
 export interface LinkTarget {
@@ -104,10 +105,10 @@ export class DeepLinksService {
   /** `POST /deeplinks/batch`: each id -> the resolver path, or null when the id is unknown or none of its books has a template. */
   batch(ids: readonly string[], state?: string): Record<string, string | null> {
     const templates = deepLinkTemplates();
-    const out: Record<string, string | null> = {};
+    const out: Record<string, string | null> = dict();
     const suffix = state ? `?state=${state.toLowerCase()}` : '';
     for (const id of ids) {
-      if (id in out) continue;
+      if (Object.hasOwn(out, id)) continue;
       const t = this.targets(id);
       out[id] = t?.some((x) => templates.has(x.book)) ? `${DEEP_LINK_BASE}${encodeURIComponent(id)}${suffix}` : null;
     }

@@ -1,6 +1,7 @@
 import type { OddsRow } from '../../domain/odds-row.js';
 import type { Detector, OpportunityRecord } from './detector.js';
 import type { MarketCheck } from './guards.js';
+import { dict } from '../../domain/dict.js';
 
 /** Lifecycle changes the active worker publishes for the replicas (one message per evaluation). */
 export const LIFECYCLE_TOPIC = 'opportunities:lifecycle';
@@ -86,7 +87,7 @@ export class RowTable {
     if (v === null || typeof v !== 'object') return v;
     if (own.has(v)) return this.ref(v as OddsRow);
     if (Array.isArray(v)) return v.map((x) => this.walk(x, own));
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = dict();
     for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = this.walk(x, own);
     return out;
   }
@@ -110,7 +111,7 @@ function revive(v: unknown, rows: readonly OddsRow[]): unknown {
     }
     if (keys[0] === '$n' && typeof o.$n === 'string') return Number(o.$n);
   }
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = dict();
   for (const k of keys) out[k] = revive(o[k], rows);
   return out;
 }

@@ -10,6 +10,7 @@ import { countBy, OpportunityLists, round4, sortOf } from '../opportunity-lists/
 import { EvDetector, type EvRecord } from './ev.detector.js';
 import { EV_SORT_ALIASES, type EvQuery } from './dto/ev.query.js';
 import { EvPresenter } from './ev.presenter.js';
+import { dict } from '../../domain/dict.js';
 
 /**
  * What an +EV item says of an arbitrage on the same market (`arb_available`, `arb_profit`): read from the
@@ -81,14 +82,14 @@ export class EvService {
       .filter((x) => itemOk(q, x.m.r, x.json));
     const { field, reverse } = sortOf(q.sort, 'ev', EV_SORT_ALIASES);
     const startOf = (x: { json: Json }) => String(x.json.start_time ?? '');
-    const cmp: Record<string, (a: (typeof items)[number], b: (typeof items)[number]) => number> = {
+    const cmp: Record<string, (a: (typeof items)[number], b: (typeof items)[number]) => number> = dict({
       ev: (a, b) => b.m.ev - a.m.ev,
       odds: (a, b) => b.m.r.row.decimal - a.m.r.row.decimal,
       confidence: (a, b) => Number(b.json.confidence_score) - Number(a.json.confidence_score),
       kelly: (a, b) => b.m.kelly - a.m.kelly,
       book_count: (a, b) => b.m.r.bookCount - a.m.r.bookCount || b.m.ev - a.m.ev,
       start_time: (a, b) => (startOf(a) < startOf(b) ? -1 : startOf(a) > startOf(b) ? 1 : 0),
-    };
+    });
     items.sort((a, b) => (reverse ? -1 : 1) * (cmp[field]!(a, b) || (a.m.r.id < b.m.r.id ? -1 : 1)));
     const listed = items.map((i) => i.m);
     const evs = listed.map((m) => m.ev);

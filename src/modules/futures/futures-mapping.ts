@@ -4,6 +4,7 @@ import { fieldsProblem } from '../../domain/text.js';
 import type { Quote } from '../../domain/types.js';
 import { normalizePrice } from '../../math/odds.js';
 import { isFutureQuote, type FutureTag, type FutureType, type ResolvedFuture } from '../../domain/futures.js';
+import { dict } from '../../domain/dict.js';
 
 export { isFutureQuote };
 
@@ -20,7 +21,7 @@ const PLAYER_KINDS = /^(mvp|cy_young|rookie_of_the_year|.*_of_the_year|season_le
 /** Kinds asked the same way at every book for one league and season: one market across books. */
 const SHARED_KINDS = new Set(['championship_winner']);
 
-const KIND_LABEL: Record<string, string> = {
+const KIND_LABEL: Record<string, string> = dict({
   championship_winner: 'Championship winner',
   conference_winner: 'Conference winner',
   division_winner: 'Division winner',
@@ -34,7 +35,7 @@ const KIND_LABEL: Record<string, string> = {
   win_total: 'Season win total',
   outright: 'Futures',
   binary: 'Proposition',
-};
+});
 
 export class FutureRejection extends Error {
   constructor(

@@ -4,6 +4,7 @@ import { Clock } from '../../common/time/clock.js';
 import { Catalog } from '../../config/catalog.js';
 import { BoardService } from '../board/board.service.js';
 import { gameStateObject } from './game-state.js';
+import { dict } from '../../domain/dict.js';
 
 /** GET /gamestate: the live games' state, by sport then event id. */
 @Injectable()
@@ -23,7 +24,7 @@ export class GameStateService {
       only = this.catalog.sportId(sport.trim().toLowerCase()) ?? null;
       if (!only) return { success: true as const, data: {}, updated_at: new Date(now).toISOString(), meta: { count: 0, sport: sport } };
     }
-    const data: Record<string, Record<string, Record<string, unknown>>> = {};
+    const data: Record<string, Record<string, Record<string, unknown>>> = dict();
     let count = 0;
     const events = [...board.events.values()]
       .filter((e) => e.status === 'live' && (!only || e.sport === only))

@@ -4,6 +4,7 @@
  */
 
 import type { GameState } from '../../domain/types.js';
+import { dict } from '../../domain/dict.js';
 
 /** One source's latest report about a game (a book's feed, the scores feed, the simulator). */
 export interface StateReport {
@@ -145,7 +146,7 @@ export interface GameStateContext {
 export function gameStateObject(e: GameStateContext, bookCount: number, now: number): Record<string, unknown> | null {
   if (e.status !== 'live' || !e.gameState || typeof e.gameState.home_score !== 'number') return null;
   const { home_score, away_score, primary_book, ...rest } = e.gameState;
-  const out: Record<string, unknown> = {
+  const out: Record<string, unknown> = dict({
     home_team: e.homeTeam,
     away_team: e.awayTeam,
     sport: e.sport,
@@ -156,7 +157,7 @@ export function gameStateObject(e: GameStateContext, bookCount: number, now: num
     primary_book: typeof primary_book === 'string' ? primary_book : null,
     book_count: bookCount,
     ...rest,
-  };
+  });
   delete out.source_count;
   out.source_count = e.gameState.source_count ?? 1;
   const updated = typeof e.gameState.updated_at === 'string' ? Date.parse(e.gameState.updated_at) : NaN;

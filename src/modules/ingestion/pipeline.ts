@@ -22,6 +22,7 @@ import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/od
 import type { EventUpdate, ProviderBatch, Quote, QuoteKey, SplitsInput } from '../../domain/types.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { ResolvedSplits } from './topics.js';
+import { dict } from '../../domain/dict.js';
 
 export type { ResolvedSplits } from './topics.js';
 
@@ -147,12 +148,12 @@ const FOLLOW_EXTERNAL_ID_MS = 7 * 24 * 3600_000;
 const MAX_REJECTIONS_LISTED = 5000;
 
 /** The selection types each outcome set admits. */
-const ALLOWED_SELECTIONS: Record<string, readonly string[]> = {
+const ALLOWED_SELECTIONS: Record<string, readonly string[]> = dict({
   two_way: ['home', 'away'],
   three_way: ['home', 'away', 'draw'],
   over_under: ['over', 'under'],
   binary: ['yes', 'no'],
-};
+});
 
 /** The quote's price in every format, or a Rejection. */
 function priceOf(q: Quote): ReturnType<typeof normalizePrice> {
@@ -804,7 +805,7 @@ export class IngestionPipeline {
     report: IngestReport,
     reportIds?: boolean,
   ): { upserts: Map<string, OddsRow>; displayOnly: Record<string, number> } {
-    const displayOnly: Record<string, number> = {};
+    const displayOnly: Record<string, number> = dict();
     const upserts = new Map<string, OddsRow>();
     if (reportIds) report.ids = quotes.map(() => null);
     const threeWay = threeWayHandicaps(quotes);

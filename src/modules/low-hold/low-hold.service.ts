@@ -6,6 +6,7 @@ import { bySport, countBy, OpportunityLists, round4, sortOf } from '../opportuni
 import type { LowHoldQuery } from './dto/low-hold.query.js';
 import { LowHoldDetector, type LowHoldRecord } from './low-hold.detector.js';
 import { LowHoldPresenter } from './low-hold.presenter.js';
+import { dict } from '../../domain/dict.js';
 
 /** `/opportunities/low_hold`: the live low-hold markets as the caller may see them. */
 @Injectable()
@@ -24,11 +25,11 @@ export class LowHoldService {
       .records<LowHoldRecord>(this.detector.kind, account, c, q.include_flagged)
       .filter((h) => h.holdPercent <= maxHold && this.lists.passes(c, q, h, this.detector.rows(h)));
     const { field, reverse } = sortOf(q.sort, 'hold');
-    const cmp: Record<string, (a: LowHoldRecord, b: LowHoldRecord) => number> = {
+    const cmp: Record<string, (a: LowHoldRecord, b: LowHoldRecord) => number> = dict({
       hold: (a, b) => a.holdPercent - b.holdPercent,
       market: (a, b) => (a.marketType < b.marketType ? -1 : a.marketType > b.marketType ? 1 : 0) || a.holdPercent - b.holdPercent,
       sport: (a, b) => bySport(a.sides[0]!.row, b.sides[0]!.row) || a.holdPercent - b.holdPercent,
-    };
+    });
     found.sort((a, b) => (reverse ? -1 : 1) * (cmp[field]!(a, b) || (a.id < b.id ? -1 : 1)));
     const holds = found.map((h) => h.holdPercent);
     const summary = {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { internalDispatchHeaders } from '../../common/rate-limit/internal-dispatch.js';
+import { dict } from '../../domain/dict.js';
 
 /** What a REST route answered to a dispatched request. */
 export interface RestResponse {
@@ -51,7 +52,7 @@ export class RestDispatcher implements OnModuleDestroy {
     const server = this.adapterHost.httpAdapter.getHttpServer() as { address(): string | AddressInfo | null };
     const target = loopbackTarget(server.address());
     const qs = query.toString();
-    const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': apiKey, ...internalDispatchHeaders() };
+    const headers: Record<string, string> = dict({ accept: 'application/json', 'x-api-key': apiKey, ...internalDispatchHeaders() });
     if (requestId) headers['x-request-id'] = requestId;
     return new Promise<RestResponse>((resolve, reject) => {
       const req = request(

@@ -21,13 +21,14 @@ import { groupFlags, groupInfo, guardsOf, type DetectContext } from '../detectio
 import type { MarketCheck } from '../detection/guards.js';
 import { ageSeconds, isHandicap, outcomesOf, type BookFilter } from '../detection/market-groups.js';
 import { MiddlesPresenter } from './middles.presenter.js';
+import { dict } from '../../domain/dict.js';
 
 /** Middles with an expected value below this (dollars per 100 staked) are not worth listing. */
 export const MIDDLE_MIN_EV = -2.5;
 /** Key numbers of spread markets by sport: the final margins that occur most often (3 and 7 in football). */
-export const KEY_NUMBERS: Record<string, number[]> = { football: [3, 7, 10, 14], hockey: [1], baseball: [1], soccer: [1] };
+export const KEY_NUMBERS: Record<string, number[]> = dict({ football: [3, 7, 10, 14], hockey: [1], baseball: [1], soccer: [1] });
 /** Typical game totals, for middles on events with no totals market of their own. */
-const DEFAULT_TOTAL: Record<string, number> = {
+const DEFAULT_TOTAL: Record<string, number> = dict({
   nba: 226,
   ncaab: 145,
   wnba: 165,
@@ -38,8 +39,8 @@ const DEFAULT_TOTAL: Record<string, number> = {
   mlb: 8.5,
   atp: 22,
   wta: 21,
-};
-const SPORT_TOTAL: Record<string, number> = { basketball: 220, football: 45, hockey: 6, soccer: 2.6, baseball: 8.5, tennis: 22 };
+});
+const SPORT_TOTAL: Record<string, number> = dict({ basketball: 220, football: 45, hockey: 6, soccer: 2.6, baseball: 8.5, tennis: 22 });
 
 export interface MiddleSideRecord {
   row: OddsRow;

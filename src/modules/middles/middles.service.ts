@@ -11,6 +11,7 @@ import { countBy, OpportunityLists, round4, round6, sortOf, type ListScope } fro
 import type { MiddlesQuery, MiddlesSummaryQuery } from './dto/middles.query.js';
 import { MiddlesDetector, type MiddleRecord } from './middles.detector.js';
 import { MiddlesPresenter } from './middles.presenter.js';
+import { dict } from '../../domain/dict.js';
 
 /** `/opportunities/middles`, one middle by id, and the summary over the current middles. */
 @Injectable()
@@ -41,12 +42,12 @@ export class MiddlesService {
   list(account: Account | undefined, q: MiddlesQuery) {
     const { c, found } = this.filtered(account, q);
     const { field, reverse } = sortOf(q.sort, 'quality');
-    const cmp: Record<string, (a: MiddleRecord, b: MiddleRecord) => number> = {
+    const cmp: Record<string, (a: MiddleRecord, b: MiddleRecord) => number> = dict({
       quality: (a, b) => b.qualityScore - a.qualityScore || b.analysis.expectedValue - a.analysis.expectedValue,
       ev: (a, b) => b.analysis.expectedValue - a.analysis.expectedValue,
       probability: (a, b) => b.analysis.middleProbability - a.analysis.middleProbability,
       middle_size: (a, b) => b.analysis.middleSize - a.analysis.middleSize,
-    };
+    });
     found.sort((a, b) => (reverse ? -1 : 1) * (cmp[field]!(a, b) || (a.id < b.id ? -1 : 1)));
     const data = found.slice(q.offset, q.offset + q.limit).map((m) => this.presenter.present(c.board, m, c.now));
     const filters = {

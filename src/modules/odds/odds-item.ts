@@ -179,7 +179,7 @@ export class OddsItemBuilder {
   project(item: OddsItem, fields: readonly string[] | undefined): OddsItem {
     if (!fields?.length) return item;
     const out: OddsItem = {};
-    for (const f of fields) if (f in item) out[f] = item[f];
+    for (const f of fields) if (Object.hasOwn(item, f)) out[f] = item[f];
     return out;
   }
 }

@@ -19,6 +19,7 @@ import { comparator, sortKey, type SortSpec } from './odds-sort.js';
 import { ResultCache } from './result-cache.js';
 import { EventCounts, orderedPage, rowMatches, type NaturalKey } from './ordered-page.js';
 import { withinEvent } from '../board/odds-board.js';
+import { dict } from '../../domain/dict.js';
 
 /** Rows older than this (last confirmed) are left out of best-price answers: 5 min pre-game, 1 min live. */
 export const BEST_MAX_AGE_PREGAME_MS = 5 * 60_000;
@@ -370,7 +371,7 @@ export class OddsService {
     const rows = selectRows(board, f)
       .filter((r) => pageBooks.has(r.sportsbook))
       .sort(comparator(board, { field: 'default', desc: false }));
-    const data: Record<string, OddsItem[]> = {};
+    const data: Record<string, OddsItem[]> = dict();
     for (const r of rows) (data[r.sportsbook] ??= []).push(this.items.build(board, r, e));
     const now = this.clock.iso();
     return envelope(data, {
@@ -410,7 +411,7 @@ export class OddsService {
         : undefined;
     const { board, books } = this.scope(account, { sportsbook: split(body.sportsbook) });
     const markets = this.events.resolveMarkets(split(body.market));
-    const data: Record<string, OddsItem[]> = {};
+    const data: Record<string, OddsItem[]> = dict();
     const missing: string[] = [];
     for (const id of ids) {
       const e = board.events.get(id);

@@ -13,6 +13,7 @@ import { probableMappingError } from '../detection/guards.js';
 import { ageSeconds } from '../detection/market-groups.js';
 import { EventsService } from '../events/events.service.js';
 import type { OpportunityFilters } from './dto/opportunity-filters.query.js';
+import { dict } from '../../domain/dict.js';
 
 /** One list request's view: the caller's board (its tier's delay), books (its tier's rules) and filters. */
 export interface ListScope {
@@ -49,7 +50,7 @@ export function sortOf(
 }
 
 export function countBy<T>(items: readonly T[], key: (t: T) => string | string[]): Record<string, number> {
-  const out: Record<string, number> = {};
+  const out: Record<string, number> = dict();
   for (const i of items) for (const k of ([] as string[]).concat(key(i))) out[k] = (out[k] ?? 0) + 1;
   return out;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Catalog, type TeamDef } from '../../config/catalog.js';
+import { dict } from '../../domain/dict.js';
 
 export interface TeamBlock {
   id: string;
@@ -82,7 +83,7 @@ export class RefBlocks {
     market?: string,
     book?: string,
   ): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = dict();
     const home = this.team(e.league, e.homeTeam);
     const away = this.team(e.league, e.awayTeam);
     if (home) out.home = home;

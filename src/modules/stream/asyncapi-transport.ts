@@ -3,9 +3,10 @@ import { DEEP_LINK_BASE } from '../deep-links/deep-link-templates.js';
 import { Chunker, MAX_ODDS_PER_FRAME } from './chunks.js';
 import { CLOSE_GRACE_MS, SOCKET_HIGH_WATER, type CloseReason, type Frame, type Transport } from './stream-client.js';
 import { WS_CLOSE, WsTransport } from './transports.js';
+import { dict } from '../../domain/dict.js';
 
 /** Close codes of the AsyncAPI profile: the WebSocket's, and 4000 for a refused filter. */
-const CLOSE_CODES: Readonly<Record<string, number>> = { ...WS_CLOSE, invalid_filter: 4000 };
+const CLOSE_CODES: Readonly<Record<string, number>> = dict({ ...WS_CLOSE, invalid_filter: 4000 });
 
 /** The AsyncAPI name of an error code: a refused filter or subscription (the REST API's invalid_request) is `invalid_filter`. */
 export function asyncApiErrorCode(code: string): string {
@@ -100,7 +101,7 @@ export class AsyncApiTransport implements Transport {
   }
 
   /** Sends a message of the session (pong, subscribed, error): the envelope and these members. */
-  message(type: string, members: Record<string, unknown> = {}): void {
+  message(type: string, members: Record<string, unknown> = dict()): void {
     if (this.open) this.send({ type, body: JSON.stringify(members).slice(1, -1) });
   }
 

@@ -11,6 +11,7 @@ import { StreamQuery } from './dto/stream.query.js';
 import { StreamAccess } from './stream-access.js';
 import { HEARTBEAT_MS, MAX_SNAPSHOT_ODDS, StreamHub } from './stream-hub.js';
 import { SseTransport } from './transports.js';
+import { dict } from '../../domain/dict.js';
 
 const DESCRIPTION = `Server-Sent Events. The key may be sent as \`?api_key=\` (EventSource cannot set headers). Events: \`connected\`, \`snapshot\` (frames of at most 256 KB: up to 1000 prices or 300 opportunities; prices first, then each opportunity type, then game states; a filter whose snapshot would exceed ${MAX_SNAPSHOT_ODDS} prices is refused with 400), \`snapshot:complete\`, \`odds:update\` / \`odds:locked\` / \`odds:removed\`, each opportunity type's \`<name>:detected\` / \`<name>:expired\` (such as \`arb:detected\`; the table "Opportunity types" in the API description lists them), \`gamestate:snapshot\` / \`gamestate:update\` / \`gamestate:removed\` (enterprise), \`heartbeat\` every ${HEARTBEAT_MS / 1000} s, and \`error\` before the server closes a stream (\`backpressure\` for a client too far behind, \`too_many_streams\` when a newer stream of the same key takes its place, \`unauthorized\` within 5 s of the key being revoked or expiring). Every frame has an id: reconnect with \`Last-Event-ID\` to get what was missed from a two-minute replay buffer, or a fresh snapshot when it is older (\`connected.resumed\` says which). Defaults: \`min_ev\` 2.0 (the product's stream default; \`/opportunities/ev\` defaults to 0) and \`min_profit\` 0.5 (as \`/opportunities/arbitrage\`); \`connected.filters\` states the values in force. Streams per key: hobby 1, pro 2, sharp 5, enterprise 20; the free tier has no streaming.`;
 
@@ -51,7 +52,7 @@ export class SseController {
     });
     this.hub.assertSnapshotSize(filter);
     const profile = sseProfile(reply.request.headers, q);
-    const headers: Record<string, string | number | string[]> = {};
+    const headers: Record<string, string | number | string[]> = dict();
     for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v as string | number | string[];
     reply.hijack();
     const raw = reply.raw;

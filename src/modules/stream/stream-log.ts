@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { BoardEvent, ChangeSet } from '../../domain/odds-row.js';
 import type { OpportunityEvent } from '../detection/detection.engine.js';
 import type { Json } from '../detection/detector.js';
+import { dict } from '../../domain/dict.js';
 
 /** Replay window: the last 2 minutes, at most 3000 sequence numbers. */
 export const REPLAY_MS = 120_000;
@@ -214,7 +215,7 @@ export class RedisStreamLog implements StreamLog {
     for (;;) {
       const batch = await this.redis.xrange(this.key, start, '+', 'COUNT', READ_BATCH);
       for (const [, fields] of batch) {
-        const f: Record<string, string> = {};
+        const f: Record<string, string> = dict();
         for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
         const seq = Number(f.s);
         if (!(seq >= from && seq <= upto)) continue;

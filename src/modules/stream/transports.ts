@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import type { TsSseEncoder } from '../../common/client-profiles/sse-ts.js';
 import { CLOSE_GRACE_MS, SOCKET_HIGH_WATER, type CloseReason, type Frame, type Transport } from './stream-client.js';
+import { dict } from '../../domain/dict.js';
 
 /** A frame as Server-Sent Events text. */
 export function sseText(f: Frame): string {
@@ -139,7 +140,7 @@ export class SseTransport implements Transport {
 }
 
 /** WebSocket close codes: auth, no streaming, limits (the 4xxx range is the application's); 1011 for a failure of ours. */
-export const WS_CLOSE: Record<string, number> = {
+export const WS_CLOSE: Record<string, number> = dict({
   unauthorized: 4001,
   tier_restricted: 4003,
   feature_disabled: 4003,
@@ -149,7 +150,7 @@ export const WS_CLOSE: Record<string, number> = {
   backpressure: 1013,
   service_unavailable: 1001,
   internal_error: 1011,
-};
+});
 
 /** An `error` frame: the code and message at the top level and under `data` (clients read either). */
 export function wsErrorFrame(timestamp: string, code: string, message: string, seq?: string): string {

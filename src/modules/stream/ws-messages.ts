@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
+import { dict } from '../../domain/dict.js';
 
 /**
  * What a WebSocket client may send, as JSON Schemas checked with ajv before any field is
@@ -142,7 +143,7 @@ export class WsMessages {
     };
     const bool = (v: unknown): unknown => (v === 'true' ? true : v === 'false' ? false : v);
     const num = (v: unknown): unknown => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
-    const filters: Record<string, unknown> = {
+    const filters: Record<string, unknown> = dict({
       sports: list(q.sport),
       sportsbooks: list(q.sportsbook),
       leagues: list(q.league),
@@ -151,9 +152,9 @@ export class WsMessages {
       live: bool(q.live),
       min_ev: num(q.min_ev),
       min_profit: num(q.min_profit),
-    };
+    });
     for (const k of Object.keys(filters)) if (filters[k] === undefined) delete filters[k];
-    const value: Record<string, unknown> = { type: 'subscribe', filters };
+    const value: Record<string, unknown> = dict({ type: 'subscribe', filters });
     const channels = list(q.channels ?? q.channel);
     if (channels !== undefined) value.channels = channels;
     return this.checkSubscribe(value, 'query string');

@@ -2,9 +2,10 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { NumberParam, StringParam } from '../../../common/http/query.js';
 import { OddsBounds, sortValues } from '../../opportunity-lists/dto/opportunity-filters.query.js';
+import { dict } from '../../../domain/dict.js';
 
 /** Other names of the arbitrage orders (as the clients' docstrings spell them). */
-export const ARB_SORT_ALIASES: Readonly<Record<string, string>> = { time: 'start_time' };
+export const ARB_SORT_ALIASES: Readonly<Record<string, string>> = dict({ time: 'start_time' });
 export const ARB_SORTS = sortValues(['profit', 'start_time', 'sport', 'market'], ARB_SORT_ALIASES);
 
 export class ArbitrageQuery extends OddsBounds {

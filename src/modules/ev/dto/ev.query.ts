@@ -3,14 +3,15 @@ import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Max, MaxLength, Min } 
 import { BooleanParam, NumberParam, StringParam } from '../../../common/http/query.js';
 import { DEVIG_METHODS } from '../../../math/devig.js';
 import { OddsBounds, sortValues } from '../../opportunity-lists/dto/opportunity-filters.query.js';
+import { dict } from '../../../domain/dict.js';
 
 /** Other names of the +EV orders (as the public documentation and the clients' docstrings spell them). */
-export const EV_SORT_ALIASES: Readonly<Record<string, string>> = {
+export const EV_SORT_ALIASES: Readonly<Record<string, string>> = dict({
   confidence_score: 'confidence',
   kelly_percent: 'kelly',
   time: 'start_time',
   books: 'book_count',
-};
+});
 export const EV_SORTS = sortValues(['ev', 'odds', 'confidence', 'start_time', 'kelly', 'book_count'], EV_SORT_ALIASES);
 
 export class EvQuery extends OddsBounds {

@@ -4,6 +4,7 @@ import { marketTypeId } from '../../../domain/normalise.js';
 import type { Quote } from '../../../domain/types.js';
 import { fieldsProblem, textProblem } from '../../../domain/text.js';
 import type { ParsedFile, ParsedQuote, ParseError } from './parsed.js';
+import { dict } from '../../../domain/dict.js';
 
 export const SAMPLE_CSV_COLUMNS = [
   'id',
@@ -89,7 +90,7 @@ function readRecords(text: string, columns: string[], errors: ParseError[]): Csv
     if (!raw.trim()) continue;
     try {
       const [fields] = parse(raw, { relax_column_count: true, relax_quotes: true, trim: true }) as string[][];
-      const record: Record<string, string> = {};
+      const record: Record<string, string> = dict();
       columns.forEach((c, j) => {
         if (fields?.[j] !== undefined) record[c] = fields[j]!;
       });

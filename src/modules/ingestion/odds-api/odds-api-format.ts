@@ -1,9 +1,10 @@
 import type { Catalog } from '../../../config/catalog.js';
 import type { Quote } from '../../../domain/types.js';
 import type { ParsedFile, ParsedQuote, ParseError } from '../importers/parsed.js';
+import { dict } from '../../../domain/dict.js';
 
 /** The Odds API v4 market keys and the catalog market types they map to. */
-export const ODDS_API_MARKETS: Record<string, { type: string; period?: string }> = {
+export const ODDS_API_MARKETS: Record<string, { type: string; period?: string }> = dict({
   h2h: { type: 'moneyline' },
   spreads: { type: 'point_spread' },
   totals: { type: 'total_points' },
@@ -33,7 +34,7 @@ export const ODDS_API_MARKETS: Record<string, { type: string; period?: string }>
   batter_hits: { type: 'player_hits' },
   batter_total_bases: { type: 'player_total_bases' },
   pitcher_strikeouts: { type: 'player_strikeouts' },
-};
+});
 
 interface V4Outcome {
   name?: unknown;

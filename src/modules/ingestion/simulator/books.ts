@@ -5,6 +5,7 @@
 
 import type { BookDef } from '../../../config/catalog.js';
 import { hashString } from './rng.js';
+import { dict } from '../../../domain/dict.js';
 
 export type PriceFormat = 'american5' | 'american1' | 'decimal2' | 'exchange2' | 'exchange3' | 'ladder' | 'contract';
 
@@ -54,7 +55,7 @@ const US_MAJOR = ['nba', 'ncaab', 'nfl', 'ncaaf', 'nhl'];
 const SOCCER = ['epl', 'la_liga', 'serie_a', 'bundesliga', 'ligue_1', 'ucl', 'uel'];
 const TENNIS = ['atp', 'wta'];
 
-const MARGINS: Record<string, number> = {
+const MARGINS: Record<string, number> = dict({
   pinnacle: 0.022,
   circa: 0.027,
   bookmaker: 0.03,
@@ -85,9 +86,9 @@ const MARGINS: Record<string, number> = {
   betfair: 0.015,
   kalshi: 0.028,
   polymarket: 0.022,
-};
+});
 
-const LAGS: Record<string, [number, number]> = {
+const LAGS: Record<string, [number, number]> = dict({
   draftkings: [10, 45],
   fanduel: [10, 40],
   betmgm: [15, 70],
@@ -110,9 +111,9 @@ const LAGS: Record<string, [number, number]> = {
   bet105: [10, 40],
   saba: [15, 60],
   bwin: [20, 80],
-};
+});
 
-const COVERAGE: Record<string, number> = {
+const COVERAGE: Record<string, number> = dict({
   pinnacle: 0.8,
   circa: 0.72,
   draftkings: 0.8,
@@ -143,9 +144,9 @@ const COVERAGE: Record<string, number> = {
   novig: 0.6,
   kalshi: 0.65,
   polymarket: 0.55,
-};
+});
 
-const PREFIX: Record<string, string> = {
+const PREFIX: Record<string, string> = dict({
   draftkings: 'dk',
   fanduel: 'fd',
   betmgm: 'mgm',
@@ -176,7 +177,7 @@ const PREFIX: Record<string, string> = {
   bookmaker: 'bkm',
   betfair: 'bf',
   bet365: 'b365',
-};
+});
 
 function leaguesOf(def: BookDef): string[] {
   switch (def.id) {
