@@ -11,6 +11,7 @@ import { IngestionPipeline } from './ingestion/pipeline.js';
 import { detectMiddles } from './middles/middles.detector.js';
 import { MiddlesPresenter } from './middles/middles.presenter.js';
 import { RefBlocks } from './reference/ref-blocks.js';
+import { all, away, home, NOW } from '../../test/factories/detection.js';
 
 /** Net figures beside the gross ones, with the shipped config/costs.json (Kalshi 0.07 trading fee; Polymarket unknown). */
 
@@ -19,9 +20,6 @@ const refs = new RefBlocks(catalog);
 const arbP = new ArbitragePresenter(catalog, refs);
 const evP = new EvPresenter(refs, catalog);
 const midP = new MiddlesPresenter(refs);
-const NOW = Date.parse('2026-11-22T12:00:00Z');
-const KICK = Date.parse('2026-11-23T18:00:00Z');
-const all = () => true;
 
 function boardWith(quotes: Quote[]) {
   const board = new OddsBoard();
@@ -31,20 +29,9 @@ function boardWith(quotes: Quote[]) {
   const ctx: DetectContext = { board, catalog, now: NOW };
   return { board, ctx, group: [...board.rows.values()][0]!.groupKey, ladder: [...board.rows.values()][0]!.ladderKey };
 }
-const nfl = (book: string, side: 'home' | 'away', decimal: number, over: Partial<Quote> = {}): Quote => ({
-  // A price under 1 is a contract price (its decimal is 1 / price, unrounded).
-  book,
-  league: 'nfl',
-  homeTeam: 'Kansas City Chiefs',
-  awayTeam: 'Buffalo Bills',
-  startTime: KICK,
-  marketType: 'moneyline',
-  selection: side === 'home' ? 'Kansas City Chiefs' : 'Buffalo Bills',
-  selectionType: side,
-  line: null,
-  price: decimal < 1 ? { contract_price: decimal } : { decimal },
-  ...over,
-});
+/** A moneyline price of the factory's NFL game; a price under 1 is a contract price (its decimal is 1 / price, unrounded). */
+const nfl = (book: string, side: 'home' | 'away', decimal: number, over: Partial<Quote> = {}): Quote =>
+  (side === 'home' ? home : away)(book, decimal < 1 ? { contract_price: decimal } : { decimal }, over);
 const dec = (book: string, h: number, a: number, over: Partial<Quote> = {}) => [nfl(book, 'home', h, over), nfl(book, 'away', a, over)];
 type J = Record<string, any>;
 
