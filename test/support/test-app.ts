@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Server as HttpServer } from 'node:http';
 import pg from 'pg';
 import { createApp } from '../../src/app.factory.js';
 import { ManualClock, type Clock } from '../../src/common/time/clock.js';
 import { loadConfig, type AppConfig } from '../../src/config/env.js';
 import { AdminToken } from '../../src/common/admin/admin-token.js';
+
+/** How long a test app's close may wait for its connections before they are cut. */
+const CLOSE_GRACE_MS = 5000;
 
 /** One fixed key per tier, given to every test app through API_KEYS. */
 export const KEYS = {
@@ -133,7 +137,16 @@ export async function startTestApp(
     close: async (opts = {}) => {
       // The application first: its sessions (the leadership lock, a write in flight) end with it, so the next
       // suite's instance can lead at once, and nothing of ours holds a lock the schema's drop would wait for.
-      await app.close();
+      // A hostile test's half-sent request keeps its socket, and so the server's close, until Node's headers timeout
+      // (60 s). The suite is over: connections still open after a grace for the app's own shutdown frames are cut.
+      const server = app.getHttpServer() as HttpServer;
+      const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      cut.unref();
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+      }
       if (!opts.keepStore && config.databaseUrl && config.databaseSchema !== 'public') await dropSchema(config);
     },
   };
