@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { createApp } from '../../src/app.factory.js';
 import { EarlyServer } from '../../src/common/http/early-server.js';
 import { ManualClock } from '../../src/common/time/clock.js';
+import { HealthService } from '../../src/modules/health/health.service.js';
 import { call, KEYS, testConfig } from '../support/test-app.js';
 
 /**
@@ -24,6 +25,9 @@ describe('start-up on the early server', () => {
     expect(starting.status).toBe(200);
     expect(starting.json).toMatchObject({ status: 'degraded', checks: { startup: { status: 'degraded' } } });
     expect((await call(base, '/sports')).status).toBe(503);
+    const notReady = await call(base, '/health/ready');
+    expect(notReady.status).toBe(503);
+    expect(notReady.json).toMatchObject({ status: 'starting', checks: { startup: { status: 'degraded' } } });
 
     const config = testConfig();
     const app = await createApp(config, { clock: new ManualClock(Date.now()) }, { serverFactory: early.factory });
@@ -35,6 +39,9 @@ describe('start-up on the early server', () => {
     expect(health.status).toBe(200);
     expect(health.json.status).toBe('ok');
     expect(health.json.checks.startup).toBeUndefined();
+    const ready = await call(base, '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.json).toEqual({ status: 'ready', checks: { startup: { status: 'ok', message: 'started' } } });
     expect((await call(base, '/account', { key: KEYS.pro })).json.data.tier).toBe('pro');
 
     // WebSocket upgrades reach the application too.
@@ -45,5 +52,34 @@ describe('start-up on the early server', () => {
     });
     expect(first.type).toBe('connected');
     ws.close();
+  });
+
+  it('is not ready while the startup check waits for the first market, and ready once it is in', async () => {
+    const config = testConfig();
+    const app = await createApp(config, { clock: new ManualClock(Date.now()) });
+    let loaded = false;
+    app
+      .get(HealthService)
+      .addCheck('startup', () =>
+        loaded
+          ? { status: 'ok', message: 'initial market loaded' }
+          : { status: 'degraded', message: 'starting: loading the initial market' },
+      );
+    await app.listen(0, '127.0.0.1');
+    try {
+      const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+      const waiting = await call(base, '/health/ready');
+      expect(waiting.status).toBe(503);
+      expect(waiting.json).toEqual({
+        status: 'starting',
+        checks: { startup: { status: 'degraded', message: 'starting: loading the initial market' } },
+      });
+      loaded = true;
+      const ready = await call(base, '/health/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.json.status).toBe('ready');
+    } finally {
+      await app.close();
+    }
   });
 });

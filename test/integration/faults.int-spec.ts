@@ -171,6 +171,54 @@ describe('a silently dead leader: its connections stall (nothing passes, nothing
   });
 });
 
+describe('a leader that dies before writing what it published', () => {
+  it('the standby that takes over writes those prices, so the database holds the board', async () => {
+    const pgUrl = new URL(DB);
+    const proxy = await new TcpProxy(pgUrl.hostname, Number(pgUrl.port || 5432)).start();
+    const env = isolationEnv();
+    const { Leadership } = await import('../../src/modules/cluster/leadership.service.js');
+    const { BoardService } = await import('../../src/modules/board/board.service.js');
+    const a = await startTestApp({
+      clock: new SystemClock(),
+      config: testConfig({ ...env, ROLE: 'worker', DATABASE_URL: viaProxy(DB, proxy), PERSIST_INTERVAL_MS: '200' }),
+    });
+    const la = a.app.get(Leadership);
+    await until(() => la.isLeader, 10_000);
+    const b = await startTestApp({ clock: new SystemClock(), config: testConfig({ ...env, ROLE: 'worker', PERSIST_INTERVAL_MS: '200' }) });
+    const lb = b.app.get(Leadership);
+    const db = new pg.Client({ connectionString: DB });
+    await db.connect();
+    try {
+      // The leader's host dies: nothing it sends reaches the database any more, but its prices reach the standby.
+      proxy.stall();
+      const quotes = buildMarket(
+        [{ league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: Date.now() + 6 * H }],
+        ['draftkings', 'fanduel'],
+        Date.now(),
+      );
+      a.app.get(IngestionService).ingest({ source: 'test', quotes });
+      const published = a.app.get(BoardService).board.rows.size;
+      expect(published).toBeGreaterThan(0);
+      await until(() => b.app.get(BoardService).board.rows.size === published, 10_000);
+
+      await until(() => lb.isLeader, 15_000, 50);
+      const stored = async () => Number((await db.query(`select count(*)::int as n from "${env.DATABASE_SCHEMA}".odds`)).rows[0].n);
+      await until(async () => (await stored()) === published, 10_000);
+      const prices = (await db.query(`select id, odds_american from "${env.DATABASE_SCHEMA}".odds`)).rows
+        .map((r: { id: string; odds_american: number }) => `${r.id}:${r.odds_american}`)
+        .sort();
+      const board = [...b.app.get(BoardService).board.rows.values()].map((r) => `${r.id}:${r.american}`).sort();
+      expect(prices).toEqual(board);
+    } finally {
+      proxy.resume();
+      await db.end();
+      await a.close({ keepStore: true });
+      await b.close();
+      await proxy.stop();
+    }
+  });
+});
+
 describe('a replica cut off from Redis', () => {
   it("keeps serving during the outage and holds exactly the worker's board once Redis is back", async () => {
     const env = isolationEnv();

@@ -10,6 +10,8 @@ export type FastifyServerOptions = {
 };
 
 export const STARTING_HEALTH_PATHS = new Set(['/api/v1/health', '/api/v1/health/']);
+/** The readiness route: 503 `starting` until the application takes the server over. */
+export const STARTING_READY_PATHS = new Set(['/api/v1/health/ready', '/api/v1/health/ready/']);
 
 /**
  * The HTTP server, opened before the application is loaded (module loading and the database take a few
@@ -105,6 +107,11 @@ export class EarlyServer {
       return;
     }
     res.setHeader('Retry-After', '2');
+    if ((req.method === 'GET' || req.method === 'HEAD') && STARTING_READY_PATHS.has(path)) {
+      const startup = { status: 'degraded', message: `starting: ${this.phase}` };
+      this.send(res, 503, id, { status: 'starting', checks: { startup } }, req.method === 'HEAD');
+      return;
+    }
     this.send(
       res,
       503,

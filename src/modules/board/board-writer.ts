@@ -153,6 +153,20 @@ export class BoardWriter {
     });
   }
 
+  /**
+   * Queues prices (and their events) the store lacks or holds older, each with a history entry at its own change
+   * time, and removals the store has not applied: what a worker that took over writes for the one before it.
+   */
+  enqueueRecovered(rows: OddsRow[], events: BoardEvent[], removed: RemovedRow[]): void {
+    for (const e of events) if (!this.eventsRemoved.has(e.id)) this.events.set(e.id, e);
+    for (const r of rows) {
+      if (this.rows.has(r.id) || this.removed.has(r.id)) continue; // a newer change of its own is queued
+      this.rows.set(r.id, r);
+      this.history.push({ row: r, at: r.changedAt });
+    }
+    for (const rm of removed) if (!this.rows.has(rm.id)) this.removed.set(rm.id, rm);
+  }
+
   enqueue(cs: ChangeSet): void {
     for (const e of cs.events) {
       this.events.set(e.id, e);

@@ -30,9 +30,19 @@ class FakeStore {
   }
   async load(): Promise<{ events: BoardEvent[]; rows: OddsRow[] }> {
     this.reads++;
+    if (this.failLoads-- > 0) throw new Error('connect ECONNREFUSED');
     return { events: [...this.events], rows: [...this.rows] };
   }
-  async write(): Promise<void> {}
+  writes: Array<{
+    rows: OddsRow[];
+    removed: Array<{ id: string; removedAt: number }>;
+    history: Array<{ row: OddsRow; at: number }>;
+    events: BoardEvent[];
+  }> = [];
+  failLoads = 0;
+  async write(batch: FakeStore['writes'][number]): Promise<void> {
+    this.writes.push(batch);
+  }
   async touch(): Promise<void> {}
   async purge(): Promise<{ history: number; removals: number }> {
     return { history: 0, removals: 0 };
@@ -183,5 +193,44 @@ describe('board views and maintenance', () => {
     clock.set(T0 + 3_600_000);
     service.maintain();
     expect([...service.board.events.keys()]).toEqual(['priced']);
+  });
+});
+
+describe('a standby taking over from an active worker that died before writing', () => {
+  it('writes the prices the store lacks or holds older, at their own change times, and the removals it heard', async () => {
+    const { store, service } = replica();
+    const onlyOnBus = oddsRow('bus-only', { changedAt: T0 + 1_000 });
+    const stored = oddsRow('moved', { american: -110, changedAt: T0 });
+    const moved = { ...stored, american: -130, changedAt: T0 + 2_000 };
+    const same = oddsRow('same', { changedAt: T0 });
+    const removedOnBus = oddsRow('removed', { changedAt: T0 });
+    const untouched = oddsRow('store-only', { changedAt: T0 });
+    service.applyReplica(changeSet(1, T0, { events: [ev], upserted: [stored, same, removedOnBus], seq: 1 }));
+    service.applyReplica(changeSet(2, T0 + 3_000, { upserted: [onlyOnBus, moved], removed: [removal(removedOnBus, T0 + 3_000)], seq: 2 }));
+    // The dead worker had written the first change set only (and a row this replica never heard of).
+    store.events = [ev];
+    store.rows = [stored, same, removedOnBus, untouched];
+
+    expect(await service.persistWhatTheStoreLacks()).toBe(3);
+    await service.writer.flush({ force: true });
+    const written = store.writes.flatMap((w) => w.rows.map((r) => `${r.id}@${r.changedAt - T0}:${r.american}`)).sort();
+    expect(written).toEqual([`bus-only@1000:${onlyOnBus.american}`, 'moved@2000:-130']);
+    expect(store.writes.flatMap((w) => w.history.map((h) => `${h.row.id}@${h.at - T0}`)).sort()).toEqual(['bus-only@1000', 'moved@2000']);
+    expect(store.writes.flatMap((w) => w.removed.map((r) => `${r.id}@${r.removedAt - T0}`))).toEqual(['removed@3000']);
+    // Nothing left to write the second time.
+    store.rows = [moved, same, untouched, onlyOnBus];
+    expect(await service.persistWhatTheStoreLacks()).toBe(0);
+  });
+
+  it('retries after a write cycle when the store cannot be read at the take-over', async () => {
+    const { store, service, clock, leadership } = replica();
+    service.applyReplica(changeSet(1, T0, { events: [ev], upserted: [oddsRow('a', { changedAt: T0 })], seq: 1 }));
+    leadership.isLeader = true;
+    store.failLoads = 1;
+    expect(await service.persistWhatTheStoreLacks()).toBe(0);
+    expect(store.writes).toHaveLength(0);
+    await clock.advance(WRITE_CYCLE);
+    await service.writer.flush({ force: true });
+    expect(store.writes.flatMap((w) => w.rows.map((r) => r.id))).toEqual(['a']);
   });
 });

@@ -27,6 +27,8 @@ const MAINTAIN_INTERVAL_MS = 30_000;
 const PURGE_INTERVAL_MS = 3600_000;
 const RESYNC_INTERVAL_MS = 60_000;
 /** The longest wait between two catch-up resyncs. */
+/** The retry of the take-over write while the store cannot be read. */
+export const TAKE_OVER_JOB = 'board:take-over';
 export const CATCH_UP_MAX_MS = 60_000;
 /** The job names of a replica's catch-up retry and of its second resync after a bus outage. */
 export const CATCH_UP_JOB = 'board:catch-up';
@@ -100,6 +102,10 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     // A change set lost on the way (a publish that timed out): catch up once the writer has stored it.
     this.bus.onGap(ODDS_TOPIC, () => (this.gapPending = true));
     this.jobs.every('board:flush', this.config.persistIntervalMs, () => this.writer.flush());
+    // Taking over from an active worker that died: write what it published but had not stored yet.
+    this.leadership.onChange((leader) => {
+      if (leader && this.replicaSeen > 0) void this.persistWhatTheStoreLacks();
+    });
     this.jobs.every('board:maintain', MAINTAIN_INTERVAL_MS, () => this.maintain(), { runsOn: 'leader' });
     this.jobs.every('board:purge', PURGE_INTERVAL_MS, () => this.purge(), { runsOn: 'leader' });
     // Replicas catch up with the store now and then (anything a bus outage made them miss).
@@ -166,6 +172,44 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   /** Removals heard on the bus that the store does not hold yet (kept so that a resync does not bring them back). */
   get tombstoneCount(): number {
     return this.tombstones.size;
+  }
+
+  /**
+   * On taking over as the active worker: prices this board holds that the store lacks, or holds older (the
+   * previous worker published them on the bus, then died before its next write), are queued for writing with a
+   * history entry at their change time, and removals heard on the bus that the store still holds are applied.
+   * Without it the store stays behind the board: a restart would lose those prices, and replicas' resyncs would
+   * remove them once the store's watermark passed them. Retried after a write cycle while the store cannot be
+   * read. Returns the number of prices and removals queued.
+   */
+  async persistWhatTheStoreLacks(): Promise<number> {
+    let loaded;
+    try {
+      loaded = await this.repo.load();
+    } catch (err) {
+      this.logger.warn({ msg: 'take-over check of the store failed; retrying', error: (err as Error).message });
+      this.jobs.after(TAKE_OVER_JOB, this.writeCycleMs, () => this.persistWhatTheStoreLacks(), { runsOn: 'leader', always: true });
+      return 0;
+    }
+    const inStore = new Map(loaded.rows.map((r) => [r.id, r.changedAt]));
+    const rows = [...this.board.rows.values()].filter((r) => (inStore.get(r.id) ?? -Infinity) < r.changedAt);
+    const eventIds = new Set(rows.map((r) => r.eventId));
+    const storedEvents = new Set(loaded.events.map((e) => e.id));
+    const events = [...this.board.events.values()].filter((e) => eventIds.has(e.id) || !storedEvents.has(e.id));
+    const now = this.clock.now();
+    const removed = loaded.rows
+      .filter((r) => !this.board.rows.has(r.id) && (this.tombstones.has(r.id) || this.tombstones.has(`event:${r.eventId}`)))
+      .map((r) => ({ id: r.id, sportsbook: r.sportsbook, eventId: r.eventId, removedAt: this.tombstones.get(r.id) ?? now }));
+    if (rows.length || removed.length) {
+      this.writer.enqueueRecovered(rows, events, removed);
+      this.logger.warn({
+        msg: 'took over: writing what the previous worker had not stored',
+        prices: rows.length,
+        removals: removed.length,
+      });
+      void this.writer.flush();
+    }
+    return rows.length + removed.length;
   }
 
   /**

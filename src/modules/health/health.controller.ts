@@ -2,7 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../../common/auth/decorators.js';
-import { HealthCheckDto, HealthReportDto } from './health.response.dto.js';
+import { HealthCheckDto, HealthReportDto, ReadinessDto } from './health.response.dto.js';
 import { HealthService } from './health.service.js';
 
 @ApiTags('Health')
@@ -24,5 +24,20 @@ export class HealthController {
     const report = await this.health.report();
     if (report.status === 'down') void reply.status(503);
     return report;
+  }
+
+  @Get('ready')
+  @Public()
+  @ApiOperation({
+    summary: 'Readiness (no key needed)',
+    description:
+      'For load balancers and orchestrators: 200 `ready` once the instance serves reads, 503 `starting` before (while it opens the database and loads its board, every other route answers 503). A database or Redis outage does not make a started instance unready: it keeps serving reads from memory.',
+  })
+  @ApiOkResponse({ description: 'ready', type: ReadinessDto })
+  @ApiServiceUnavailableResponse({ description: 'starting', type: ReadinessDto })
+  ready(@Res({ passthrough: true }) reply: FastifyReply): ReadinessDto {
+    const { ready, startup } = this.health.readiness();
+    if (!ready) void reply.status(503);
+    return { status: ready ? 'ready' : 'starting', checks: { startup } };
   }
 }

@@ -19,3 +19,13 @@ export class HealthReportDto {
   })
   checks: Record<string, HealthCheckDto>;
 }
+
+class ReadinessChecksDto {
+  @ApiProperty({ type: HealthCheckDto, description: 'What start-up is doing, or how it ended' }) startup: HealthCheckDto;
+}
+
+/** The body of /health/ready, on 200 and on 503 alike. */
+export class ReadinessDto {
+  @ApiProperty({ enum: ['ready', 'starting'] }) status: 'ready' | 'starting';
+  @ApiProperty({ type: ReadinessChecksDto }) checks: ReadinessChecksDto;
+}

@@ -101,6 +101,16 @@ export class HealthService {
     }
   }
 
+  /**
+   * Readiness for a load balancer or an orchestrator: ready once the instance serves its reads (the `startup`
+   * check is ok, or there is none). Faults of the database or Redis do not make an instance unready: it serves
+   * reads from memory through them.
+   */
+  readiness(): { ready: boolean; startup: Check } {
+    const startup = this.extra.get('startup')?.() ?? { status: 'ok', message: 'started' };
+    return { ready: startup.status === 'ok', startup };
+  }
+
   async report(): Promise<HealthReport> {
     const [database, redis] = await Promise.all([this.database(), this.redisCheck()]);
     const schema = await this.schema(database.status === 'ok');
