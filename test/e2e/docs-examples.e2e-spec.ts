@@ -77,6 +77,10 @@ const storeEnv: Record<string, string> = SERVICES
       ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: `${id}:` } : {}),
     }
   : {};
+/** This shell's environment without the service's settings, so a developer's own (API_KEYS, DATABASE_URL, ...) never leak in. */
+const SETTINGS =
+  /^(PORT|HOST|ROLE|DATA_DIR|DATABASE_URL|DATABASE_SCHEMA|EMBEDDED_IN_MEMORY|REDIS_URL|REDIS_PREFIX|API_KEYS|ADMIN_TOKEN|PROVIDERS|SCHEDULERS|LOG_LEVEL|SIMULATOR_\w+|ODDS_API_\w+|API|KEY|H|npm_config_loglevel)$/;
+const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SETTINGS.test(k)));
 let server: ChildProcess | null = null;
 let serverLog = '';
 let env: Record<string, string> = {};
@@ -95,7 +99,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null> | T | nul
 function run(code: string): { status: number | null; out: string } {
   const r = spawnSync('bash', ['-c', `set -euo pipefail\n${code}`], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...baseEnv, ...env },
     encoding: 'utf8',
     timeout: BLOCK_TIMEOUT_MS,
     maxBuffer: 64 * 1024 * 1024,
@@ -107,10 +111,9 @@ describe('the shell examples of the README and docs/', () => {
   beforeAll(async () => {
     for (const tool of ['bash', 'curl', 'jq'])
       expect({ tool, found: spawnSync('which', [tool]).status === 0 }).toEqual({ tool, found: true });
-    const { npm_config_loglevel: _, ...inherited } = process.env;
     server = spawn(process.execPath, ['scripts/dist.mjs', 'main'], {
       cwd: ROOT,
-      env: { ...inherited, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...storeEnv },
+      env: { ...baseEnv, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...storeEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (chunk: Buffer) => {
