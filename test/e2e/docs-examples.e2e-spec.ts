@@ -42,7 +42,7 @@ function markdownFiles(): string[] {
 }
 
 /** The fenced shell blocks of a Markdown file, with the `no-ci` comment before each, if any. */
-export function shellBlocks(file: string, text: string): Block[] {
+function shellBlocks(file: string, text: string): Block[] {
   const lines = text.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -174,6 +174,8 @@ describe('the shell examples of the README and docs/', () => {
     for (const b of skipped)
       expect({ where: `${b.file}:${b.line}`, reason: b.noCi!.length > 10 }).toEqual({ where: `${b.file}:${b.line}`, reason: true });
     expect(skipped.length).toBeLessThanOrEqual(MAX_NO_CI);
+    // The base URL comes from $API (or $PORT), never a fixed port a developer's own server might answer on.
+    expect(runnable.filter((b) => /localhost:3000|127\.0\.0\.1:3000/.test(b.code)).map((b) => `${b.file}:${b.line}`)).toEqual([]);
   });
 
   it.each(runnable.map((b) => [`${b.file}:${b.line}`, b] as const))(
