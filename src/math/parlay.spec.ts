@@ -96,7 +96,9 @@ describe('mutuallyExclusive', () => {
     expect(mutuallyExclusive(over(47.5), under(48))).toBe(true); // no whole total in (47.5, 48)
     expect(mutuallyExclusive(over(47), under(47))).toBe(true); // 47 pushes both
     expect(mutuallyExclusive(over(47.5), under(49))).toBe(false); // 48 wins both
-    expect(mutuallyExclusive({ kind: 'moneyline', side: 'home', drawLoses: false }, { kind: 'moneyline', side: 'away', drawLoses: false })).toBe(true);
+    expect(
+      mutuallyExclusive({ kind: 'moneyline', side: 'home', drawLoses: false }, { kind: 'moneyline', side: 'away', drawLoses: false }),
+    ).toBe(true);
     expect(mutuallyExclusive(homeMinus7_5, awayPlus7_5)).toBe(true);
     expect(mutuallyExclusive(homeMinus7_5, { kind: 'spread', side: 'away', line: 9.5 })).toBe(false); // margin 8 or 9
     expect(mutuallyExclusive(homeMinus7_5, over(47.5))).toBe(false);

@@ -169,7 +169,7 @@ export function pointSportCells(margin: Pmf, expectedTotal: number, totalSd: num
     const row: Array<[number, number]> = [];
     let sum = 0;
     // Totals of m's parity from |m| up (a total below |margin| is impossible).
-    for (let t = lo + (((lo - m) % 2) + 2) % 2; t <= hi; t += 2) {
+    for (let t = lo + ((((lo - m) % 2) + 2) % 2); t <= hi; t += 2) {
       const w = normalCdf((t + 1 - mean) / s) - normalCdf((t - 1 - mean) / s);
       if (w > 0) {
         row.push([t, w]);
@@ -240,7 +240,8 @@ export function fitGameCells(lines: GameLines): ScoreCell[] | null {
       const build = (sum: number, diff: number): ScoreCell[] => {
         const lh = (sum + diff) / 2;
         const la = (sum - diff) / 2;
-        if (sport === 'soccer') return rateCells(poissonPmf(lh), poissonPmf(la), { tieInflation: 1, resolveTies: false, homeTieShare: 0.5, oneGoalShift: 0 });
+        if (sport === 'soccer')
+          return rateCells(poissonPmf(lh), poissonPmf(la), { tieInflation: 1, resolveTies: false, homeTieShare: 0.5, oneGoalShift: 0 });
         const r = sport === 'hockey' ? hockeyRegulation(lh, la) : baseballRegulation(lh, la);
         return rateCells(r.home, r.away, r.options);
       };
