@@ -210,7 +210,7 @@ describe('GET /settlements (end to end, accelerated clock)', () => {
 describe('POST /parlay/price (end to end)', () => {
   let t: TestApp;
   const clock = new ManualClock(NOW);
-  const price = (body: unknown, key = KEYS.pro) => t.call('/parlay/price', { key, method: 'POST', body });
+  const price = (body: unknown, key: string = KEYS.pro) => t.call('/parlay/price', { key, method: 'POST', body });
   const leg = (market: string, selection: string, extra: Record<string, unknown> = {}) => ({
     event_id: nflId,
     market,
