@@ -132,15 +132,15 @@ export interface GameLines {
   total?: { line: number; pOver: number };
 }
 
-const POINT_SPORTS: Readonly<Record<string, { totalSd: number }>> = {
-  football: { totalSd: FOOTBALL_TOTAL_SD },
-  basketball: { totalSd: BASKETBALL_TOTAL_SD },
-};
+const POINT_SPORTS: ReadonlyMap<string, { totalSd: number }> = new Map([
+  ['football', { totalSd: FOOTBALL_TOTAL_SD }],
+  ['basketball', { totalSd: BASKETBALL_TOTAL_SD }],
+]);
 const RATE_SPORTS = new Set(['soccer', 'hockey', 'baseball']);
 
 /** Sports the joint model covers. */
 export function jointModelSports(): string[] {
-  return [...Object.keys(POINT_SPORTS), ...RATE_SPORTS];
+  return [...POINT_SPORTS.keys(), ...RATE_SPORTS];
 }
 
 /** Largest |correlation| of margin and total the point-sport model allows (keeps the conditional sd positive). */
@@ -230,7 +230,7 @@ export function fitGameCells(lines: GameLines): ScoreCell[] | null {
   const p = (cells: ScoreCell[], leg: ModelLeg) => jointWinProbability(cells, [leg]) ?? Number.NaN;
   let cells: ScoreCell[];
   try {
-    const point = Object.hasOwn(POINT_SPORTS, sport) ? POINT_SPORTS[sport]! : null;
+    const point = POINT_SPORTS.get(sport) ?? null;
     if (point) {
       const margin = fitLinePmf({ sport, kind: 'spread', fromLine: side.homeLine, fromProbability: side.pHome });
       if (!margin) return null;
