@@ -62,4 +62,5 @@ export class SettlementsResponseDto {
   @ApiProperty({ example: true }) success: boolean;
   @ApiProperty({ type: SettlementsPageDto }) data: SettlementsPageDto;
   @ApiProperty({ type: SettlementsMetaDto }) meta: SettlementsMetaDto;
+  @ApiProperty({ example: '2026-11-22T21:30:00.000Z' }) updated_at: string;
 }
