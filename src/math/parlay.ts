@@ -200,7 +200,8 @@ function rateCells(home: Pmf, away: Pmf, options: ScoreModelOptions): ScoreCell[
 
 /** Bisection for x in [lo, hi] with f(x) = target, f increasing; the end nearer the target when it is out of reach. */
 function solveIncreasing(f: (x: number) => number, target: number, lo: number, hi: number): number {
-  for (let i = 0; i < 50 && hi - lo > 1e-7; i++) {
+  // 1e-5 in the location moves a line's probability by well under FIT_TOLERANCE.
+  for (let i = 0; i < 50 && hi - lo > 1e-5; i++) {
     const mid = (lo + hi) / 2;
     if (f(mid) < target) lo = mid;
     else hi = mid;
