@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { ClvService } from '../../src/modules/clv/clv.service.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
+import { SettlementsRepository } from '../../src/modules/settlements/settlements.repository.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -196,6 +197,19 @@ describe('GET /settlements (end to end, accelerated clock)', () => {
     expect(free.json.error.code).toBe('tier_restricted');
     const ent = await t.call('/settlements', { key: KEYS.enterprise });
     expect(ent.json.meta.grading_cutoff).toBeNull();
+  });
+
+  it('answers 503 service_unavailable when the grading store cannot be read', async () => {
+    const repo = t.app.get(SettlementsRepository);
+    const settled = repo.settled.bind(repo);
+    repo.settled = () => Promise.reject(new Error('connection refused'));
+    try {
+      const r = await t.call('/settlements', { key: KEYS.pro });
+      expect([r.status, r.json.error.code]).toEqual([503, 'service_unavailable']);
+    } finally {
+      repo.settled = settled;
+    }
+    expect((await t.call('/settlements', { key: KEYS.pro })).status).toBe(200);
   });
 });
 
