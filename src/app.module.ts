@@ -36,6 +36,8 @@ import { FuturesModule } from './modules/futures/futures.module.js';
 import { ClosingLinesModule } from './modules/closing-lines/closing-lines.module.js';
 import { ClvModule } from './modules/clv/clv.module.js';
 import { GameStateModule } from './modules/game-state/game-state.module.js';
+import { SettlementsModule } from './modules/settlements/settlements.module.js';
+import { ParlayModule } from './modules/parlay/parlay.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature; and the rate-limit headers interceptor. */
 @Module({
@@ -85,6 +87,8 @@ export class AppModule {
       ClosingLinesModule,
       ClvModule,
       GameStateModule,
+      SettlementsModule,
+      ParlayModule,
       MetricsGaugesModule,
     ];
     return {

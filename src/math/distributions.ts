@@ -317,6 +317,28 @@ export interface ScoreModelOptions {
  * 4. both pmfs renormalised.
  */
 export function finalScorePmfs(home: Pmf, away: Pmf, options: ScoreModelOptions): { margin: Pmf; total: Pmf } {
+  const marginMin = home.min - away.max - 2;
+  const marginW = new Float64Array(Math.max(1, home.max - away.min + 2 - marginMin + 1));
+  const totalMin = home.min + away.min;
+  const totalW = new Float64Array(Math.max(1, home.max + away.max + 1 - totalMin + 1));
+  finalScoreCells(home, away, options, (d, t, w) => {
+    marginW[d - marginMin] = (marginW[d - marginMin] as number) + w;
+    totalW[t - totalMin] = (totalW[t - totalMin] as number) + w;
+  });
+  return { margin: Pmf.fromWeights(marginMin, marginW), total: Pmf.fromWeights(totalMin, totalW) };
+}
+
+/**
+ * The joint final (margin, total) outcomes of the model of {@link finalScorePmfs}, unnormalised: `emit(margin, total,
+ * weight)` is called once per outcome branch (the same margin and total may come more than once). The weights sum to
+ * the total weight of the regulation grid after tie inflation; callers normalise.
+ */
+export function finalScoreCells(
+  home: Pmf,
+  away: Pmf,
+  options: ScoreModelOptions,
+  emit: (margin: number, total: number, weight: number) => void,
+): void {
   if (home.min < 0 || away.min < 0) throw new RangeError('finalScorePmfs: scores must be non-negative');
   const { tieInflation, resolveTies, homeTieShare, oneGoalShift } = options;
   if (!(tieInflation > 0) || !(homeTieShare >= 0 && homeTieShare <= 1) || !(oneGoalShift >= 0 && oneGoalShift <= 1)) {
@@ -324,16 +346,6 @@ export function finalScorePmfs(home: Pmf, away: Pmf, options: ScoreModelOptions)
   }
   const ph = home.toArray();
   const pa = away.toArray();
-  const marginMin = home.min - away.max - 2;
-  const marginW = new Float64Array(home.max - away.min + 2 - marginMin + 1);
-  const totalMin = home.min + away.min;
-  const totalW = new Float64Array(home.max + away.max + 1 - totalMin + 1);
-  const addMargin = (d: number, w: number): void => {
-    marginW[d - marginMin] = (marginW[d - marginMin] as number) + w;
-  };
-  const addTotal = (t: number, w: number): void => {
-    totalW[t - totalMin] = (totalW[t - totalMin] as number) + w;
-  };
   for (let i = 0; i < ph.length; i++) {
     const h = home.min + i;
     const x = ph[i] as number;
@@ -347,25 +359,15 @@ export function finalScorePmfs(home: Pmf, away: Pmf, options: ScoreModelOptions)
       if (d === 0) {
         w *= tieInflation;
         if (resolveTies) {
-          addMargin(1, w * homeTieShare);
-          addMargin(-1, w * (1 - homeTieShare));
-          addTotal(t + 1, w);
-        } else {
-          addMargin(0, w);
-          addTotal(t, w);
-        }
+          emit(1, t + 1, w * homeTieShare);
+          emit(-1, t + 1, w * (1 - homeTieShare));
+        } else emit(0, t, w);
       } else if ((d === 1 || d === -1) && oneGoalShift > 0) {
-        addMargin(d, w * (1 - oneGoalShift));
-        addMargin(2 * d, w * oneGoalShift);
-        addTotal(t, w * (1 - oneGoalShift));
-        addTotal(t + 1, w * oneGoalShift);
-      } else {
-        addMargin(d, w);
-        addTotal(t, w);
-      }
+        emit(d, t, w * (1 - oneGoalShift));
+        emit(2 * d, t + 1, w * oneGoalShift);
+      } else emit(d, t, w);
     }
   }
-  return { margin: Pmf.fromWeights(marginMin, marginW), total: Pmf.fromWeights(totalMin, totalW) };
 }
 
 /**
@@ -392,16 +394,24 @@ export const HOCKEY_EMPTY_NET_SHIFT = 0.15;
  * decided by one goal. Approximation: empty-net goals are only modelled for one-goal games.
  */
 export function hockeyScorePmfs(lambdaHome: number, lambdaAway: number): { margin: Pmf; total: Pmf } {
+  const m = hockeyRegulation(lambdaHome, lambdaAway);
+  return finalScorePmfs(m.home, m.away, m.options);
+}
+
+/** The regulation score pmfs and options of the NHL model of {@link hockeyScorePmfs} (for {@link finalScoreCells}). */
+export function hockeyRegulation(lambdaHome: number, lambdaAway: number): { home: Pmf; away: Pmf; options: ScoreModelOptions } {
   assertPositive('lambdaHome', lambdaHome);
   assertPositive('lambdaAway', lambdaAway);
-  const home = poisson(lambdaHome, undefined, COMPONENT_TAIL_MASS);
-  const away = poisson(lambdaAway, undefined, COMPONENT_TAIL_MASS);
-  return finalScorePmfs(home, away, {
-    tieInflation: HOCKEY_TIE_INFLATION,
-    resolveTies: true,
-    homeTieShare: lambdaHome / (lambdaHome + lambdaAway),
-    oneGoalShift: HOCKEY_EMPTY_NET_SHIFT,
-  });
+  return {
+    home: poisson(lambdaHome, undefined, COMPONENT_TAIL_MASS),
+    away: poisson(lambdaAway, undefined, COMPONENT_TAIL_MASS),
+    options: {
+      tieInflation: HOCKEY_TIE_INFLATION,
+      resolveTies: true,
+      homeTieShare: lambdaHome / (lambdaHome + lambdaAway),
+      oneGoalShift: HOCKEY_EMPTY_NET_SHIFT,
+    },
+  };
 }
 
 /** NHL final margin (home - away, never 0); see {@link hockeyScorePmfs} for the model. */
@@ -427,16 +437,19 @@ export const BASEBALL_NB_SIZE = 4;
  * Not modelled: the home team skipping the bottom of the ninth, multi-run extra innings.
  */
 export function baseballScorePmfs(lambdaHome: number, lambdaAway: number): { margin: Pmf; total: Pmf } {
+  const m = baseballRegulation(lambdaHome, lambdaAway);
+  return finalScorePmfs(m.home, m.away, m.options);
+}
+
+/** The nine-inning run pmfs and options of the MLB model of {@link baseballScorePmfs} (for {@link finalScoreCells}). */
+export function baseballRegulation(lambdaHome: number, lambdaAway: number): { home: Pmf; away: Pmf; options: ScoreModelOptions } {
   assertPositive('lambdaHome', lambdaHome);
   assertPositive('lambdaAway', lambdaAway);
-  const home = negativeBinomial(lambdaHome, BASEBALL_NB_SIZE, undefined, COMPONENT_TAIL_MASS);
-  const away = negativeBinomial(lambdaAway, BASEBALL_NB_SIZE, undefined, COMPONENT_TAIL_MASS);
-  return finalScorePmfs(home, away, {
-    tieInflation: 1,
-    resolveTies: true,
-    homeTieShare: lambdaHome / (lambdaHome + lambdaAway),
-    oneGoalShift: 0,
-  });
+  return {
+    home: negativeBinomial(lambdaHome, BASEBALL_NB_SIZE, undefined, COMPONENT_TAIL_MASS),
+    away: negativeBinomial(lambdaAway, BASEBALL_NB_SIZE, undefined, COMPONENT_TAIL_MASS),
+    options: { tieInflation: 1, resolveTies: true, homeTieShare: lambdaHome / (lambdaHome + lambdaAway), oneGoalShift: 0 },
+  };
 }
 
 /** MLB run differential (home - away, never 0); see {@link baseballScorePmfs}. */

@@ -57,6 +57,8 @@ function market(): Quote[] {
 type J = Record<string, any>;
 
 const ALL_TOOLS = [
+  'get_settlements',
+  'price_parlay',
   'get_sports',
   'get_leagues',
   'get_sportsbooks',
@@ -148,7 +150,7 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
     for (const tool of free.tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.inputSchema).toMatchObject({ additionalProperties: false });
-      expect(tool.description).toMatch(/Calls GET \/api\/v1\//);
+      expect(tool.description).toMatch(/Calls (GET|POST) \/api\/v1\//);
       for (const [name, prop] of Object.entries(tool.inputSchema.properties ?? {}))
         expect([name, (prop as J).description]).toEqual([name, expect.any(String)]);
     }
@@ -160,6 +162,8 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
       find_low_hold: 'hobby',
       get_odds: 'free',
       get_sports: 'free',
+      get_settlements: 'pro',
+      price_parlay: 'pro',
     };
     for (const [name, tier] of Object.entries(expected)) {
       expect(byName(free, name)._meta).toMatchObject({ 'odds-service/required_tier': tier, 'odds-service/available': tier === 'free' });
@@ -175,7 +179,7 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
   });
 
   describe('every tool answers what its REST route answers for the same key', () => {
-    // [tool, arguments, the REST path the same request is written as by hand]
+    // [tool, arguments, the REST path the same request is written as by hand (POST: "POST /path", the arguments the body)]
     const cases = (): Array<[string, J, string]> => [
       ['get_sports', {}, '/sports'],
       ['get_sports', { include_empty: true }, '/sports?include_empty=true'],
@@ -203,6 +207,12 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
       ['get_game_state', {}, '/gamestate'],
       ['get_game_state', { sport: 'football' }, '/gamestate/football'],
       ['get_splits', { league: 'nfl', limit: 10 }, '/splits?league=nfl&limit=10'],
+      ['get_settlements', { market_type: 'moneyline', limit: 5 }, '/settlements?market_type=moneyline&limit=5'],
+      [
+        'price_parlay',
+        { legs: [{ event_id: chiefs, market: 'moneyline', selection: 'home', sportsbook: 'draftkings' }] },
+        'POST /parlay/price',
+      ],
     ];
 
     it.each(['enterprise', 'free'] as const)('on the %s tier', async (tier) => {
@@ -219,7 +229,9 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
         }
         seen.add(name);
         const r = (await c.callTool({ name, arguments: args })) as CallToolResult;
-        const rest = await t.call(path, { key });
+        const rest = path.startsWith('POST ')
+          ? await t.call(path.slice(5), { key, method: 'POST', body: args })
+          : await t.call(path, { key });
         const label = `${name} ${JSON.stringify(args)} (REST ${rest.status})`;
         // The same JSON (the endpoints not served yet answer 404 both ways, and then the tool is an error).
         expect([label, r.structuredContent]).toEqual([label, rest.json]);

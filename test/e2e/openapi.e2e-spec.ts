@@ -268,6 +268,14 @@ describe('the API document', () => {
       'post /api/v1/account/keys/{id}/rotate': {},
       'delete /api/v1/account/keys/{id}': undefined,
       'post /api/v1/deeplinks/batch': { ids: [ids.oddsId] },
+      // Both sides of one moneyline: a 200 with no price (mutually exclusive legs).
+      'post /api/v1/parlay/price': {
+        sportsbook: 'draftkings',
+        legs: [
+          { event_id: ids.eventId, market: 'moneyline', selection: 'home' },
+          { event_id: ids.eventId, market: 'moneyline', selection: 'away' },
+        ],
+      },
     };
     const key = `${method} ${path}`;
     if (method !== 'get' && !(key in bodies)) throw new Error(`${key}: no sample body; add one to this test`);

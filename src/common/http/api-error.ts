@@ -2,6 +2,11 @@
 export type ErrorCode =
   | 'invalid_request'
   | 'offset_too_large'
+  | 'too_few_legs'
+  | 'too_many_legs'
+  | 'unknown_leg'
+  | 'ambiguous_leg'
+  | 'correlation_unsupported'
   | 'unauthorized'
   | 'tier_restricted'
   | 'feature_disabled'
@@ -21,6 +26,11 @@ export type ErrorCode =
 export const STATUS_OF: Record<ErrorCode, number> = {
   invalid_request: 400,
   offset_too_large: 400,
+  too_few_legs: 400,
+  too_many_legs: 400,
+  unknown_leg: 400,
+  ambiguous_leg: 400,
+  correlation_unsupported: 400,
   unauthorized: 401,
   tier_restricted: 403,
   feature_disabled: 403,
@@ -53,6 +63,9 @@ export interface ErrorExtras {
   feature?: string;
   /** The add-on that would grant the refused feature (`game_state`). */
   addon?: string;
+  /** POST /parlay/price: the index of the leg refused (0-based), and the most legs a slip may have. */
+  leg?: number;
+  max_legs?: number;
 }
 
 export class ApiError extends Error {

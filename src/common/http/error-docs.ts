@@ -9,6 +9,12 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   invalid_request:
     'A parameter is missing, of the wrong type, out of range, or unknown (the message names it); also a malformed body or request',
   offset_too_large: "offset above the endpoint's maximum (`max_offset`); page further with `cursor` where the endpoint has one",
+  too_few_legs: 'POST /parlay/price: fewer than 2 legs',
+  too_many_legs: 'POST /parlay/price: more legs than the maximum (`max_legs`)',
+  unknown_leg: 'POST /parlay/price: a leg matches no current price (`leg` is its index)',
+  ambiguous_leg: 'POST /parlay/price: a leg matches several prices; name its `line` or `sportsbook` (`leg` is its index)',
+  correlation_unsupported:
+    'POST /parlay/price: several legs on one game that the joint score model cannot join (player props, period markets, a sport without a model)',
   unauthorized: 'Missing, invalid, revoked or expired key (or admin token)',
   tier_restricted: 'The tier or account lacks the feature or the book (`required_tier`, `max_books`)',
   feature_disabled: 'The tier has the feature but it is switched off for this account (`feature`: the per-account arbitrage flag)',

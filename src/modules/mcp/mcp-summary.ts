@@ -111,6 +111,24 @@ function objectSummary(tool: McpToolDef, data: Item): string {
       const head = `Closing lines of ${name}: ${rows.length} prices at ${Object.keys(books).length} sportsbooks`;
       return rows.length ? `${head}\n${limited(bestBySelection(rows))}` : `${head}.`;
     }
+    case 'get_settlements': {
+      const list = Array.isArray(data.settlements) ? data.settlements.filter(isObject) : [];
+      let text = `${list.length} settlements (of ${String(data.total_settlements ?? list.length)})`;
+      if (num(data.next_offset) !== undefined) text += `; more with offset=${String(data.next_offset)}`;
+      const first = list[0];
+      if (first)
+        text += `. First: ${String(first.game ?? '')} ${String(first.selection ?? '')}${withLine(first)} at ${String(first.sportsbook ?? '')} ${signed(first.odds_american)}: ${String(first.outcome ?? '')}`;
+      return text;
+    }
+    case 'price_parlay': {
+      const parlay = isObject(data.parlay) ? data.parlay : {};
+      const price = isObject(parlay.price) ? parlay.price : null;
+      const legs = String(parlay.leg_count ?? '?');
+      const head = price
+        ? `Fair price ${signed(price.odds_american)} (decimal ${String(price.odds_decimal)}, probability ${String(price.probability)}) for ${legs} legs at ${String(data.sportsbook ?? '')}`
+        : `No price for ${legs} legs: ${String(parlay.reason ?? 'unpriceable')}${Array.isArray(parlay.conflicting_legs) ? ` (conflicting legs ${JSON.stringify(parlay.conflicting_legs)})` : ''}`;
+      return `${head}. ${String(parlay.note ?? '')}${Array.isArray(data.warnings) ? ` Warnings: ${data.warnings.join('; ')}.` : ''}`;
+    }
     default:
       return `${tool.title}: ${Object.keys(data).length} ${tool.noun}.`;
   }

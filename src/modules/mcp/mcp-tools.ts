@@ -25,6 +25,8 @@ export interface McpToolDef {
    * sent as a query parameter); a `{arg?}` segment is left out when the argument is absent.
    */
   route: string;
+  /** POST: the arguments are sent as the route's JSON body (GET, the default: as its query). */
+  method?: 'POST';
   /** The arguments: every one validated and described (unknown arguments are refused). */
   input: z.ZodObject;
   /** What the route's `data` items are, for the text summary ("odds rows"). */
@@ -446,6 +448,54 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     }),
     noun: 'games with splits',
     highlight: (i) => `${eventName(i)} at ${str(i.sportsbook)}`,
+  },
+  {
+    name: 'get_settlements',
+    title: 'Settled +EV signals',
+    description:
+      "The service's own +EV signals settled: won, lost or push at the final score, or void when the game was postponed or cancelled; with the price taken, the line and the CLV. `data` is a page object: total_settlements, truncated, next_offset, settlements[].",
+    route: '/settlements',
+    input: params({
+      hash_id: text('The +EV opportunity id (id of find_ev_opportunities)', 200),
+      game_id: text('Event id', 200),
+      market_type: text('Market type (e.g. point_spread)'),
+      selection: text('Selection as the odds row names it (case-insensitive)'),
+      player_id: text('Player id (sport_league_name, e.g. baseball_mlb_corbin_carroll)', 200),
+      limit: z.number().int().min(1).max(1000).describe('Settlements per page (default 100, at most 1000)'),
+      offset: z.number().int().min(0).max(100_000).describe('Settlements to skip (default 0)'),
+    }),
+    noun: 'settlements',
+  },
+  {
+    name: 'price_parlay',
+    title: 'Price a parlay',
+    description:
+      "A modelled fair price for a slip of 2 to 10 legs at one sportsbook: legs on different games multiply their devigged probabilities; legs on one game are joined by the sport's score model fitted to the game's main lines (favourite covering and the over go together). Not a sportsbook parlay quote. Legs that cannot all win give price null with reason mutually_exclusive.",
+    route: '/parlay/price',
+    method: 'POST',
+    input: params(
+      {
+        legs: z
+          .array(
+            z
+              .object({
+                odds_id: ID.optional().describe('An odds row id (id of get_odds); or give event_id, market and selection'),
+                event_id: ID.optional().describe('Event id'),
+                market: ID.optional().describe('Market type, e.g. point_spread, total_points, moneyline'),
+                selection: ID.optional().describe('Selection name or side (home, away, draw, over, under)'),
+                line: z.number().optional().describe("The selection's line, when several are quoted"),
+                sportsbook: ID.optional().describe("Sportsbook (default: the slip's)"),
+              })
+              .strict(),
+          )
+          .min(1)
+          .max(20)
+          .describe('The legs'),
+        sportsbook: text("The slip's sportsbook, for legs that name none"),
+      },
+      ['legs'],
+    ),
+    noun: 'legs',
   },
 ];
 

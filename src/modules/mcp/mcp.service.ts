@@ -63,13 +63,14 @@ export class McpService {
   /** The tier a tool needs and whether the caller may call it, from the rule the REST route declares. */
   access(tool: McpToolDef, account: Account): ToolAccess {
     const template = routeTemplate(tool.route);
-    const rule = this.routes.rule(template);
+    const method = tool.method ?? 'GET';
+    const rule = this.routes.rule(template, method);
     if (!rule) {
       return {
         served: false,
         requiredTier: 'free',
         available: false,
-        note: `Not served by this server (GET /api/v1${template} is missing): calls return not_found.`,
+        note: `Not served by this server (${method} /api/v1${template} is missing): calls return not_found.`,
       };
     }
     if (rule.kind !== 'key' || !rule.feature) return { served: true, requiredTier: 'free', available: true, note: 'Tier: every tier.' };
@@ -112,10 +113,10 @@ export class McpService {
     const access = this.access(tool, caller.account);
     const config = {
       title: tool.title,
-      description: `${tool.description} Calls GET /api/v1${routeTemplate(tool.route)}. ${access.note}`,
+      description: `${tool.description} Calls ${tool.method ?? 'GET'} /api/v1${routeTemplate(tool.route)}. ${access.note}`,
       annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       _meta: {
-        [`${META}/route`]: `GET /api/v1${routeTemplate(tool.route)}`,
+        [`${META}/route`]: `${tool.method ?? 'GET'} /api/v1${routeTemplate(tool.route)}`,
         [`${META}/required_tier`]: access.requiredTier,
         [`${META}/available`]: access.available,
       },
@@ -131,7 +132,10 @@ export class McpService {
     const { path, used } = resolveRoute(tool.route, args);
     let res: RestResponse;
     try {
-      res = await this.dispatcher.get(path, toQuery(args, used), caller.apiKey, caller.requestId);
+      res =
+        tool.method === 'POST'
+          ? await this.dispatcher.post(path, args, caller.apiKey, caller.requestId)
+          : await this.dispatcher.get(path, toQuery(args, used), caller.apiKey, caller.requestId);
     } catch (err) {
       return { isError: true, content: [{ type: 'text', text: `service_unavailable: ${(err as Error).message}` }] };
     }
@@ -209,7 +213,9 @@ export class McpService {
         : a.requiredTier === 'free'
           ? 'every tier'
           : `${a.requiredTier}${a.requiredTier === 'enterprise' ? '' : '+'}`;
-      lines.push(`| ${tool.name} | GET /api/v1${routeTemplate(tool.route)} | ${tier} | ${a.available ? 'yes' : 'no'} |`);
+      lines.push(
+        `| ${tool.name} | ${tool.method ?? 'GET'} /api/v1${routeTemplate(tool.route)} | ${tier} | ${a.available ? 'yes' : 'no'} |`,
+      );
     }
     return lines.join('\n');
   }

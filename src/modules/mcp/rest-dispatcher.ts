@@ -49,14 +49,35 @@ export class RestDispatcher implements OnModuleDestroy {
 
   /** GET `/api/v1${path}` with the query and the caller's key. */
   get(path: string, query: URLSearchParams, apiKey: string, requestId?: string): Promise<RestResponse> {
+    return this.send('GET', path, query, undefined, apiKey, requestId);
+  }
+
+  /** POST `/api/v1${path}` with a JSON body and the caller's key. */
+  post(path: string, body: unknown, apiKey: string, requestId?: string): Promise<RestResponse> {
+    return this.send('POST', path, new URLSearchParams(), body, apiKey, requestId);
+  }
+
+  private send(
+    method: 'GET' | 'POST',
+    path: string,
+    query: URLSearchParams,
+    body: unknown,
+    apiKey: string,
+    requestId?: string,
+  ): Promise<RestResponse> {
     const server = this.adapterHost.httpAdapter.getHttpServer() as { address(): string | AddressInfo | null };
     const target = loopbackTarget(server.address());
     const qs = query.toString();
     const headers: Record<string, string> = dict({ accept: 'application/json', 'x-api-key': apiKey, ...internalDispatchHeaders() });
     if (requestId) headers['x-request-id'] = requestId;
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
+    if (payload) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(payload.length);
+    }
     return new Promise<RestResponse>((resolve, reject) => {
       const req = request(
-        { ...target, agent: this.agent, method: 'GET', path: `/api/v1${path}${qs ? `?${qs}` : ''}`, headers, timeout: TIMEOUT_MS },
+        { ...target, agent: this.agent, method, path: `/api/v1${path}${qs ? `?${qs}` : ''}`, headers, timeout: TIMEOUT_MS },
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
@@ -83,7 +104,7 @@ export class RestDispatcher implements OnModuleDestroy {
       );
       req.on('timeout', () => req.destroy(new Error(`The REST route did not answer within ${TIMEOUT_MS / 1000} s`)));
       req.on('error', reject);
-      req.end();
+      req.end(payload);
     });
   }
 }

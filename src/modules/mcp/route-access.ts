@@ -13,7 +13,7 @@ export function routeKey(path: string): string {
 }
 
 /**
- * The access rule each GET route declares (@Public, @OptionalKey, @RequiresKey, @RequiresFeature), read from
+ * The access rule each GET (and POST) route declares (@Public, @OptionalKey, @RequiresKey, @RequiresFeature), read from
  * the controllers' own metadata, so MCP names the tier a tool needs from the same declaration the route's
  * guard enforces. Paths are relative to the API prefix.
  */
@@ -34,10 +34,12 @@ export class RouteAccess implements OnApplicationBootstrap {
       const base = this.paths(Reflect.getMetadata(PATH_METADATA, type));
       for (const name of this.scanner.getAllMethodNames(type.prototype)) {
         const handler = (type.prototype as Record<string, unknown>)[name] as (...args: unknown[]) => unknown;
-        if (Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.GET) continue;
+        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+        if (method !== RequestMethod.GET && method !== RequestMethod.POST) continue;
+        const verb = method === RequestMethod.GET ? '' : 'POST ';
         const rule: AccessRule = this.reflector.getAllAndOverride<AccessRule>(ACCESS_KEY, [handler, type]) ?? { kind: 'key' };
         for (const b of base)
-          for (const p of this.paths(Reflect.getMetadata(PATH_METADATA, handler))) this.rules.set(routeKey(`${b}/${p}`), rule);
+          for (const p of this.paths(Reflect.getMetadata(PATH_METADATA, handler))) this.rules.set(verb + routeKey(`${b}/${p}`), rule);
       }
     }
   }
@@ -47,8 +49,8 @@ export class RouteAccess implements OnApplicationBootstrap {
     return [typeof meta === 'string' ? meta : ''];
   }
 
-  /** The rule of `GET path`, or undefined when no route serves it. */
-  rule(path: string): AccessRule | undefined {
-    return this.rules.get(routeKey(path));
+  /** The rule of `GET path` (or `POST path`), or undefined when no route serves it. */
+  rule(path: string, method: 'GET' | 'POST' = 'GET'): AccessRule | undefined {
+    return this.rules.get((method === 'GET' ? '' : 'POST ') + routeKey(path));
   }
 }
