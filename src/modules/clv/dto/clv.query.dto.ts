@@ -1,5 +1,6 @@
+import { TimeParam } from '../../../common/time/time-param.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { BaseQuery, CsvList, StringParam } from '../../../common/http/query.js';
 import { CLV_GROUPS, type ClvGroupBy } from '../clv.service.js';
 
@@ -11,9 +12,7 @@ export class ClvQuery extends BaseQuery {
     example: '2026-11-15',
   })
   @IsOptional()
-  @StringParam()
-  @IsString()
-  @MaxLength(40)
+  @TimeParam()
   from?: string;
 
   @ApiPropertyOptional({
@@ -21,9 +20,7 @@ export class ClvQuery extends BaseQuery {
     example: '2026-11-22',
   })
   @IsOptional()
-  @StringParam()
-  @IsString()
-  @MaxLength(40)
+  @TimeParam({ dateAlone: 'end' })
   to?: string;
 
   @ApiPropertyOptional({
