@@ -114,10 +114,10 @@ export function splitsProblem(s: SplitsInput): EdgeProblem | null {
   if (!s || typeof s !== 'object') return problem('malformed_quote', 'a splits snapshot must be an object');
   const text = deepTextProblem(s, 'splits');
   if (text) return problem('invalid_text', text);
-  const bad = nonFinite(s, 'splits');
-  if (bad) return problem('invalid_market_data', `${bad} must be a finite number`);
   const time = requiredTime(s.startTime, 'startTime') ?? requiredTime(s.fetchedAt, 'fetchedAt');
   if (time) return time;
+  const bad = nonFinite(s, 'splits');
+  if (bad) return problem('invalid_market_data', `${bad} must be a finite number`);
   for (const m of ['spread', 'total', 'moneyline'] as const) {
     const x = s[m] as { handle_pct?: unknown; bets_pct?: unknown } | undefined;
     if (x === undefined || x === null) continue;
