@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { PER_ITEM_TEXT } from '../../common/http/text-params.js';
 import { AdminOnly } from '../../common/auth/decorators.js';
 import { ApiDataResponse } from '../../common/http/api-responses.js';
 import { envelope } from '../../common/http/envelope.js';
@@ -79,6 +81,8 @@ export class AdminIngestController {
   @Post()
   @AdminOnly()
   @HttpCode(200)
+  // The items' text is checked item by item at the pipeline's edge: one refused item never refuses its batch.
+  @RouteConfig({ [PER_ITEM_TEXT]: ['quotes', 'events', 'splits'] })
   @ApiDataResponse(IngestReportDto, { description: 'What the batch did' })
   @ApiOperation({
     summary:
