@@ -8,7 +8,7 @@ import { CLV_GROUPS, type ClvGroupBy } from '../clv.service.js';
 export class ClvQuery extends BaseQuery {
   @ApiPropertyOptional({
     description:
-      'Window start (detection time): RFC 3339 or YYYY-MM-DD (UTC). Default: 7 days ago. Earlier than the tier window allows: moved to the window start (`meta.window_clamped`).',
+      'Window start (detection time): RFC 3339, YYYY-MM-DD (UTC) or Unix seconds, from 1970-01-01 to 9999-12-31 (an impossible date is 400). Default: 7 days ago. Earlier than the tier window allows: moved to the window start (`meta.window_clamped`).',
     example: '2026-11-15',
   })
   @IsOptional()
@@ -16,7 +16,7 @@ export class ClvQuery extends BaseQuery {
   from?: string;
 
   @ApiPropertyOptional({
-    description: 'Window end: RFC 3339 or YYYY-MM-DD (the whole day). Default: now. Before `from`: 400.',
+    description: 'Window end: RFC 3339, YYYY-MM-DD (the whole day) or Unix seconds. Default: now. Before `from`: 400.',
     example: '2026-11-22',
   })
   @IsOptional()
