@@ -1,5 +1,6 @@
 import { deepTextProblem, fieldsProblem } from './text.js';
 import { timeProblem } from './time-range.js';
+import { FUTURE_TYPES } from './futures.js';
 import type { EventStatus, EventUpdate, Quote, SplitsInput } from './types.js';
 
 /**
@@ -76,9 +77,40 @@ export function quoteProblem(q: Quote): EdgeProblem | null {
     requiredTime(q.startTime, 'startTime') ??
     optionalTime(q.sourceTime, 'sourceTime') ??
     optionalNumber(q.line, 'line') ??
-    optionalNumber(q.gameNumber, 'gameNumber') ??
-    optionalNumber(q.maxBet, 'maxBet')
+    optionalNumber(q.maxBet, 'maxBet') ??
+    gameNumber(q.gameNumber) ??
+    optionalFlag(q.isLive, 'isLive') ??
+    optionalFlag(q.isActive, 'isActive') ??
+    optionalFlag(q.approximateStart, 'approximateStart') ??
+    (future ? futureTagProblem(future) : null)
   );
+}
+
+/** A doubleheader's game number: absent, or a whole number from 1 to 9. */
+function gameNumber(v: unknown): EdgeProblem | null {
+  if (v === undefined || v === null) return null;
+  return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 9
+    ? null
+    : problem('malformed_quote', `gameNumber must be a whole number from 1 to 9, got ${JSON.stringify(v) ?? String(v)}`);
+}
+
+/** An optional flag: absent, null or a boolean. */
+function optionalFlag(v: unknown, field: string): EdgeProblem | null {
+  if (v === undefined || v === null || typeof v === 'boolean') return null;
+  return problem('malformed_quote', `${field} must be true or false, got ${JSON.stringify(v) ?? String(v)}`);
+}
+
+const FUTURE_TYPE_NAMES: ReadonlySet<string> = new Set(FUTURE_TYPES);
+
+/** A source's futures tag: a market key, a name and a kind (non-empty text) and one of the four futures types. */
+function futureTagProblem(f: NonNullable<Quote['future']>): EdgeProblem | null {
+  for (const k of ['market', 'name', 'kind'] as const)
+    if (typeof f[k] !== 'string' || !f[k].trim()) return problem('malformed_quote', `future.${k} must be non-empty text`);
+  if (typeof f.type !== 'string' || !FUTURE_TYPE_NAMES.has(f.type))
+    return problem('malformed_quote', `future.type must be one of ${FUTURE_TYPES.join(', ')}, got ${JSON.stringify(f.type)}`);
+  if (f.externalId !== undefined && f.externalId !== null && typeof f.externalId !== 'string')
+    return problem('malformed_quote', 'future.externalId must be text or null');
+  return null;
 }
 
 /** The numbers inside a JSON-like value that are not finite (a JSON `1e400` reads as Infinity): the first one's path. */

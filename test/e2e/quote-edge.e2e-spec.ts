@@ -118,7 +118,15 @@ describe('every kind of item is refused per item at the edge, the rest of the ba
     if (tag)
       for (const f of ['market', 'name', 'kind', 'externalId']) for (const v of BAD_TEXT) out.push(base({ future: { ...TAG, [f]: v } }));
     for (const v of BAD_TIMES) out.push(base({ startTime: v }), base({ sourceTime: v }));
-    out.push(base({ line: 'x' }), base({ price: { american: 'x' } }));
+    out.push(
+      base({ line: 'x' }),
+      base({ price: { american: 'x' } }),
+      base({ isLive: 5 }),
+      base({ isActive: 'no' }),
+      base({ gameNumber: 1e300 }),
+      base({ maxBet: 'lots' }),
+    );
+    if (tag) out.push(base({ future: { ...TAG, type: 'BOGUS' } }), base({ future: { ...TAG, market: '' } }));
     return out;
   }
 

@@ -893,6 +893,7 @@ export class IngestionPipeline {
     for (const id of batch.removeIds ?? []) remove(id);
     const eventsRemoved: string[] = [];
     for (const er of batch.eventRemovals ?? []) {
+      if (!er.startTime || timeProblem(er.startTime)) continue; // names no event the board can hold
       let league: LeagueDef;
       try {
         league = this.leagueOf(er.league);
