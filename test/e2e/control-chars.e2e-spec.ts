@@ -96,7 +96,7 @@ describe('control characters in every parameter', () => {
         path,
         400,
         'invalid_request',
-        JSON.parse(`"${parameter}"`),
+        parameter,
       ]);
     }
   });
