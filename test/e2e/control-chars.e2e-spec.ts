@@ -71,4 +71,33 @@ describe('control characters in every parameter', () => {
     },
     120_000,
   );
+
+  it('the named reproductions: a real NUL in event_id, a key id and admin ids is 400 naming the parameter', async () => {
+    const admin = { 'X-Admin-Token': t.adminToken };
+    const user = { 'X-API-Key': KEYS.enterprise };
+    const cases: Array<[string, string, Record<string, string>, string]> = [
+      ['GET', '/odds/closing?event_id=%00', user, 'event_id'],
+      ['GET', '/odds/closing?event_id=nba_x%00y', user, 'event_id'],
+      ['GET', '/splits/history?event_id=%00', user, 'event_id'],
+      ['GET', '/splits/history?event_id=nba%00', user, 'event_id'],
+      ['DELETE', '/account/keys/%00', user, 'id'],
+      ['DELETE', '/account/keys/key_%00', user, 'id'],
+      ['POST', '/account/keys/%00/rotate', user, 'id'],
+      ['POST', '/admin/keys/%00/revoke', admin, 'id'],
+      ['POST', '/admin/keys/%00/arbitrage', admin, 'id'],
+      ['POST', '/admin/accounts/%00/max-keys', admin, 'id'],
+      ['POST', '/admin/accounts/acct_%00/addons', admin, 'id'],
+      ['GET', '/admin/keys?x%00=1', admin, 'x\u0000'],
+    ];
+    for (const [method, path, headers, parameter] of cases) {
+      const r = await t.call(path, { method, headers, body: method === 'POST' ? {} : undefined });
+      expect([method, path, r.status, r.json?.error?.code, r.json?.error?.parameter]).toEqual([
+        method,
+        path,
+        400,
+        'invalid_request',
+        parameter,
+      ]);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { timeParam } from '../../common/time/time-param.js';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Account } from '../../common/auth/account.js';
 import { EventBus } from '../../common/bus/event-bus.js';
@@ -26,19 +27,6 @@ export const CLV_WINDOW_DAYS: Record<TierName, number | null> = { free: 7, hobby
 export const CLV_GROUPS = ['sportsbook', 'sport', 'league', 'market', 'day', 'devig_book'] as const;
 export type ClvGroupBy = (typeof CLV_GROUPS)[number];
 const DAY = 86_400_000;
-
-/** Parses an RFC 3339 time or a YYYY-MM-DD date (UTC midnight; `end` of day for `to`). */
-function parseWhen(name: string, raw: string, endOfDay: boolean): number {
-  const s = raw.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) {
-    const t = Date.parse(`${s}T00:00:00Z`);
-    if (Number.isFinite(t)) return endOfDay ? t + DAY - 1 : t;
-  } else if (/^\d{4}-\d{2}-\d{2}T/.test(s)) {
-    const t = Date.parse(s);
-    if (Number.isFinite(t)) return t;
-  }
-  throw badRequest(`Invalid parameter "${name}": expected an RFC 3339 time or a YYYY-MM-DD date, got "${raw}"`, { parameter: name });
-}
 
 /**
  * The CLV track record of the service's own +EV signals. The active worker records each +EV price the
@@ -213,8 +201,8 @@ export class ClvService implements OnApplicationBootstrap {
   /** GET /historical/clv. */
   async report(account: Account, q: ClvQuery) {
     const now = this.clock.now();
-    const to = q.to ? parseWhen('to', q.to, true) : now;
-    let from = q.from ? parseWhen('from', q.from, false) : now - 7 * DAY;
+    const to = timeParam('to', q.to, { dateAlone: 'end' }) ?? now;
+    let from = timeParam('from', q.from) ?? now - 7 * DAY;
     if (from > to) throw badRequest('Invalid parameters: "from" is after "to"', { parameter: 'from' });
     const windowDays = CLV_WINDOW_DAYS[account.tier];
     let clamped = false;

@@ -71,8 +71,12 @@ export function applyFutures(
       resolved.push(r);
       ids.set(f.index, r.price.id);
     } catch (err) {
-      if (!(err instanceof FutureRejection)) throw err;
-      rejections.push({ index: f.index, reason: err.reason, message: err.message });
+      // Anything else thrown is a field of the wrong type (a number where text belongs): that row is malformed.
+      const r =
+        err instanceof FutureRejection
+          ? err
+          : new FutureRejection('malformed_quote', 'the quote is malformed (a field has the wrong type)');
+      rejections.push({ index: f.index, reason: r.reason, message: r.message });
     }
   }
   const { change, changedFlags } = store.apply(resolved, now);

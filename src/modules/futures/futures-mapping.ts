@@ -1,6 +1,6 @@
 import { foldName, type Catalog } from '../../config/catalog.js';
 import { shortHash, slugId, titleFromId } from '../../domain/normalise.js';
-import { fieldsProblem } from '../../domain/text.js';
+import { quoteProblem, type EdgeReason } from '../../domain/edge-rules.js';
 import type { Quote } from '../../domain/types.js';
 import { normalizePrice } from '../../math/odds.js';
 import { isFutureQuote, type FutureTag, type FutureType, type ResolvedFuture } from '../../domain/futures.js';
@@ -39,7 +39,7 @@ const KIND_LABEL: Record<string, string> = dict({
 
 export class FutureRejection extends Error {
   constructor(
-    readonly reason: 'invalid_text' | 'unknown_sportsbook' | 'unknown_league' | 'invalid_price' | 'malformed_quote',
+    readonly reason: EdgeReason | 'unknown_sportsbook' | 'unknown_league' | 'invalid_price',
     message: string,
   ) {
     super(message);
@@ -163,27 +163,17 @@ export interface FutureOrigin {
 }
 
 /**
- * A futures quote as a market and a price. Throws FutureRejection (bad text, unknown book or league, a price
- * that is not one).
+ * A futures quote as a market and a price. Throws FutureRejection (the edge rules of every quote: text, times,
+ * numbers; an unknown book or league, a price that is not one).
  *
  * A history batch's markets are markets of their own: the id and name carry the source (`..._hist_<hash>`,
  * "(history: import:<name>)"), so a replayed capture never joins the live market of the same key. An import's
  * prices carry their source in their id, so withdrawing the import withdraws exactly them.
  */
 export function resolveFuture(q: Quote, catalog: Catalog, now: number, origin: FutureOrigin = {}): ResolvedFuture {
-  const text = fieldsProblem({
-    book: q.book,
-    league: q.league,
-    homeTeam: q.homeTeam,
-    awayTeam: q.awayTeam,
-    marketType: q.marketType,
-    selection: q.selection,
-    selectionType: q.selectionType,
-    market: q.future?.market,
-    name: q.future?.name,
-    kind: q.future?.kind,
-  });
-  if (text) throw new FutureRejection('invalid_text', text);
+  // The board's edge rules (text of every field, the future tag's too; start and change times; numbers).
+  const bad = quoteProblem(q);
+  if (bad) throw new FutureRejection(bad.reason, bad.message);
   if (typeof q.selection !== 'string' || !q.selection.trim())
     throw new FutureRejection('malformed_quote', 'a futures quote needs a selection');
   const book = catalog.book(String(q.book ?? ''));
@@ -196,7 +186,6 @@ export function resolveFuture(q: Quote, catalog: Catalog, now: number, origin: F
   } catch (err) {
     throw new FutureRejection('invalid_price', (err as Error).message);
   }
-  if (!Number.isFinite(q.startTime)) throw new FutureRejection('malformed_quote', 'a futures quote needs a closing time (startTime)');
   const tag = q.future ?? deriveTag(q, league.id, league.label || league.name);
   const side = q.future
     ? ['yes', 'no', 'over', 'under'].includes((q.selectionType ?? '').toLowerCase())

@@ -35,6 +35,8 @@ export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationB
   readonly store: FuturesStore;
   private writing: Promise<void> = Promise.resolve();
   private pendingWrites = 0;
+  /** Whether the last futures write reached the database (an admin ingest reports `durable` from it). */
+  private lastWriteOk = true;
 
   constructor(
     private readonly ingestion: IngestionService,
@@ -80,15 +82,24 @@ export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationB
     this.pendingWrites++;
     this.writing = this.writing
       .then(job)
-      .catch((err: Error) => this.logger.warn({ msg: 'futures write failed', error: err.message }))
+      .then(
+        () => {
+          this.lastWriteOk = true;
+        },
+        (err: Error) => {
+          this.lastWriteOk = false;
+          this.logger.warn({ msg: 'futures write failed', error: err.message });
+        },
+      )
       .finally(() => {
         this.pendingWrites--;
       });
   }
 
-  /** Settles once every write queued so far is done. */
-  async flushed(): Promise<void> {
+  /** Settles once every write queued so far is done: true when the last one reached the database. */
+  async flushed(): Promise<boolean> {
     await this.writing;
+    return this.lastWriteOk;
   }
 
   /**

@@ -1,10 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { PER_ITEM_TEXT } from '../../common/http/text-params.js';
 import { AdminOnly } from '../../common/auth/decorators.js';
 import { ApiDataResponse } from '../../common/http/api-responses.js';
 import { envelope } from '../../common/http/envelope.js';
-import type { EventUpdate, Quote } from '../../domain/types.js';
+import type { EventUpdate, Quote, SplitsInput } from '../../domain/types.js';
 import { BoardService } from '../board/board.service.js';
 import { IngestReportDto, IngestTotalsDto } from './ingest.response.dto.js';
 import { IngestionService } from './ingestion.service.js';
@@ -32,6 +34,18 @@ export class IngestBody {
   @ArrayMaxSize(5000)
   @IsObject({ each: true })
   events?: EventUpdate[];
+
+  @ApiPropertyOptional({
+    description:
+      'Betting splits snapshots (see src/domain/types.ts SplitsInput: book, league, teams, startTime, fetchedAt, spread/total/moneyline shares 0-1)',
+    type: 'array',
+    items: { type: 'object' },
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5000)
+  @IsObject({ each: true })
+  splits?: SplitsInput[];
 
   @ApiPropertyOptional({ description: 'Row ids to remove (an import withdrawing what it brought before)', type: [String] })
   @IsOptional()
@@ -67,9 +81,12 @@ export class AdminIngestController {
   @Post()
   @AdminOnly()
   @HttpCode(200)
+  // The items' text is checked item by item at the pipeline's edge: one refused item never refuses its batch.
+  @RouteConfig({ [PER_ITEM_TEXT]: ['quotes', 'events', 'splits'] })
   @ApiDataResponse(IngestReportDto, { description: 'What the batch did' })
   @ApiOperation({
-    summary: 'Ingest a batch of quotes through the normal pipeline; returns what was accepted and why the rest was rejected',
+    summary:
+      'Ingest a batch of quotes, event updates and splits through the normal pipeline; returns what was accepted and why the rest was rejected',
     description:
       'Answers once the prices are written to the database (`durable: true`); if the database is unreachable they stay buffered in memory and are written when it returns (`durable: false`).',
   })
@@ -78,6 +95,7 @@ export class AdminIngestController {
       source: body.source ?? 'import',
       quotes: body.quotes,
       events: body.events,
+      splits: body.splits,
       removeIds: body.remove_ids,
       reportIds: body.report_ids,
       history: body.history,

@@ -28,6 +28,18 @@ export class RegisteredDto {
   @ApiProperty({ type: [RegisteredBookDto] }) books: RegisteredBookDto[];
 }
 
+/** What happened to a batch's event updates or splits snapshots. */
+export class ItemsReportDto {
+  @ApiProperty({ description: 'Items in the batch' }) received: number;
+  @ApiProperty() accepted: number;
+  @ApiProperty({ ...COUNTS_BY_REASON, description: 'Refused items per reason (invalid_text, invalid_time, ...)' }) rejected: Record<
+    string,
+    number
+  >;
+  @ApiProperty({ type: [RejectionDto], description: 'Each refused item: its index in the batch list, reason and message' })
+  rejections: RejectionDto[];
+}
+
 /** What one ingested batch did (pipeline.ts IngestReport), and whether it is in the database yet. */
 export class IngestReportDto {
   @ApiProperty({ example: 'import' }) source: string;
@@ -46,6 +58,10 @@ export class IngestReportDto {
     description: 'Accepted rows of market types the catalog does not know, per type (shown, never in detection)',
   })
   displayOnly?: Record<string, number>;
+  @ApiPropertyOptional({ type: ItemsReportDto, description: "The batch's event updates (status, game state), when it has any" })
+  events?: ItemsReportDto;
+  @ApiPropertyOptional({ type: ItemsReportDto, description: "The batch's splits snapshots, when it has any" })
+  splits?: ItemsReportDto;
   @ApiProperty({ description: 'false: the database was unreachable; the prices are buffered and written when it returns' })
   durable: boolean;
 }

@@ -30,8 +30,8 @@ import {
 /** Where futures quotes go (src/modules/futures registers itself); without one they are counted as not accepted. */
 export interface FuturesSink {
   accept(futures: SplitBatch['futures'], now: number, ctx: FuturesBatchContext): FuturesIngestResult;
-  /** Settles once the futures accepted so far are written. */
-  flushed(): Promise<void>;
+  /** Settles once the futures accepted so far are written: true when they reached the database. */
+  flushed(): Promise<boolean>;
 }
 
 export interface IngestTotals {
@@ -87,7 +87,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
     try {
-      return await Promise.race([this.futuresSink.flushed().then(() => true), timeout]);
+      return await Promise.race([this.futuresSink.flushed(), timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -233,7 +233,9 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private logBatch(name: string, r: IngestReport, first: boolean): void {
-    const rejected = Object.values(r.rejected).reduce((a, b) => a + (b ?? 0), 0);
+    const count = (x: Partial<Record<string, number>> | undefined): number =>
+      Object.values(x ?? {}).reduce<number>((a, b) => a + (b ?? 0), 0);
+    const rejected = count(r.rejected) + count(r.events?.rejected) + count(r.splits?.rejected);
     if (first || rejected) {
       this.logger.log({
         msg: first ? 'provider initial batch' : 'provider batch',
@@ -242,6 +244,8 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
         changed: r.changed,
         removed: r.removed,
         rejected: r.rejected,
+        ...(count(r.events?.rejected) ? { eventsRejected: r.events!.rejected } : {}),
+        ...(count(r.splits?.rejected) ? { splitsRejected: r.splits!.rejected } : {}),
       });
     } else {
       this.logger.debug({ msg: 'provider batch', provider: name, quotes: r.quotes, changed: r.changed, removed: r.removed });

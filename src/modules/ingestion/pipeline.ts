@@ -16,7 +16,8 @@ import {
   marketTypeId,
 } from '../../domain/normalise.js';
 import { isDrawSelection, readContract } from '../../domain/selections.js';
-import { deepTextProblem, fieldsProblem } from '../../domain/text.js';
+import { eventUpdateProblem, quoteProblem, splitsProblem } from '../../domain/edge-rules.js';
+import { timeProblem } from '../../domain/time-range.js';
 import { Interner } from '../../domain/interner.js';
 import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
 import type { EventUpdate, ProviderBatch, Quote, QuoteKey, SplitsInput } from '../../domain/types.js';
@@ -29,6 +30,7 @@ export type { ResolvedSplits } from './topics.js';
 /** Why a quote was left out. Counted per batch and in metrics; never guessed around. */
 export type RejectReason =
   | 'invalid_text'
+  | 'invalid_status'
   | 'unknown_sportsbook'
   | 'unknown_league'
   | 'unknown_sport'
@@ -96,6 +98,13 @@ function pitcher(v: string | null | undefined): string | null {
   return v.trim() || null;
 }
 
+/** Records a refused item (a Rejection with its reason; anything else thrown is a malformed item). */
+function refuse(into: Pick<ItemsReport, 'rejected' | 'rejections'>, index: number, err: unknown, what = 'item'): void {
+  const r = err instanceof Rejection ? err : new Rejection('malformed_quote', `the ${what} is malformed (a field has the wrong type)`);
+  into.rejected[r.reason] = (into.rejected[r.reason] ?? 0) + 1;
+  if (into.rejections.length < MAX_REJECTIONS_LISTED) into.rejections.push({ index, reason: r.reason, message: r.message });
+}
+
 export class Rejection extends Error {
   constructor(
     readonly reason: RejectReason,
@@ -103,6 +112,15 @@ export class Rejection extends Error {
   ) {
     super(message);
   }
+}
+
+/** What happened to a batch's event updates or splits snapshots: each one refused is listed with its reason. */
+export interface ItemsReport {
+  received: number;
+  accepted: number;
+  rejected: Partial<Record<RejectReason, number>>;
+  /** Index into the batch's `events` (or `splits`), reason and message of each refused one. */
+  rejections: Array<{ index: number; reason: RejectReason; message: string }>;
 }
 
 export interface IngestReport {
@@ -121,6 +139,10 @@ export interface IngestReport {
   displayOnly?: Record<string, number>;
   /** With `batch.reportIds`: the row id of each quote (by index), null for a rejected one (an import's manifest). */
   ids?: Array<string | null>;
+  /** The batch's event updates (status, game state), when it has any. */
+  events?: ItemsReport;
+  /** The batch's splits snapshots, when it has any. */
+  splits?: ItemsReport;
 }
 
 export interface PipelineResult {
@@ -193,27 +215,6 @@ export function mergeRegistered(
   }
 }
 
-/** Why a quote's text cannot be stored (NUL, lone surrogates, undecodable bytes, controls, huge), or null. */
-export function quoteTextProblem(q: Quote): string | null {
-  return fieldsProblem({
-    book: q.book,
-    league: q.league,
-    sport: q.sport,
-    leagueName: q.leagueName,
-    homeTeam: q.homeTeam,
-    awayTeam: q.awayTeam,
-    marketType: q.marketType,
-    period: q.period,
-    selection: q.selection,
-    selectionType: q.selectionType,
-    playerName: q.playerName,
-    statCategory: q.statCategory,
-    externalEventId: q.externalEventId,
-    marketId: q.marketId,
-    selectionId: q.selectionId,
-  });
-}
-
 /** One report for consecutive slices of a batch (rejection indexes point into the whole batch). */
 export function mergeReports(reports: IngestReport[]): IngestReport {
   const out: IngestReport = {
@@ -231,6 +232,8 @@ export function mergeReports(reports: IngestReport[]): IngestReport {
       if (out.rejections.length < MAX_REJECTIONS_LISTED) out.rejections.push({ ...r2, index: out.quotes + r2.index });
     addCounts(out, r);
     mergeRegistered(out, r);
+    if (r.events) out.events = r.events;
+    if (r.splits) out.splits = r.splits;
   }
   return out;
 }
@@ -430,7 +433,7 @@ export class IngestionPipeline {
     now: number,
     opts: { gameNumber?: number; approximate?: boolean; book?: string; externalId?: string | null; reporter?: string },
   ): BoardEvent {
-    if (!Number.isFinite(startTime) || startTime <= 0) throw new Rejection('invalid_time', 'event start time is missing or invalid');
+    if (!startTime || timeProblem(startTime)) throw new Rejection('invalid_time', 'event start time is missing or invalid');
     const home = this.team(league, homeName);
     const away = this.team(league, awayName);
     const { id, isNew } = this.resolveEventId(league, home, away, startTime, opts);
@@ -512,8 +515,8 @@ export class IngestionPipeline {
    * registered on first sight (off for removals, which only name what exists).
    */
   normalise(q: Quote, now: number, register = false): OddsRow {
-    const textBad = quoteTextProblem(q);
-    if (textBad) throw new Rejection('invalid_text', textBad);
+    const bad = quoteProblem(q);
+    if (bad) throw new Rejection(bad.reason, bad.message);
     const quotedMarket = marketTypeId(String(q.marketType ?? ''));
     if (!/^[a-z0-9_]{1,64}$/.test(quotedMarket)) throw new Rejection('invalid_market', `invalid market type "${q.marketType}"`);
     if (quotedMarket.endsWith('_lay')) throw new Rejection('lay_market', 'exchange lay prices are not back prices');
@@ -752,12 +755,13 @@ export class IngestionPipeline {
       rejected: {},
       rejections: [],
     };
-    this.applyEventUpdates(batch.events ?? [], now, batch.source);
+    if (batch.events?.length) report.events = this.applyEventUpdates(batch.events, now, batch.source);
     const { upserts, displayOnly } = this.normaliseQuotes(batch.quotes, now, report, batch.reportIds);
     const { upserted, seen } = this.diffWithBoard(upserts, now, report);
     const { removed, eventsRemoved } = this.removals(batch, upserts, now);
     report.removed = removed.length;
-    const splits = this.resolveSplits(batch.splits ?? [], now);
+    const splits: ResolvedSplits[] = [];
+    if (batch.splits?.length) report.splits = this.resolveSplits(batch.splits, now, splits);
     const events = this.changedEvents(upserted, seen, splits);
     this.updated = new Set();
     this.pending = new Map();
@@ -786,16 +790,20 @@ export class IngestionPipeline {
     return { changeSet, report, splits };
   }
 
-  private applyEventUpdates(updates: EventUpdate[], now: number, source: string): void {
-    for (const u of updates) {
+  /** Applies the batch's event updates; each one refused (edge rules, unknown league) is reported, the rest applied. */
+  private applyEventUpdates(updates: EventUpdate[], now: number, source: string): ItemsReport {
+    const out: ItemsReport = { received: updates.length, accepted: 0, rejected: {}, rejections: [] };
+    updates.forEach((u, i) => {
       try {
-        // Text the store cannot keep (in names, ids or the game state) makes the whole update unusable.
-        if (deepTextProblem(u, 'event update')) continue;
+        const bad = eventUpdateProblem(u);
+        if (bad) throw new Rejection(bad.reason, bad.message);
         this.applyEventUpdate(u, now, source);
-      } catch {
-        /* an update for an unknown league is ignored: it carries no price */
+        out.accepted++;
+      } catch (err) {
+        refuse(out, i, err, 'event update');
       }
-    }
+    });
+    return out;
   }
 
   /** The batch's quotes as board rows by id (the last quote of a row wins); rejections and display-only types counted. */
@@ -817,9 +825,7 @@ export class IngestionPipeline {
         report.accepted++;
         if (!this.catalog.market(row.marketType)) displayOnly[row.marketType] = (displayOnly[row.marketType] ?? 0) + 1;
       } catch (err) {
-        const r = err instanceof Rejection ? err : new Rejection('malformed_quote', 'the quote is malformed (a field has the wrong type)');
-        report.rejected[r.reason] = (report.rejected[r.reason] ?? 0) + 1;
-        if (report.rejections.length < MAX_REJECTIONS_LISTED) report.rejections.push({ index: i, reason: r.reason, message: r.message });
+        refuse(report, i, err, 'quote');
       }
     });
     return { upserts, displayOnly };
@@ -887,6 +893,7 @@ export class IngestionPipeline {
     for (const id of batch.removeIds ?? []) remove(id);
     const eventsRemoved: string[] = [];
     for (const er of batch.eventRemovals ?? []) {
+      if (!er.startTime || timeProblem(er.startTime)) continue; // names no event the board can hold
       let league: LeagueDef;
       try {
         league = this.leagueOf(er.league);
@@ -909,19 +916,22 @@ export class IngestionPipeline {
     return { removed, eventsRemoved };
   }
 
-  private resolveSplits(inputs: SplitsInput[], now: number): ResolvedSplits[] {
-    const splits: ResolvedSplits[] = [];
-    for (const s of inputs) {
+  /** The batch's splits snapshots resolved to their events (into `into`); each one refused is reported. */
+  private resolveSplits(inputs: SplitsInput[], now: number, into: ResolvedSplits[]): ItemsReport {
+    const out: ItemsReport = { received: inputs.length, accepted: 0, rejected: {}, rejections: [] };
+    inputs.forEach((s, i) => {
       try {
-        if (deepTextProblem(s, 'splits')) continue;
+        const bad = splitsProblem(s);
+        if (bad) throw new Rejection(bad.reason, bad.message);
         const league = this.leagueOf(s.league);
         const e = this.event(league, s.homeTeam, s.awayTeam, s.startTime, now, {});
-        splits.push({ ...s, eventId: e.id, sport: e.sport, homeTeamName: e.homeTeam, awayTeamName: e.awayTeam, league: league.id });
-      } catch {
-        /* splits for an unknown league are skipped */
+        into.push({ ...s, eventId: e.id, sport: e.sport, homeTeamName: e.homeTeam, awayTeamName: e.awayTeam, league: league.id });
+        out.accepted++;
+      } catch (err) {
+        refuse(out, i, err, 'splits snapshot');
       }
-    }
-    return splits;
+    });
+    return out;
   }
 
   /** Events created or changed by the batch; a new event whose every quote was rejected is not created. */

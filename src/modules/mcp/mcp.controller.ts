@@ -1,3 +1,5 @@
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { PER_ITEM_TEXT } from '../../common/http/text-params.js';
 import { Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -33,6 +35,8 @@ export class McpController {
 
   @Post()
   @RequiresKey()
+  // Tool arguments meet the text rule at the route each tool calls (a loopback request): a tool error, not a 400.
+  @RouteConfig({ [PER_ITEM_TEXT]: ['params.arguments'] })
   @ApiOperation({
     summary: 'MCP tool server (JSON-RPC 2.0 over Streamable HTTP, stateless)',
     description:

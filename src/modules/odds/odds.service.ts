@@ -1,3 +1,4 @@
+import { timeParam } from '../../common/time/time-param.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { Catalog, foldName } from '../../config/catalog.js';
 import { TIER_TABLE } from '../../config/config.module.js';
@@ -440,9 +441,7 @@ export class OddsService {
   /** Rows changed after `since`, plus the ids removed after it (capped), with the time to chain the next call. */
   delta(account: Account | undefined, q: DeltaQuery) {
     if (!q.since) throw badRequest('Missing required parameter "since" (an RFC 3339 time)', { parameter: 'since' });
-    const since = parseTime(q.since);
-    if (since === null)
-      throw badRequest(`Invalid parameter "since": "${q.since}" is not an RFC 3339 time or Unix seconds`, { parameter: 'since' });
+    const since = timeParam('since', q.since)!;
     const { board, books } = this.scope(account, q);
     const serverTime = this.asOf(account);
     const f = this.filter(books, q);
@@ -482,13 +481,4 @@ export class OddsService {
     if (!board.events.has(eventId)) throw notFound(`No event with id "${eventId}"`);
     return this.list(account, { ...q, event: [eventId] } as ListOddsQuery);
   }
-}
-
-/** RFC 3339 / ISO 8601 date-time, or Unix seconds (optionally fractional). */
-export function parseTime(raw: string): number | null {
-  const s = raw.trim();
-  if (/^\d{9,11}(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000);
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(s)) return null;
-  const t = Date.parse(s);
-  return Number.isNaN(t) ? null : t;
 }

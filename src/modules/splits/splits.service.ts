@@ -19,7 +19,7 @@ import type { SplitsHistoryQuery } from './dto/splits-history.query.dto.js';
 import { toHistoryEntry, toSplitsGame } from './splits.mapper.js';
 import { SplitsRepository } from './splits.repository.js';
 import { cleanMarkets, DelayedSplits, hasAnyMarket, SPLITS_BOOKS, SplitsStore, type CurrentSplits } from './splits-store.js';
-import { parseTimeParam } from './splits-time.js';
+import { timeParam } from '../../common/time/time-param.js';
 
 /** Spec part 8: snapshots about every 5 minutes, kept 48 hours. */
 export const SPLITS_CAPTURE_INTERVAL_MS = 5 * 60_000;
@@ -216,8 +216,8 @@ export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnMo
   async history(account: Account | undefined, q: SplitsHistoryQuery): Promise<SplitsHistoryResponseDto> {
     const eventId = this.resolveEventId(q);
     const books = this.resolveBooks(q.sportsbook);
-    const start = this.time('start_time', q.start_time);
-    const end = this.time('end_time', q.end_time);
+    const start = timeParam('start_time', q.start_time);
+    const end = timeParam('end_time', q.end_time);
     if (start !== undefined && end !== undefined && start > end) {
       throw badRequest(
         `Invalid parameter "start_time": it is after end_time (${new Date(start).toISOString()} > ${new Date(end).toISOString()})`,
@@ -280,13 +280,6 @@ export class SplitsService implements OnModuleInit, OnApplicationBootstrap, OnMo
       if (!out.includes(id)) out.push(id);
     }
     return out;
-  }
-
-  private time(name: 'start_time' | 'end_time', raw: string | undefined): number | undefined {
-    if (raw === undefined) return undefined;
-    const t = parseTimeParam(raw);
-    if (t === null) throw badRequest(`Invalid parameter "${name}": "${raw}" is not an RFC 3339 time or Unix seconds`, { parameter: name });
-    return t;
   }
 }
 

@@ -1,3 +1,4 @@
+import { firstValueProblem } from '../../common/http/text-params.js';
 import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
 import { dict } from '../../domain/dict.js';
 
@@ -176,6 +177,9 @@ export class WsMessages {
     if (typeof value !== 'object' || value === null || Array.isArray(value) || !this.validators.envelope(value)) {
       return fail('invalid_message', 'Messages must be JSON objects with a string "type" (subscribe or ping)');
     }
+    // The text rule of every parameter and body (src/common/http/text-params.ts): no control characters, no NUL.
+    const bad = firstValueProblem(value);
+    if (bad) return fail('invalid_message', `Invalid message: "${bad.name}" ${bad.problem}`);
     const type = value.type;
     if (type === 'subscribe') return this.checkSubscribe(value);
     if (type === 'ping') {

@@ -1,5 +1,6 @@
+import { TimeParam } from '../../../common/time/time-param.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { BaseQuery, CsvList, StringParam } from '../../../common/http/query.js';
 import { CLV_GROUPS, type ClvGroupBy } from '../clv.service.js';
 
@@ -7,23 +8,19 @@ import { CLV_GROUPS, type ClvGroupBy } from '../clv.service.js';
 export class ClvQuery extends BaseQuery {
   @ApiPropertyOptional({
     description:
-      'Window start (detection time): RFC 3339 or YYYY-MM-DD (UTC). Default: 7 days ago. Earlier than the tier window allows: moved to the window start (`meta.window_clamped`).',
+      'Window start (detection time): RFC 3339, YYYY-MM-DD (UTC) or Unix seconds, from 1970-01-01 to 9999-12-31 (an impossible date is 400). Default: 7 days ago. Earlier than the tier window allows: moved to the window start (`meta.window_clamped`).',
     example: '2026-11-15',
   })
   @IsOptional()
-  @StringParam()
-  @IsString()
-  @MaxLength(40)
+  @TimeParam()
   from?: string;
 
   @ApiPropertyOptional({
-    description: 'Window end: RFC 3339 or YYYY-MM-DD (the whole day). Default: now. Before `from`: 400.',
+    description: 'Window end: RFC 3339, YYYY-MM-DD (the whole day) or Unix seconds. Default: now. Before `from`: 400.',
     example: '2026-11-22',
   })
   @IsOptional()
-  @StringParam()
-  @IsString()
-  @MaxLength(40)
+  @TimeParam({ dateAlone: 'end' })
   to?: string;
 
   @ApiPropertyOptional({

@@ -1,7 +1,8 @@
+import { DateParam } from '../../../common/time/time-param.js';
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { LiveParam, SportLeagueParams, TeamParam } from '../../../common/http/filter-params.js';
-import { IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
-import { BooleanParam, CsvList, PAGE_DEFAULT, PageQuery, SearchText, StringParam } from '../../../common/http/query.js';
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { BooleanParam, CsvList, PAGE_DEFAULT, PageQuery, SearchText } from '../../../common/http/query.js';
 
 export class ListEventsQuery extends IntersectionType(PageQuery(PAGE_DEFAULT), SportLeagueParams, LiveParam, TeamParam) {
   @ApiPropertyOptional({ description: 'Only events with prices from these books (comma-separated)', example: 'draftkings' })
@@ -21,9 +22,7 @@ export class ListEventsQuery extends IntersectionType(PageQuery(PAGE_DEFAULT), S
     example: '2026-11-22',
   })
   @IsOptional()
-  @StringParam()
-  @IsString()
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' })
+  @DateParam()
   date?: string;
 
   @ApiPropertyOptional({

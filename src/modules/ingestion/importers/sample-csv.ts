@@ -1,3 +1,4 @@
+import { parseTime } from '../../../common/time/time-param.js';
 import { parse } from 'csv-parse/sync';
 import type { Catalog } from '../../../config/catalog.js';
 import { marketTypeId } from '../../../domain/normalise.js';
@@ -32,15 +33,12 @@ export const SAMPLE_CSV_OPTIONAL_COLUMNS = ['volume', 'volume_24h', 'open_intere
 const FUTURES_MARKETS =
   /^(outright|futures?|championship_winner|conference_winner|division_winner|tournament_winner|make_playoffs|exact_seed|mvp|cy_young|rookie_of_the_year|season_leader|.*_award.*)$/;
 
+/** An RFC 3339 time with its offset (nanoseconds and a missing seconds field allowed), read strictly; else null. */
 function time(raw: string | undefined): number | null {
   if (!raw || !raw.trim()) return null;
   const s = raw.trim();
-  // RFC 3339 with nanoseconds or a missing seconds field ("2026-07-13T01:04Z").
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.exec(s);
-  if (!m) return null;
-  const frac = m[5] ? Number(`0${m[5].slice(0, 4)}`) : 0;
-  const ms = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}${m[6]}`);
-  return Number.isNaN(ms) ? null : ms + Math.round(frac * 1000);
+  if (!/T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i.test(s)) return null;
+  return parseTime(s.replace(/(\.\d{1,9})\d*/, '$1'), { unixSeconds: false, dateAlone: false }).ms ?? null;
 }
 
 function num(raw: string | undefined): number | null {

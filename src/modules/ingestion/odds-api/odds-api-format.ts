@@ -1,3 +1,4 @@
+import { parseTime } from '../../../common/time/time-param.js';
 import type { Catalog } from '../../../config/catalog.js';
 import type { Quote } from '../../../domain/types.js';
 import type { ParsedFile, ParsedQuote, ParseError } from '../importers/parsed.js';
@@ -64,11 +65,10 @@ export interface V4Event {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
+/** An RFC 3339 time read strictly (src/common/time/time-param.ts: a real calendar date, in the service's range), or null. */
 const time = (v: unknown): number | null => {
   const s = str(v);
-  if (!s) return null;
-  const t = Date.parse(s);
-  return Number.isNaN(t) ? null : t;
+  return s ? (parseTime(s, { unixSeconds: false, dateAlone: false }).ms ?? null) : null;
 };
 
 export interface OddsApiParseOptions {

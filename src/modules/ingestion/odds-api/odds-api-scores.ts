@@ -1,3 +1,4 @@
+import { parseTime } from '../../../common/time/time-param.js';
 import type { EventUpdate, GameState } from '../../../domain/types.js';
 
 /**
@@ -27,7 +28,7 @@ export function parseOddsApiScores(input: unknown): EventUpdate[] {
     const league = str(raw.sport_key);
     const home = str(raw.home_team);
     const away = str(raw.away_team);
-    const start = str(raw.commence_time) ? Date.parse(str(raw.commence_time)!) : NaN;
+    const start = str(raw.commence_time) ? (parseTime(str(raw.commence_time)!, { unixSeconds: false, dateAlone: false }).ms ?? NaN) : NaN;
     if (!league || !home || !away || !Number.isFinite(start)) continue;
     const u: EventUpdate = { league, homeTeam: home, awayTeam: away, startTime: start, externalEventId: str(raw.id) };
     let state: GameState | null = null;

@@ -1,19 +1,7 @@
+import { DateParam, TimeParam } from '../../../common/time/time-param.js';
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import {
   BookParams,
   EventParams,
@@ -90,9 +78,7 @@ export class ListOddsQuery extends IntersectionType(
 ) {
   @ApiPropertyOptional({ description: 'Game date (YYYY-MM-DD; US Eastern for US leagues, UTC otherwise), such as `2026-11-22`' })
   @IsOptional()
-  @StringParam()
-  @IsString()
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date must be YYYY-MM-DD' })
+  @DateParam()
   date?: string;
   @ApiPropertyOptional({ description: 'Text search over teams, league and sport (partial; must contain a letter or digit)' })
   @IsOptional()
@@ -179,11 +165,10 @@ export class DeltaQuery extends IntersectionType(
 ) {
   @ApiPropertyOptional({
     description:
-      'RFC 3339 time (required), such as `2026-11-22T18:00:00Z`: rows changed after it, and ids removed after it. Chain calls with meta.server_time.',
+      'RFC 3339 time (required), such as `2026-11-22T18:00:00Z` (or a date, midnight UTC, or Unix seconds): rows changed after it, and ids removed after it. Chain calls with meta.server_time. An impossible date or a time outside 1970-01-01..9999-12-31 is 400.',
   })
   @IsOptional()
-  @StringParam()
-  @IsString()
+  @TimeParam()
   since?: string;
 }
 

@@ -1,7 +1,8 @@
+import { TimeParam } from '../../../common/time/time-param.js';
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { OneEventParam } from '../../../common/http/filter-params.js';
-import { BaseQuery, CsvList, IntParam, StringParam } from '../../../common/http/query.js';
+import { BaseQuery, CsvList, IntParam } from '../../../common/http/query.js';
 
 /** GET /splits/history. `event_id` is required; the service says so with a 400 naming it. */
 export class SplitsHistoryQuery extends IntersectionType(BaseQuery, OneEventParam) {
@@ -21,8 +22,7 @@ export class SplitsHistoryQuery extends IntersectionType(BaseQuery, OneEventPara
     example: '2026-11-21T18:00:00Z',
   })
   @IsOptional()
-  @StringParam()
-  @IsString()
+  @TimeParam()
   start_time?: string;
 
   @ApiPropertyOptional({
@@ -30,8 +30,7 @@ export class SplitsHistoryQuery extends IntersectionType(BaseQuery, OneEventPara
     example: '1795370400',
   })
   @IsOptional()
-  @StringParam()
-  @IsString()
+  @TimeParam()
   end_time?: string;
 
   @ApiPropertyOptional({
