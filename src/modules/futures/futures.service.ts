@@ -10,8 +10,8 @@ import { IngestionService, type FuturesSink } from '../ingestion/ingestion.servi
 import { applyFutures, isEmptyChange, type FuturesBatchContext, type FuturesIngestResult, type SplitBatch } from './futures-ingest.js';
 import { FuturesStore } from './futures-store.js';
 import { FuturesRepository } from './futures.repository.js';
+import { FUTURES_TOPIC } from '../../domain/topics.js';
 
-export const FUTURES_TOPIC = 'futures';
 /** Markets are dropped this long after they close. */
 export const FUTURES_RETENTION_MS = 3 * 24 * 3600_000;
 /** Stale prices and closed markets are deleted this often (livePricesOf leaves stale prices out at once). */

@@ -18,7 +18,6 @@ import type { OddsProvider, ProviderBatch } from '../../domain/types.js';
 import { BoardService } from '../board/board.service.js';
 import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason } from './pipeline.js';
 import { createProviders } from './providers.js';
-import { SPLITS_TOPIC, type SplitsMessage } from './topics.js';
 import {
   mergeFuturesReport,
   splitFutures,
@@ -26,6 +25,7 @@ import {
   type FuturesIngestResult,
   type SplitBatch,
 } from '../futures/futures-ingest.js';
+import { SPLITS_TOPIC, type SplitsMessage } from '../../domain/topics.js';
 
 /** Where futures quotes go (src/modules/futures registers itself); without one they are counted as not accepted. */
 export interface FuturesSink {

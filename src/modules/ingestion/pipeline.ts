@@ -21,10 +21,8 @@ import { Interner } from '../../domain/interner.js';
 import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
 import type { EventUpdate, ProviderBatch, Quote, QuoteKey, SplitsInput } from '../../domain/types.js';
 import type { OddsBoard } from '../board/odds-board.js';
-import type { ResolvedSplits } from './topics.js';
 import { dict } from '../../domain/dict.js';
-
-export type { ResolvedSplits } from './topics.js';
+import type { ResolvedSplits } from '../../domain/topics.js';
 
 /** Why a quote was left out. Counted per batch and in metrics; never guessed around. */
 export type RejectReason =

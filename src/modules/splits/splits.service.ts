@@ -11,7 +11,6 @@ import { BoardService } from '../board/board.service.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { EventsService } from '../events/events.service.js';
 import { EventBus } from '../../common/bus/event-bus.js';
-import { SPLITS_TOPIC, type ResolvedSplits, type SplitsMessage } from '../ingestion/topics.js';
 import type { SplitsListResponseDto } from './dto/splits-game.response.dto.js';
 import type { SplitsHistoryResponseDto } from './dto/splits-history.response.dto.js';
 import type { ListSplitsQuery } from './dto/list-splits.query.dto.js';
@@ -20,6 +19,7 @@ import { toHistoryEntry, toSplitsGame } from './splits.mapper.js';
 import { SplitsRepository } from './splits.repository.js';
 import { cleanMarkets, DelayedSplits, hasAnyMarket, SPLITS_BOOKS, SplitsStore, type CurrentSplits } from './splits-store.js';
 import { parseTimeParam } from './splits-time.js';
+import { SPLITS_TOPIC, type ResolvedSplits, type SplitsMessage } from '../../domain/topics.js';
 
 /** Spec part 8: snapshots about every 5 minutes, kept 48 hours. */
 export const SPLITS_CAPTURE_INTERVAL_MS = 5 * 60_000;
