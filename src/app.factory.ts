@@ -26,10 +26,10 @@ import { redactUrl } from './common/logging/redact.js';
 import type { AppConfig } from './config/env.js';
 import { ApiKeysService } from './modules/accounts/api-keys.service.js';
 import { OPTIONAL_BODY_ROUTES } from './modules/accounts/account.controller.js';
-import { MetricsService } from './modules/metrics/metrics.service.js';
 import { FAST_ROUTES, OddsFastPath, type FastRoute } from './modules/odds/odds-fast-path.js';
 import { docsAssetAllowed, setupOpenApi } from './openapi.js';
 import { registerDashboard } from './dashboard/dashboard.js';
+import { MetricsService } from './common/metrics/metrics.service.js';
 
 export const API_PREFIX = 'api/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

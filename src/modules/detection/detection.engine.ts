@@ -11,7 +11,6 @@ import type { AppConfig } from '../../config/env.js';
 import { TIERS, type TierName } from '../../config/tiers.js';
 import type { ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService } from '../board/board.service.js';
-import { MetricsService } from '../metrics/metrics.service.js';
 import type { Detector, OpportunityRecord } from './detector.js';
 import { groupInfo, type DetectContext } from './group-info.js';
 import type { MarketCheck } from './guards.js';
@@ -28,6 +27,7 @@ import {
   type OpportunityEvent,
   type OpportunityRef,
 } from '../../domain/topics.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 
 /** How often the whole board is re-scanned (checking the incremental state). */
 const RESCAN_INTERVAL_MS = 60_000;

@@ -13,7 +13,6 @@ import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
-import { MetricsService } from '../metrics/metrics.service.js';
 import type { OddsProvider, ProviderBatch } from '../../domain/types.js';
 import { BoardService } from '../board/board.service.js';
 import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason } from './pipeline.js';
@@ -26,6 +25,7 @@ import {
   type SplitBatch,
 } from '../futures/futures-ingest.js';
 import { SPLITS_TOPIC, type SplitsMessage } from '../../domain/topics.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 
 /** Where futures quotes go (src/modules/futures registers itself); without one they are counted as not accepted. */
 export interface FuturesSink {

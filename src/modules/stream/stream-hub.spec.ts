@@ -16,7 +16,6 @@ import { OddsBoard } from '../board/odds-board.js';
 import { refOf, type DetectionEngine } from '../detection/detection.engine.js';
 import type { Detector, Json, OpportunityRecord } from '../detection/detector.js';
 import { IngestionPipeline } from '../ingestion/pipeline.js';
-import { MetricsService } from '../metrics/metrics.service.js';
 import { OddsItemBuilder } from '../odds/odds-item.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import type { Frame, StreamFilter, Transport } from './stream-client.js';
@@ -24,6 +23,7 @@ import { MemoryStreamCaps } from './stream-caps.js';
 import { SharedStreamLog } from './stream-log.js';
 import { parseLastEventId, StreamHub } from './stream-hub.js';
 import { ODDS_TOPIC, OPPORTUNITIES_TOPIC, type OpportunityEvent } from '../../domain/topics.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 
 /**
  * The stream hub on its own: a real board fed by the real pipeline, an in-process bus, and an opportunity type

@@ -8,7 +8,6 @@ import { Leadership } from '../cluster/leadership.service.js';
 import type { BoardEvent, ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService } from '../board/board.service.js';
 import { gameStateObject } from '../game-state/game-state.js';
-import { MetricsService } from '../metrics/metrics.service.js';
 import { OddsItemBuilder } from '../odds/odds-item.js';
 import { DetectionEngine, refOf } from '../detection/detection.engine.js';
 import type { Detector, Json } from '../detection/detector.js';
@@ -26,6 +25,7 @@ import {
   type OpportunityRef,
   STREAMS_DISPLACED_TOPIC,
 } from '../../domain/topics.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 
 export { REPLAY_MAX, REPLAY_MS } from './stream-log.js';
 
