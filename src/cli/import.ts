@@ -13,11 +13,11 @@ import { readImportFile } from '../modules/ingestion/importers/import-file.js';
 import type { ParseError, ParsedQuote } from '../modules/ingestion/importers/parsed.js';
 import type { EventUpdate, ProviderBatch } from '../domain/types.js';
 import { IngestionPipeline, mergeRegistered, type IngestReport } from '../modules/ingestion/pipeline.js';
-import { applyFutures, mergeFuturesReport, splitFutures, type FuturesBatchContext } from '../modules/futures/futures-ingest.js';
-import { isFutureQuote } from '../modules/futures/futures-mapping.js';
-import { FuturesStore } from '../modules/futures/futures-store.js';
-import { FuturesRepository } from '../modules/futures/futures.repository.js';
 import { dict } from '../domain/dict.js';
+import { applyFutures, mergeFuturesReport, splitFutures, type FuturesBatchContext } from '../modules/ingestion/futures-intake.js';
+import { isFutureQuote } from '../modules/ingestion/futures-mapping.js';
+import { FuturesStore } from '../modules/stores/futures/futures-store.js';
+import { FuturesRepository } from '../modules/stores/futures/futures.repository.js';
 
 const CHUNK = 500;
 const SHOWN_ERRORS = 50;

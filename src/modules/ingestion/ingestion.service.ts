@@ -17,22 +17,10 @@ import type { OddsProvider, ProviderBatch } from '../../domain/types.js';
 import { BoardService } from '../board/board.service.js';
 import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason } from './pipeline.js';
 import { createProviders } from './providers.js';
-import {
-  mergeFuturesReport,
-  splitFutures,
-  type FuturesBatchContext,
-  type FuturesIngestResult,
-  type SplitBatch,
-} from '../futures/futures-ingest.js';
 import { SPLITS_TOPIC, type SplitsMessage } from '../../domain/topics.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
-
-/** Where futures quotes go (src/modules/futures registers itself); without one they are counted as not accepted. */
-export interface FuturesSink {
-  accept(futures: SplitBatch['futures'], now: number, ctx: FuturesBatchContext): FuturesIngestResult;
-  /** Settles once the futures accepted so far are written. */
-  flushed(): Promise<void>;
-}
+import { FuturesStoreService } from '../stores/futures/futures-store.service.js';
+import { applyFutures, mergeFuturesReport, splitFutures, type FuturesIngestResult, type SplitBatch } from './futures-intake.js';
 
 export interface IngestTotals {
   batches: number;
@@ -64,6 +52,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     private readonly bus: EventBus,
     private readonly leadership: Leadership,
     private readonly metrics: MetricsService,
+    private readonly futures: FuturesStoreService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.pipeline = new IngestionPipeline(catalog, boards.board);
@@ -74,20 +63,12 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     );
   }
 
-  /** Receives the futures quotes of every batch (the futures module registers itself). */
-  setFuturesSink(sink: FuturesSink): void {
-    this.futuresSink = sink;
-  }
-
-  private futuresSink?: FuturesSink;
-
   /** Whether the futures accepted so far are written, within `timeoutMs`. */
   async futuresFlushed(timeoutMs: number): Promise<boolean> {
-    if (!this.futuresSink) return true;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
     try {
-      return await Promise.race([this.futuresSink.flushed().then(() => true), timeout]);
+      return await Promise.race([this.futures.flushed().then(() => true), timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -96,8 +77,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   /** Feeds one batch into the board (its futures quotes to the futures markets); returns what happened to it. */
   ingest(batch: ProviderBatch, now = this.clock.now(), opts: { backfill?: boolean } = {}): IngestReport {
     const split = splitFutures(batch);
-    const ctx = { source: batch.source, history: batch.history === true, removeIds: batch.removeIds };
-    const futures = split.futures.length || batch.removeIds?.length ? (this.futuresSink?.accept(split.futures, now, ctx) ?? null) : null;
+    const futures = split.futures.length || batch.removeIds?.length ? this.ingestFutures(split, batch, now) : null;
     const processed = this.pipeline.process(split.games, now);
     const { changeSet, splits } = processed;
     const report = mergeFuturesReport(processed.report, split, futures);
@@ -121,6 +101,14 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
       });
     }
     return report;
+  }
+
+  /** Maps a batch's futures quotes and hands them to the futures store (which writes and publishes the change). */
+  private ingestFutures(split: SplitBatch, batch: ProviderBatch, now: number): FuturesIngestResult {
+    const ctx = { source: batch.source, history: batch.history === true, removeIds: batch.removeIds };
+    const r = applyFutures(this.futures.store, this.catalog, split.futures, now, ctx);
+    this.futures.commit(r.change);
+    return r;
   }
 
   /**
