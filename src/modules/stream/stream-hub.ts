@@ -7,7 +7,7 @@ import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import type { BoardEvent, ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService } from '../board/board.service.js';
-import { gameStateObject } from '../game-state/game-state.js';
+import { gameStateObject } from '../game-state/game-state-object.js';
 import { OddsItemBuilder } from '../odds/odds-item.js';
 import { DetectionEngine, refOf } from '../detection/detection.engine.js';
 import type { Detector, Json } from '../detection/detector.js';
