@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/common/time/clock.js';
 import { ERROR_DOCS } from '../../src/common/http/error-docs.js';
 import type { Quote, SplitsInput } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
-import { SplitsService } from '../../src/modules/splits/splits.service.js';
+import { SplitsStoreService } from '../../src/modules/stores/splits/splits-store.service.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -131,7 +131,7 @@ describe('the API document', () => {
   beforeAll(async () => {
     t = await startTestApp({ clock: new ManualClock(NOW) });
     t.app.get(IngestionService).ingest({ source: 'test', quotes: market, splits: [splits('draftkings'), splits('circa')] }, NOW);
-    await t.app.get(SplitsService).captureSnapshot(NOW);
+    await t.app.get(SplitsStoreService).captureSnapshot(NOW);
     const res = await fetch(`${t.url}/docs-json`);
     raw = await res.text();
     doc = JSON.parse(raw) as Doc;

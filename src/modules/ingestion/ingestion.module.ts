@@ -3,10 +3,11 @@ import { AdminIngestController } from './admin-ingest.controller.js';
 import { IngestionService } from './ingestion.service.js';
 import { BoardModule } from '../board/board.module.js';
 import { FuturesStoreModule } from '../stores/futures/futures-store.module.js';
+import { SplitsStoreModule } from '../stores/splits/splits-store.module.js';
 
 /** The intake: providers on their schedules and imports, mapped and validated, each part handed to its store. */
 @Module({
-  imports: [BoardModule, FuturesStoreModule],
+  imports: [BoardModule, FuturesStoreModule, SplitsStoreModule],
   controllers: [AdminIngestController],
   providers: [IngestionService],
   exports: [IngestionService],

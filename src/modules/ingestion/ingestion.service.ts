@@ -9,7 +9,6 @@ import {
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Catalog } from '../../config/catalog.js';
 import type { AppConfig } from '../../config/env.js';
-import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
@@ -17,9 +16,9 @@ import type { OddsProvider, ProviderBatch } from '../../domain/types.js';
 import { BoardService } from '../board/board.service.js';
 import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason } from './pipeline.js';
 import { createProviders } from './providers.js';
-import { SPLITS_TOPIC, type SplitsMessage } from '../../domain/topics.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { FuturesStoreService } from '../stores/futures/futures-store.service.js';
+import { SplitsStoreService } from '../stores/splits/splits-store.service.js';
 import { applyFutures, mergeFuturesReport, splitFutures, type FuturesIngestResult, type SplitBatch } from './futures-intake.js';
 
 export interface IngestTotals {
@@ -49,10 +48,10 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     private readonly catalog: Catalog,
     private readonly clock: Clock,
     private readonly jobs: Jobs,
-    private readonly bus: EventBus,
     private readonly leadership: Leadership,
     private readonly metrics: MetricsService,
     private readonly futures: FuturesStoreService,
+    private readonly splits: SplitsStoreService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.pipeline = new IngestionPipeline(catalog, boards.board);
@@ -82,8 +81,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     const { changeSet, splits } = processed;
     const report = mergeFuturesReport(processed.report, split, futures);
     this.boards.apply(changeSet, opts);
-    // Splits go to whoever reads them (the splits module, here and on the other instances) over the bus.
-    if (splits.length) this.bus.publish<SplitsMessage>(SPLITS_TOPIC, { splits, at: now, ...(opts.backfill ? { backfill: true } : {}) });
+    this.splits.apply(splits, now, opts.backfill);
     this.metrics.ingestQuotes.inc({ source: batch.source }, report.quotes);
     this.metrics.ingestChanges.inc(report.changed);
     for (const [k, v] of Object.entries(report.rejected)) this.metrics.ingestRejected.inc({ reason: k }, v ?? 0);
