@@ -1,7 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { BaseQuery, CsvList, StringParam } from '../../../common/http/query.js';
-import { CLV_GROUPS, type ClvGroupBy } from '../clv.service.js';
+
+/** What the track record can be grouped by (`group_by`). */
+export const CLV_GROUPS = ['sportsbook', 'sport', 'league', 'market', 'day', 'devig_book'] as const;
+export type ClvGroupBy = (typeof CLV_GROUPS)[number];
 
 /** GET /historical/clv. */
 export class ClvQuery extends BaseQuery {
