@@ -116,3 +116,14 @@ describe('the layer rules', () => {
     expect(r.stdout).toContain('no-circular');
   });
 });
+
+describe('the module map of docs/architecture.md', () => {
+  it('is the one the sources make (node scripts/module-map.mjs --write regenerates it)', () => {
+    const r = spawnSync(process.execPath, [join(projectRoot(), 'scripts', 'module-map.mjs'), '--check'], {
+      cwd: projectRoot(),
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
