@@ -1,18 +1,25 @@
 /**
  * The module boundaries, checked by `npm run depcheck` (part of `npm run lint`, so of `npm test` and CI).
+ * docs/architecture.md draws the layers and lists these rules; test/e2e/dependency-rules.e2e-spec.ts proves that a
+ * violation of each fails.
  *
- * Layers, from the bottom up; a layer imports only from layers below it (README "Architecture"):
- *   infrastructure  src/config, src/domain, src/math, src/common, src/database, modules/cluster, the metrics registry
+ * Layers, from the bottom up; a layer imports only from layers below it:
+ *   infrastructure  src/config, src/domain (types, bus topics), src/math, src/common (http, auth and its key-lookup
+ *                   port, rate limit, bus, clock, the metrics registry), src/database, modules/cluster
+ *   stores          modules/board (main markets) and modules/stores/* (futures, game state, splits, ...): the data
  *   providers       modules/ingestion/{simulator,odds-api,importers}: produce batches, know nothing of the service
- *   ingestion       modules/ingestion: providers -> pipeline -> board; splits go out on the bus (ingestion/topics.ts)
- *   board           modules/board: live prices and events, delayed views, the store
- *   detection       modules/detection: the engine and what detectors share
- *   read models     reference -> events -> odds, splits, accounts, opportunity-lists -> the types (ev, arbitrage, middles, low-hold)
- *   API / stream    stream, health, metrics gauges, app.module, openapi, cli, main
+ *   ingestion       modules/ingestion: decode, validate, map; hands each part of a batch to its store
+ *   detection       modules/detection: the engine and what detectors share; reads the board
+ *   readers         every other folder of modules/ (reference, events, odds, splits, futures, game-state, closing-lines,
+ *                   clv, settlements, parlay, accounts, deep-links, opportunity-lists, the opportunity types, ...)
+ *   API / stream    stream, mcp, health, the metrics module (GET /metrics and the gauges), app.module, openapi, cli, main
  */
-const READ_MODELS = '^src/modules/(reference|events|odds|splits|accounts|opportunity-lists|ev|arbitrage|middles|low-hold)/';
+const STORES = '^src/modules/(board|stores)/';
+const NOT_READERS = 'board|stores|ingestion|detection|cluster|stream|mcp|health|metrics';
+/** Every folder of src/modules that is not a store, ingestion, detection, infrastructure or the API surface. */
+const READERS = `^src/modules/(?!(${NOT_READERS})/)[^/]+/`;
 const TYPES = '^src/modules/(ev|arbitrage|middles|low-hold)/';
-const TOP = '^src/(modules/(stream|health)/|modules/metrics/metrics-gauges|app\\.|openapi|cli|main)';
+const TOP = '^src/(modules/(stream|mcp|health|metrics)/|app\\.|openapi|cli|main)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -20,73 +27,81 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'No import cycles at run time (a cycle through type-only imports, erased on compilation, is allowed).',
+      comment: 'No import cycles, type-only imports included: shared record and DTO types live in files of their own.',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
     {
-      name: 'infrastructure-below-modules',
+      name: 'common-below-modules',
       severity: 'error',
       comment:
-        'Infrastructure does not import feature modules. Exceptions: the metrics registry and leadership are infrastructure ' +
-        'living in modules/; the database lists the entities it maps; the authenticator looks keys up in the accounts store.',
-      from: { path: '^src/(config|domain|math|common|database)/' },
-      to: {
-        path: '^src/modules/',
-        pathNot: [
-          '^src/modules/metrics/metrics\\.(service|module)\\.ts$',
-          '^src/modules/cluster/',
-          '^src/modules/[^/]+/[^/]+\\.entit(y|ies)\\.ts$',
-          '^src/modules/accounts/(api-keys\\.service|accounts\\.module)\\.ts$',
-        ],
-      },
+        'Infrastructure (config, domain, math, common) imports no module: auth declares the key-lookup port accounts ' +
+        'implements, the metrics registry is in src/common/metrics, bus topics and their payloads are in src/domain.',
+      from: { path: '^src/(config|domain|math|common)/' },
+      to: { path: '^src/modules/' },
+    },
+    {
+      name: 'database-lists-only-entities',
+      severity: 'error',
+      comment: 'The database lists the entities it maps (each beside its store or module) and imports nothing else of a module.',
+      from: { path: '^src/database/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/(stores/)?[^/]+/[^/]+\\.entit(y|ies)\\.ts$' },
     },
     {
       name: 'providers-know-only-the-domain',
       severity: 'error',
-      comment: 'Providers (simulator, feeds, importers) produce batches; they know neither the pipeline nor the board nor anything above.',
+      comment: 'Providers (simulator, feeds, importers) produce batches; they know neither the pipeline nor the stores nor anything above.',
       from: { path: '^src/modules/ingestion/(simulator|odds-api|importers)/' },
       to: { path: '^src/modules/', pathNot: '^src/modules/ingestion/(simulator|odds-api|importers)/' },
     },
     {
-      name: 'ingestion-feeds-the-board-only',
+      name: 'ingestion-feeds-the-stores-only',
       severity: 'error',
-      comment: 'Ingestion writes to the board and publishes splits on the bus; it imports nothing downstream of the board.',
+      comment: 'Ingestion hands each part of a batch to its store; it imports no reader, nor detection, nor the API surface.',
       from: { path: '^src/modules/ingestion/' },
-      to: { path: [READ_MODELS, '^src/modules/detection/', TOP] },
+      to: { path: [READERS, '^src/modules/detection/', TOP] },
     },
     {
-      name: 'board-knows-nothing-above',
+      name: 'stores-know-nothing-above',
       severity: 'error',
-      comment: 'The board is read by detection, read models and the stream; it imports none of them (nor ingestion).',
-      from: { path: '^src/modules/board/' },
-      to: { path: ['^src/modules/ingestion/', '^src/modules/detection/', READ_MODELS, TOP] },
+      comment:
+        'The stores (the board, modules/stores/*) are written by ingestion and read by detection, the readers and the ' +
+        'stream; they import none of them, nor the metrics module (they count into the registry in src/common/metrics).',
+      from: { path: STORES },
+      to: { path: ['^src/modules/ingestion/', '^src/modules/detection/', READERS, TOP] },
     },
     {
-      name: 'detection-below-read-models',
+      name: 'detection-below-readers',
       severity: 'error',
-      comment: 'The detection engine knows the board and the Detector interface, not the types, lists, ingestion or the stream.',
+      comment: 'The detection engine knows the board and the Detector interface, not the types, readers, ingestion or the stream.',
       from: { path: '^src/modules/detection/' },
-      to: { path: ['^src/modules/ingestion/', READ_MODELS, TOP] },
+      to: { path: ['^src/modules/ingestion/', READERS, TOP] },
     },
     {
-      name: 'read-models-below-api',
+      name: 'readers-never-import-ingestion',
       severity: 'error',
-      comment: 'Read models do not import ingestion (only its bus topics), the stream, health or the gauges.',
-      from: { path: READ_MODELS },
-      to: { path: ['^src/modules/ingestion/', TOP], pathNot: '^src/modules/ingestion/topics\\.ts$' },
+      comment: 'Readers read the stores; they import nothing of ingestion (nor the stream, MCP, health or the metrics module).',
+      from: { path: READERS },
+      to: { path: ['^src/modules/ingestion/', TOP] },
+    },
+    {
+      name: 'only-the-root-imports-the-metrics-module',
+      severity: 'error',
+      comment: 'The metrics module only exposes the registry (GET /metrics, the gauges); modules write to src/common/metrics.',
+      from: { pathNot: ['^src/app\\.module\\.ts$', '^src/modules/metrics/'] },
+      to: { path: '^src/modules/metrics/' },
     },
     {
       name: 'reference-is-the-first-read-model',
       severity: 'error',
       from: { path: '^src/modules/reference/' },
-      to: { path: READ_MODELS, pathNot: '^src/modules/reference/' },
+      to: { path: READERS, pathNot: '^src/modules/reference/' },
     },
     {
       name: 'events-below-odds-and-lists',
       severity: 'error',
       from: { path: '^src/modules/events/' },
-      to: { path: READ_MODELS, pathNot: '^src/modules/(events|reference)/' },
+      to: { path: READERS, pathNot: '^src/modules/(events|reference|game-state)/' },
     },
     {
       name: 'opportunity-types-are-independent',

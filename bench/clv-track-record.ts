@@ -9,28 +9,15 @@ import { ManualClock } from '../src/common/time/clock.js';
 import type { Account } from '../src/common/auth/account.js';
 import { Catalog } from '../src/config/catalog.js';
 import { ClosingLinesService } from '../src/modules/closing-lines/closing-lines.service.js';
-import { likeForLike, type MeanInterval } from '../src/modules/clv/clv.math.js';
+import { likeForLike, type ClvGroupStats, type MeanInterval } from '../src/modules/clv/clv.math.js';
 import { ClvRepository } from '../src/modules/clv/clv.repository.js';
 import { ClvService } from '../src/modules/clv/clv.service.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
 import { MarketSimulator } from '../src/modules/ingestion/simulator/simulator.js';
 import { save } from './run.js';
 
-type Group = {
-  group_key: string;
-  total_predictions: number;
-  total_graded: number;
-  wins: number;
-  losses: number;
-  pushes: number;
-  win_rate: number | null;
-  avg_clv_percent: number | null;
-  clv_count: number;
-  beat_close: number;
-  avg_ev_percent: number | null;
-  units: number;
-  roi_percent: number | null;
-};
+/** One group of the report: the track record's figures (ClvGroupStats) and what it groups by. */
+type Group = ClvGroupStats & { group_key: string };
 
 export async function clvBench(): Promise<void> {
   const hours = Number(process.env.BENCH_CLV_HOURS ?? 6);

@@ -6,7 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import helmet from '@fastify/helmet';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiError } from './common/http/api-error.js';
 import { MAX_OBJECT_KEYS, parseJsonBody, type JsonLimits } from './common/http/body-limits.js';
@@ -26,10 +26,10 @@ import { redactUrl } from './common/logging/redact.js';
 import type { AppConfig } from './config/env.js';
 import { ApiKeysService } from './modules/accounts/api-keys.service.js';
 import { OPTIONAL_BODY_ROUTES } from './modules/accounts/account.controller.js';
-import { MetricsService } from './modules/metrics/metrics.service.js';
 import { FAST_ROUTES, OddsFastPath, type FastRoute } from './modules/odds/odds-fast-path.js';
 import { docsAssetAllowed, setupOpenApi } from './openapi.js';
 import { registerDashboard } from './dashboard/dashboard.js';
+import { MetricsService } from './common/metrics/metrics.service.js';
 
 export const API_PREFIX = 'api/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -74,6 +74,12 @@ async function helmetHeaders(): Promise<Array<[string, string]>> {
     .map((name) => [name, String(raw.getHeader(name))]);
 }
 
+/** Services the HTTP hooks use, known once the application exists (the hooks are registered before it). */
+interface LateServices {
+  metrics?: MetricsService;
+  fastPath?: OddsFastPath;
+}
+
 /**
  * Builds the whole application (used by main.ts and by the end-to-end tests): Fastify, the /api/v1 prefix,
  * request ids, bounded JSON bodies, validation, the error filter (for every error, the HTTP parser's included),
@@ -85,9 +91,39 @@ export async function createApp(
   http: { serverFactory?: EarlyServer['factory'] } = {},
 ): Promise<NestFastifyApplication> {
   const routes = new RouteIndex();
-  const adapter = new FastifyAdapter({
+  const validation = createValidationPipe();
+  const late: LateServices = {};
+  const adapter = fastifyAdapter(config, http.serverFactory);
+  const fastify = adapter.getInstance();
+  indexRoutes(fastify, routes, validation, late, config.docsUrl);
+  registerLimitClampHeader(fastify);
+  await addSecurityHeaders(fastify);
+  registerConditionalGet(fastify, API_PREFIX);
+  addHtmlCsp(fastify);
+  registerTextParams(fastify, config.docsUrl);
+  measureAndLogResponses(fastify, config, late);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
+    logger: new JsonLogger(config.logLevel),
+    abortOnError: false,
+  });
+  acceptJsonBodiesOnly(app, fastify, config);
+  await registerWebSockets(app);
+  late.metrics = app.get(MetricsService);
+  late.fastPath = app.get(OddsFastPath);
+  applyApiPolicies(app, config, validation, routes);
+  setupOpenApi(app, config);
+  // The live dashboard at / and /dashboard/ (the bundle `npm run build` writes to dist/web).
+  await registerDashboard(fastify, config.docsUrl);
+  await app.init();
+  await app.get(ApiKeysService).bootstrap();
+  return app;
+}
+
+/** Fastify as the service runs it: body limit, proxies, request ids, routing options, the API's error bodies. */
+function fastifyAdapter(config: AppConfig, serverFactory: EarlyServer['factory'] | undefined): FastifyAdapter {
+  return new FastifyAdapter({
     // main.ts opens the port before loading the application: Fastify then runs on that server.
-    ...(http.serverFactory ? { serverFactory: http.serverFactory } : {}),
+    ...(serverFactory ? { serverFactory } : {}),
     bodyLimit: config.bodyLimitBytes,
     // A hop count as Fastify implements it: believe the nearest n proxies.
     trustProxy:
@@ -113,11 +149,20 @@ export async function createApp(
         .send(errorBody('invalid_request', message, config.docsUrl));
     },
   });
-  const fastify = adapter.getInstance();
-  // The route list, for the standing tests that walk every route.
+}
+
+/**
+ * Every route into the route index (for the standing tests that walk every route); the odds fast path in front
+ * of GET /odds and /odds/best; only the Swagger UI files the page loads under /docs.
+ */
+function indexRoutes(
+  fastify: FastifyInstance,
+  routes: RouteIndex,
+  validation: ReturnType<typeof createValidationPipe>,
+  late: LateServices,
+  docsUrl: string,
+): void {
   fastify.decorate('routeIndex', routes);
-  let fastPath: OddsFastPath | undefined;
-  const validation = createValidationPipe();
   fastify.addHook('onRoute', (r) => {
     routes.add(r.method, r.url);
     // GET /odds and /odds/best: answered from memory before the Nest pipeline when it can be (OddsFastPath).
@@ -127,7 +172,7 @@ export async function createApp(
       r.preHandler = [
         ...own,
         async (req: FastifyRequest, reply: FastifyReply) => {
-          if (fastPath && (await fastPath.serve(fastRoute as FastRoute, validation, req, reply))) return reply;
+          if (late.fastPath && (await late.fastPath.serve(fastRoute as FastRoute, validation, req, reply))) return reply;
         },
       ];
     }
@@ -140,14 +185,17 @@ export async function createApp(
             return reply
               .code(404)
               .header('Content-Type', 'application/json; charset=utf-8')
-              .send(errorBody('not_found', 'Not found', config.docsUrl));
+              .send(errorBody('not_found', 'Not found', docsUrl));
           }
         },
         ...own,
       ];
     }
   });
-  registerLimitClampHeader(fastify);
+}
+
+/** The request id and helmet's security headers on every response. */
+async function addSecurityHeaders(fastify: FastifyInstance): Promise<void> {
   const securityHeaders = await helmetHeaders();
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('X-Request-Id', req.id);
@@ -155,9 +203,13 @@ export async function createApp(
     for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
     done();
   });
-  registerConditionalGet(fastify, API_PREFIX);
-  // Every HTML answer carries a Content-Security-Policy: the page's own, when it set one (the dashboard), else one
-  // built from the page as sent (its inline blocks allowed by hash: Swagger UI, the error codes page).
+}
+
+/**
+ * Every HTML answer carries a Content-Security-Policy: the page's own, when it set one (the dashboard), else one
+ * built from the page as sent (its inline blocks allowed by hash: Swagger UI, the error codes page).
+ */
+function addHtmlCsp(fastify: FastifyInstance): void {
   fastify.addHook('onSend', (_req, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && /^text\/html\b/i.test(type) && !reply.hasHeader('content-security-policy')) {
@@ -166,11 +218,13 @@ export async function createApp(
     }
     done(null, payload);
   });
-  registerTextParams(fastify, config.docsUrl);
+}
+
+/** Each response's latency into the metrics registry and, at info level, a log line (the key's id, never the key). */
+function measureAndLogResponses(fastify: FastifyInstance, config: AppConfig, late: LateServices): void {
   const httpLog = new Logger('http');
-  let metrics: MetricsService | undefined;
   fastify.addHook('onResponse', (req: FastifyRequest, reply, done) => {
-    metrics?.httpDuration.observe(
+    late.metrics?.httpDuration.observe(
       { method: req.method, route: req.routeOptions?.url ?? 'unmatched', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
@@ -187,14 +241,15 @@ export async function createApp(
     }
     done();
   });
+}
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
-    logger: new JsonLogger(config.logLevel),
-    abortOnError: false,
-  });
+/**
+ * Request bodies are JSON only, measured on the raw text (depth, keys) before they are parsed, transformed or
+ * validated; forms and plain text are 415 unsupported_media_type.
+ */
+function acceptJsonBodiesOnly(app: NestFastifyApplication, fastify: FastifyInstance, config: AppConfig): void {
   const jsonLimits: JsonLimits = { maxDepth: config.bodyMaxDepth, maxKeys: config.bodyMaxKeys, maxObjectKeys: MAX_OBJECT_KEYS };
   const operatorLimits: JsonLimits = { ...jsonLimits, maxKeys: Number.POSITIVE_INFINITY };
-  // JSON bodies are measured on the raw text (depth, keys) before they are parsed, transformed or validated.
   app.useBodyParser('application/json', { bodyLimit: config.bodyLimitBytes }, (req, body, done) => {
     try {
       const route = req.routeOptions?.url;
@@ -205,14 +260,18 @@ export async function createApp(
       done(err as Error, undefined);
     }
   });
-  // Request bodies are JSON only: forms and plain text are 415 unsupported_media_type.
   app.useBodyParser('application/x-www-form-urlencoded', { bodyLimit: config.bodyLimitBytes }, (_req, _body, done) => {
     done(new ApiError('unsupported_media_type', 'Unsupported Content-Type; request bodies must be application/json'), undefined);
   });
   fastify.removeContentTypeParser('text/plain');
-  // A client's protocol error (invalid UTF-8: 1007, a frame over maxPayload: 1009) is answered by ws with the close
-  // code and is the client's fault: logged at debug level, never as a server error. The gateway's own handler
-  // catches everything it raises, so nothing else arrives here.
+}
+
+/**
+ * WebSockets (64 KiB frames). A client's protocol error (invalid UTF-8: 1007, a frame over maxPayload: 1009) is
+ * answered by ws with the close code and is the client's fault: logged at debug level, never as a server error.
+ * The gateway's own handler catches everything it raises, so nothing else arrives here.
+ */
+async function registerWebSockets(app: NestFastifyApplication): Promise<void> {
   const wsLog = new Logger('ws');
   await app.register(fastifyWebsocket, {
     options: { maxPayload: 64 * 1024 },
@@ -221,17 +280,17 @@ export async function createApp(
       socket.terminate();
     },
   });
-  metrics = app.get(MetricsService);
-  fastPath = app.get(OddsFastPath);
+}
+
+/** The /api/v1 prefix (not on /metrics), validation, the API's error filter, CORS when CORS_ORIGINS names origins. */
+function applyApiPolicies(
+  app: NestFastifyApplication,
+  config: AppConfig,
+  validation: ReturnType<typeof createValidationPipe>,
+  routes: RouteIndex,
+): void {
   app.setGlobalPrefix(API_PREFIX, { exclude: ['metrics'] });
   app.useGlobalPipes(validation);
   app.useGlobalFilters(new ApiExceptionFilter(config.docsUrl, routes));
-  // CORS only when CORS_ORIGINS names origins (or '*'): see corsOptions.
   if (config.corsOrigins !== false) app.enableCors(corsOptions(config.corsOrigins));
-  setupOpenApi(app, config);
-  // The live dashboard at / and /dashboard/ (the bundle `npm run build` writes to dist/web).
-  await registerDashboard(fastify, config.docsUrl);
-  await app.init();
-  await app.get(ApiKeysService).bootstrap();
-  return app;
 }

@@ -41,7 +41,7 @@ import { ParlayModule } from './modules/parlay/parlay.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature; and the rate-limit headers interceptor. */
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule.forRoot(AccountsModule)],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: TierThrottlerGuard },

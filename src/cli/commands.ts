@@ -152,142 +152,174 @@ async function withStore<T>(config: AppConfig, fn: (keys: ApiKeysService) => Pro
   }
 }
 
+/** What a command works with: its words and flags, the configuration, the running server holding the store (or null). */
+interface CommandContext {
+  positional: string[];
+  flags: Parsed['flags'];
+  config: AppConfig;
+  server: ServerInfo | null;
+}
+
+/** Resolves with the process exit code (nothing: 0). */
+type Command = (c: CommandContext) => Promise<number | void>;
+
 /** Runs one command; resolves with the process exit code (0 unless the command says otherwise, e.g. import). */
 export async function runCli(argv: string[], config: AppConfig): Promise<number | void> {
   const { command, positional, flags } = parseCommandLine(argv);
+  const run = Object.hasOwn(RUNS, command) ? RUNS[command] : undefined;
+  if (!run) throw new UsageError(`unknown command "${command}"`);
   const server = config.databaseUrl ? null : readLiveServer(config.dataDir);
-  switch (command) {
-    case 'keys:create': {
-      const tier = flags['tier'];
-      const account = flags['account'];
-      if (typeof tier !== 'string' && typeof account !== 'string')
-        throw new UsageError('keys:create needs --tier (a new account) or --account (an existing one)');
-      if (typeof tier === 'string' && typeof account === 'string')
-        throw new UsageError("keys:create takes --tier or --account, not both (a key has its account's tier)");
-      const nameFlag = flags['name'];
-      const name = typeof nameFlag === 'string' ? nameFlag : null;
-      const body = typeof account === 'string' ? { account_id: account } : { tier };
-      const created = server
-        ? ((await admin(server, 'POST', '/keys', { ...body, ...(name ? { name } : {}) })) as KeyView & { key: string })
-        : await withStore(config, async (keys) => {
-            const r =
-              typeof account === 'string' ? await keys.createForAccount(account, name, 'cli') : await keys.create(tier as string, name);
-            return { ...r.view, key: r.key };
-          });
-      console.log(
-        `created key ${created.id} of account ${created.account_id} (tier ${created.tier}${created.name ? `, name ${created.name}` : ''}); it is shown only once:`,
-      );
-      console.log(created.key);
-      return;
-    }
-    case 'keys:list': {
-      const keys = server ? ((await admin(server, 'GET', '/keys')) as KeyView[]) : await withStore(config, (k) => k.list());
-      printKeys(keys);
-      return;
-    }
-    case 'keys:revoke': {
-      const id = positional[0];
-      if (!id) throw new UsageError('keys:revoke needs a key id (see keys:list)');
-      const v = server
-        ? ((await admin(server, 'POST', `/keys/${encodeURIComponent(id)}/revoke`)) as KeyView)
-        : await withStore(config, (k) => k.revoke(id));
-      if (!v) throw new Error(`no API key with id ${id}`);
-      console.log(`revoked ${v.id}`);
-      return;
-    }
-    case 'keys:arbitrage': {
-      const [id, state] = positional;
-      if (!id || (state !== 'on' && state !== 'off')) throw new UsageError('keys:arbitrage needs a key id and on|off');
-      const enabled = state === 'on';
-      const v = server
-        ? ((await admin(server, 'POST', `/keys/${encodeURIComponent(id)}/arbitrage`, { enabled })) as KeyView)
-        : await withStore(config, (k) => k.setArbitrage(id, enabled));
-      if (!v) throw new Error(`no API key with id ${id}`);
-      console.log(`arbitrage ${enabled ? 'enabled' : 'disabled'} for ${v.id}`);
-      return;
-    }
-    case 'accounts:max-keys': {
-      const [id, value] = positional;
-      const n = value === 'default' ? null : Number(value);
-      if (!id || (n !== null && (!Number.isInteger(n) || n < 1 || n > 10_000)))
-        throw new UsageError('accounts:max-keys needs an account id and a number from 1 to 10000, or default');
-      const v = server
-        ? ((await admin(server, 'POST', `/accounts/${encodeURIComponent(id)}/max-keys`, { max_keys: n })) as {
-            account_id: string;
-            max_keys: number;
-          })
-        : await withStore(config, (k) => k.setMaxKeys(id, n));
-      if (!v) throw new Error(`no account with id ${id}`);
-      console.log(`account ${v.account_id} may hold ${v.max_keys} key${v.max_keys === 1 ? '' : 's'}`);
-      return;
-    }
-    case 'accounts:addon': {
-      const [id, addon, state] = positional;
-      if (!id || !addon || (state !== 'on' && state !== 'off'))
-        throw new UsageError('accounts:addon needs an account id, an add-on (game_state) and on|off');
-      const enabled = state === 'on';
-      const v = server
-        ? ((await admin(server, 'POST', `/accounts/${encodeURIComponent(id)}/addons`, { addon, enabled })) as AccountAddons)
-        : await withStore(config, (k) => k.setAddon(id, addon, enabled));
-      if (!v) throw new Error(`no account with id ${id}`);
-      console.log(`account ${v.account_id} ${enabled ? 'holds' : 'no longer holds'} ${addon}; add-ons: ${v.addons.join(', ') || 'none'}`);
-      return;
-    }
-    case 'import': {
-      const file = positional[0];
-      if (!file) throw new UsageError('import needs a file');
-      const format = flags['format'];
-      if (format !== undefined && format !== 'csv' && format !== 'json') throw new UsageError('--format must be csv or json');
-      const serverFlag = flags['server'];
-      let target: ServerInfo | null = server;
-      if (typeof serverFlag === 'string') {
-        const u = new URL(serverFlag);
-        if (!config.adminToken) throw new UsageError("--server needs ADMIN_TOKEN (the remote server's operator token)");
-        target = { pid: 0, host: u.hostname, port: Number(u.port || 80), admin_token: config.adminToken, started_at: '' };
-      }
-      const rejections = flags['rejections'];
-      const source = flags['source'];
-      if (source !== undefined && (typeof source !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(source)))
-        throw new UsageError('--source must be 1-64 letters, digits, dots, dashes or underscores');
-      const { runImport } = await import('./import.js');
-      const summary = await runImport(file, config, {
-        replay: flags.replay === true,
-        format: format as 'csv' | 'json' | undefined,
-        server: target,
-        admin,
-        rejectionsFile: typeof rejections === 'string' ? rejections : undefined,
-        source: source as string | undefined,
-        dryRun: flags['dry-run'] === true,
+  return run({ positional, flags, config, server });
+}
+
+/** keys:create: a new account with its first key (--tier), or another key of an account (--account). */
+async function createKey({ flags, config, server }: CommandContext): Promise<void> {
+  const tier = flags['tier'];
+  const account = flags['account'];
+  if (typeof tier !== 'string' && typeof account !== 'string')
+    throw new UsageError('keys:create needs --tier (a new account) or --account (an existing one)');
+  if (typeof tier === 'string' && typeof account === 'string')
+    throw new UsageError("keys:create takes --tier or --account, not both (a key has its account's tier)");
+  const nameFlag = flags['name'];
+  const name = typeof nameFlag === 'string' ? nameFlag : null;
+  const body = typeof account === 'string' ? { account_id: account } : { tier };
+  const created = server
+    ? ((await admin(server, 'POST', '/keys', { ...body, ...(name ? { name } : {}) })) as KeyView & { key: string })
+    : await withStore(config, async (keys) => {
+        const r = typeof account === 'string' ? await keys.createForAccount(account, name, 'cli') : await keys.create(tier as string, name);
+        return { ...r.view, key: r.key };
       });
-      return summary.exitCode;
-    }
-    case 'import:remove': {
-      const source = positional[0];
-      if (!source) throw new UsageError('import:remove needs the source name of an import (shown by import; default: the file name)');
-      const { removeImport } = await import('./import.js');
-      await removeImport(source, config, { server, admin });
-      return;
-    }
-    case 'migration:run': {
-      if (server) {
-        console.log(`a server (pid ${server.pid}) holds this store and applied migrations at its start`);
-        return;
-      }
-      const { createDataSource, runMigrations } = await store();
-      const ds = createDataSource(config);
-      await ds.initialize();
-      try {
-        const applied = await runMigrations(ds);
-        console.log(applied.length ? `applied: ${applied.join(', ')}` : 'no pending migrations');
-      } finally {
-        await ds.destroy();
-      }
-      return;
-    }
-    case 'help':
-      console.log(USAGE);
-      return;
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+  console.log(
+    `created key ${created.id} of account ${created.account_id} (tier ${created.tier}${created.name ? `, name ${created.name}` : ''}); it is shown only once:`,
+  );
+  console.log(created.key);
+}
+
+/** keys:list */
+async function listKeys({ config, server }: CommandContext): Promise<void> {
+  const keys = server ? ((await admin(server, 'GET', '/keys')) as KeyView[]) : await withStore(config, (k) => k.list());
+  printKeys(keys);
+}
+
+/** keys:revoke <KEY_ID> */
+async function revokeKey({ positional, config, server }: CommandContext): Promise<void> {
+  const id = positional[0];
+  if (!id) throw new UsageError('keys:revoke needs a key id (see keys:list)');
+  const v = server
+    ? ((await admin(server, 'POST', `/keys/${encodeURIComponent(id)}/revoke`)) as KeyView)
+    : await withStore(config, (k) => k.revoke(id));
+  if (!v) throw new Error(`no API key with id ${id}`);
+  console.log(`revoked ${v.id}`);
+}
+
+/** keys:arbitrage <KEY_ID> <on|off> */
+async function switchArbitrage({ positional, config, server }: CommandContext): Promise<void> {
+  const [id, state] = positional;
+  if (!id || (state !== 'on' && state !== 'off')) throw new UsageError('keys:arbitrage needs a key id and on|off');
+  const enabled = state === 'on';
+  const v = server
+    ? ((await admin(server, 'POST', `/keys/${encodeURIComponent(id)}/arbitrage`, { enabled })) as KeyView)
+    : await withStore(config, (k) => k.setArbitrage(id, enabled));
+  if (!v) throw new Error(`no API key with id ${id}`);
+  console.log(`arbitrage ${enabled ? 'enabled' : 'disabled'} for ${v.id}`);
+}
+
+/** accounts:max-keys <ACCOUNT_ID> <N|default> */
+async function setMaxKeys({ positional, config, server }: CommandContext): Promise<void> {
+  const [id, value] = positional;
+  const n = value === 'default' ? null : Number(value);
+  if (!id || (n !== null && (!Number.isInteger(n) || n < 1 || n > 10_000)))
+    throw new UsageError('accounts:max-keys needs an account id and a number from 1 to 10000, or default');
+  const v = server
+    ? ((await admin(server, 'POST', `/accounts/${encodeURIComponent(id)}/max-keys`, { max_keys: n })) as {
+        account_id: string;
+        max_keys: number;
+      })
+    : await withStore(config, (k) => k.setMaxKeys(id, n));
+  if (!v) throw new Error(`no account with id ${id}`);
+  console.log(`account ${v.account_id} may hold ${v.max_keys} key${v.max_keys === 1 ? '' : 's'}`);
+}
+
+/** accounts:addon <ACCOUNT_ID> <ADDON> <on|off> */
+async function switchAddon({ positional, config, server }: CommandContext): Promise<void> {
+  const [id, addon, state] = positional;
+  if (!id || !addon || (state !== 'on' && state !== 'off'))
+    throw new UsageError('accounts:addon needs an account id, an add-on (game_state) and on|off');
+  const enabled = state === 'on';
+  const v = server
+    ? ((await admin(server, 'POST', `/accounts/${encodeURIComponent(id)}/addons`, { addon, enabled })) as AccountAddons)
+    : await withStore(config, (k) => k.setAddon(id, addon, enabled));
+  if (!v) throw new Error(`no account with id ${id}`);
+  console.log(`account ${v.account_id} ${enabled ? 'holds' : 'no longer holds'} ${addon}; add-ons: ${v.addons.join(', ') || 'none'}`);
+}
+
+/** import <FILE> [...]: exits with the import's code (IMPORT_EXIT). */
+async function importFile({ positional, flags, config, server }: CommandContext): Promise<number> {
+  const file = positional[0];
+  if (!file) throw new UsageError('import needs a file');
+  const format = flags['format'];
+  if (format !== undefined && format !== 'csv' && format !== 'json') throw new UsageError('--format must be csv or json');
+  const target = importTarget(flags['server'], config, server);
+  const rejections = flags['rejections'];
+  const source = flags['source'];
+  if (source !== undefined && (typeof source !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(source)))
+    throw new UsageError('--source must be 1-64 letters, digits, dots, dashes or underscores');
+  const { runImport } = await import('./import.js');
+  const summary = await runImport(file, config, {
+    replay: flags.replay === true,
+    format: format as 'csv' | 'json' | undefined,
+    server: target,
+    admin,
+    rejectionsFile: typeof rejections === 'string' ? rejections : undefined,
+    source: source as string | undefined,
+    dryRun: flags['dry-run'] === true,
+  });
+  return summary.exitCode;
+}
+
+/** The server an import goes through: `--server URL` (with ADMIN_TOKEN), else the one holding the store, if any. */
+function importTarget(serverFlag: string | boolean | undefined, config: AppConfig, server: ServerInfo | null): ServerInfo | null {
+  if (typeof serverFlag !== 'string') return server;
+  const u = new URL(serverFlag);
+  if (!config.adminToken) throw new UsageError("--server needs ADMIN_TOKEN (the remote server's operator token)");
+  return { pid: 0, host: u.hostname, port: Number(u.port || 80), admin_token: config.adminToken, started_at: '' };
+}
+
+/** import:remove <SOURCE> */
+async function removeImportedSource({ positional, config, server }: CommandContext): Promise<void> {
+  const source = positional[0];
+  if (!source) throw new UsageError('import:remove needs the source name of an import (shown by import; default: the file name)');
+  const { removeImport } = await import('./import.js');
+  await removeImport(source, config, { server, admin });
+}
+
+/** migration:run (a running server applied them at its start). */
+async function runMigrationsNow({ config, server }: CommandContext): Promise<void> {
+  if (server) {
+    console.log(`a server (pid ${server.pid}) holds this store and applied migrations at its start`);
+    return;
+  }
+  const { createDataSource, runMigrations } = await store();
+  const ds = createDataSource(config);
+  await ds.initialize();
+  try {
+    const applied = await runMigrations(ds);
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'no pending migrations');
+  } finally {
+    await ds.destroy();
   }
 }
+
+/** Each command's run, by name (the names COMMANDS lists). */
+const RUNS: Record<string, Command> = dict<Command>({
+  'keys:create': createKey,
+  'keys:list': listKeys,
+  'keys:revoke': revokeKey,
+  'keys:arbitrage': switchArbitrage,
+  'accounts:max-keys': setMaxKeys,
+  'accounts:addon': switchAddon,
+  import: importFile,
+  'import:remove': removeImportedSource,
+  'migration:run': runMigrationsNow,
+  help: async () => console.log(USAGE),
+});

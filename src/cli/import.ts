@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { ServerInfo } from '../common/admin/admin-token.js';
@@ -13,11 +13,11 @@ import { readImportFile } from '../modules/ingestion/importers/import-file.js';
 import type { ParseError, ParsedQuote } from '../modules/ingestion/importers/parsed.js';
 import type { EventUpdate, ProviderBatch } from '../domain/types.js';
 import { IngestionPipeline, mergeRegistered, type IngestReport } from '../modules/ingestion/pipeline.js';
-import { applyFutures, mergeFuturesReport, splitFutures, type FuturesBatchContext } from '../modules/futures/futures-ingest.js';
-import { isFutureQuote } from '../modules/futures/futures-mapping.js';
-import { FuturesStore } from '../modules/futures/futures-store.js';
-import { FuturesRepository } from '../modules/futures/futures.repository.js';
 import { dict } from '../domain/dict.js';
+import { applyFutures, mergeFuturesReport, splitFutures, type FuturesBatchContext } from '../modules/ingestion/futures-intake.js';
+import { isFutureQuote } from '../modules/ingestion/futures-mapping.js';
+import { FuturesStore } from '../modules/stores/futures/futures-store.js';
+import { FuturesRepository } from '../modules/stores/futures/futures.repository.js';
 
 const CHUNK = 500;
 const SHOWN_ERRORS = 50;
@@ -152,6 +152,18 @@ function endedEvents(past: ParsedQuote[]): EventUpdate[] {
   return [...out.values()];
 }
 
+type ImportOptions = {
+  replay: boolean;
+  format?: 'csv' | 'json';
+  server: ServerInfo | null;
+  admin: AdminCall;
+  rejectionsFile?: string;
+  source?: string;
+  dryRun?: boolean;
+  progress?: boolean;
+  now?: number;
+};
+
 /**
  * Imports a file: parse (bad rows reported with line and reason), then feed the good quotes through the same
  * pipeline the providers use, through a running server's admin channel when there is one, else straight into
@@ -160,36 +172,50 @@ function endedEvents(past: ParsedQuote[]): EventUpdate[] {
 export async function runImport(
   path: string,
   config: AppConfig,
-  opts: {
-    replay: boolean;
-    format?: 'csv' | 'json';
-    server: ServerInfo | null;
-    admin: AdminCall;
-    rejectionsFile?: string;
-    source?: string;
-    dryRun?: boolean;
-    progress?: boolean;
-    now?: number;
-  },
+  opts: ImportOptions,
   print: (line: string) => void = console.log,
 ): Promise<ImportSummary> {
+  const plan = await planImport(path, config, opts);
+  const tally = new ImportTally(plan);
+  const progress = startProgress(plan, opts);
+  if (opts.dryRun) checkOnly(plan, tally, progress.tick);
+  else if (opts.server) await importThroughServer(plan, tally, progress.tick, opts.server, opts.admin);
+  else await importIntoStore(plan, tally, progress.tick, config);
+  const seconds = progress.stop();
+  if (!opts.dryRun)
+    writeManifest(config.dataDir, {
+      source: plan.source,
+      file: path,
+      imported_at: new Date(plan.now).toISOString(),
+      replay: opts.replay,
+      ids: [...tally.ids],
+    });
+  const rejectionsFile = reportRejections(plan, tally, config, opts, print);
+  const summary = summaryOf(path, plan, tally, opts, rejectionsFile);
+  printSummary(summary, { seconds, now: plan.now, replay: opts.replay, tally }, print);
+  return summary;
+}
+
+/** The file read and sorted: the rows of events already over (imported as ended) and the current ones, in chunks. */
+interface ImportPlan {
+  source: string;
+  now: number;
+  replay: boolean;
+  catalog: Catalog;
+  parsed: ReturnType<typeof readImportFile>;
+  past: ParsedQuote[];
+  current: ParsedQuote[];
+  ended: EventUpdate[];
+  /** What the previous import of this source brought. */
+  previous: ImportManifest | null;
+  /** The index in `current` of each chunk's first row. */
+  chunks: number[];
+}
+
+async function planImport(path: string, config: AppConfig, opts: ImportOptions): Promise<ImportPlan> {
   const catalog = new Catalog();
   const now = opts.now ?? (opts.server ? await serverNow(opts.server) : null) ?? clock.now();
-  const source = opts.source ?? basename(path);
-  let parsed: ReturnType<typeof readImportFile>;
-  try {
-    parsed = readImportFile(path, catalog, { replay: opts.replay, now, format: opts.format });
-  } catch (err) {
-    // A file that cannot be read at all (missing, a directory, no permission).
-    parsed = {
-      format: opts.format === 'json' ? 'odds_api_json' : 'sample_csv',
-      quotes: [],
-      errors: [{ line: 0, reason: `cannot read the file: ${(err as Error).message}` }],
-      records: 0,
-      capturedAt: null,
-      shiftMs: 0,
-    };
-  }
+  const parsed = readOrExplain(path, catalog, { replay: opts.replay, now, format: opts.format });
   // Events that had started before the import are imported as what they are: ended (their prices never become
   // upcoming or live prices on the board).
   const captured = parsed.capturedAt === null ? null : parsed.capturedAt + parsed.shiftMs;
@@ -198,46 +224,82 @@ export async function runImport(
   const past = parsed.quotes.filter(pastRow);
   const current = parsed.quotes.filter((p) => !pastRow(p));
   for (const p of current) inProgress(p, now);
-  const ended = endedEvents(past);
-  const previous = readManifest(config.dataDir, source);
-
-  const errors: ParseError[] = [...parsed.errors];
-  const reasons: Record<string, number> = dict();
-  for (const e of parsed.errors) reasons[e.code ?? 'invalid_row'] = (reasons[e.code ?? 'invalid_row'] ?? 0) + 1;
-  let changed = 0;
-  let unchanged = 0;
-  const accepted = new Set<number>();
-  const ids = new Set<string>();
-  const merged: Pick<IngestReport, 'registered' | 'displayOnly'> = {};
-  const record = (chunkStart: number, report: IngestReport) => {
-    changed += report.changed;
-    unchanged += report.unchanged;
-    mergeRegistered(merged, report);
-    for (const [k, v] of Object.entries(report.rejected)) reasons[k] = (reasons[k] ?? 0) + (v ?? 0);
-    const rejectedIdx = new Set(report.rejections.map((r) => r.index));
-    for (const r of report.rejections) errors.push({ line: current[chunkStart + r.index]!.line, reason: r.message });
-    for (let i = 0; i < report.quotes; i++) if (!rejectedIdx.has(i)) accepted.add(chunkStart + i);
-    for (const id of report.ids ?? []) if (id) ids.add(id);
-  };
-  const batchOf = (i: number, extra: Partial<ProviderBatch> = {}): ProviderBatch => ({
-    source: `import:${source}`,
-    quotes: current.slice(i, i + CHUNK).map((p) => p.quote),
-    reportIds: true,
-    ...(opts.replay ? { history: true } : {}),
-    ...extra,
-  });
-  const futuresContext = (batch: ProviderBatch): FuturesBatchContext => ({
-    source: batch.source,
-    history: batch.history === true,
-    removeIds: batch.removeIds,
-  });
+  const source = opts.source ?? basename(path);
   const chunks: number[] = [];
   for (let i = 0; i < current.length; i += CHUNK) chunks.push(i);
   if (!chunks.length) chunks.push(0);
+  const previous = readManifest(config.dataDir, source);
+  return { source, now, replay: opts.replay, catalog, parsed, past, current, ended: endedEvents(past), previous, chunks };
+}
 
-  // A progress bar for big files, on a terminal (stderr), with rows/s and the time left.
+/** The parsed file, or, for a file that cannot be read at all (missing, a directory, no permission), why. */
+function readOrExplain(path: string, catalog: Catalog, read: Parameters<typeof readImportFile>[2]): ReturnType<typeof readImportFile> {
+  try {
+    return readImportFile(path, catalog, read);
+  } catch (err) {
+    return {
+      format: read.format === 'json' ? 'odds_api_json' : 'sample_csv',
+      quotes: [],
+      errors: [{ line: 0, reason: `cannot read the file: ${(err as Error).message}` }],
+      records: 0,
+      capturedAt: null,
+      shiftMs: 0,
+    };
+  }
+}
+
+/** What the import did so far: the chunks' reports added up. */
+class ImportTally {
+  readonly errors: ParseError[];
+  readonly reasons: Record<string, number> = dict();
+  changed = 0;
+  unchanged = 0;
+  /** Indexes in `current` of the rows accepted. */
+  readonly accepted = new Set<number>();
+  /** The row and futures price ids the import brought (its manifest). */
+  readonly ids = new Set<string>();
+  readonly merged: Pick<IngestReport, 'registered' | 'displayOnly'> = {};
+  notDurable = false;
+  quarantined = 0;
+  withdrawn = 0;
+
+  constructor(private readonly plan: ImportPlan) {
+    this.errors = [...plan.parsed.errors];
+    for (const e of plan.parsed.errors) this.reasons[e.code ?? 'invalid_row'] = (this.reasons[e.code ?? 'invalid_row'] ?? 0) + 1;
+  }
+
+  /** Adds the report of the chunk starting at `chunkStart` (rejection indexes are within the chunk). */
+  record(chunkStart: number, report: IngestReport): void {
+    this.changed += report.changed;
+    this.unchanged += report.unchanged;
+    mergeRegistered(this.merged, report);
+    for (const [k, v] of Object.entries(report.rejected)) this.reasons[k] = (this.reasons[k] ?? 0) + (v ?? 0);
+    const rejectedIdx = new Set(report.rejections.map((r) => r.index));
+    for (const r of report.rejections) this.errors.push({ line: this.plan.current[chunkStart + r.index]!.line, reason: r.message });
+    for (let i = 0; i < report.quotes; i++) if (!rejectedIdx.has(i)) this.accepted.add(chunkStart + i);
+    for (const id of report.ids ?? []) if (id) this.ids.add(id);
+  }
+}
+
+/** The batch of the chunk starting at row `i` of `current`. */
+function batchOf(plan: ImportPlan, i: number, extra: Partial<ProviderBatch> = {}): ProviderBatch {
+  return {
+    source: `import:${plan.source}`,
+    quotes: plan.current.slice(i, i + CHUNK).map((p) => p.quote),
+    reportIds: true,
+    ...(plan.replay ? { history: true } : {}),
+    ...extra,
+  };
+}
+
+function futuresContext(batch: ProviderBatch): FuturesBatchContext {
+  return { source: batch.source, history: batch.history === true, removeIds: batch.removeIds };
+}
+
+/** A progress bar for big files, on a terminal (stderr), with rows/s and the time left; `stop` returns the seconds taken. */
+function startProgress(plan: ImportPlan, opts: ImportOptions): { tick: (done: number) => void; stop: () => number } {
   const bar =
-    (opts.progress ?? process.stderr.isTTY) && parsed.records > PROGRESS_FROM
+    (opts.progress ?? process.stderr.isTTY) && plan.parsed.records > PROGRESS_FROM
       ? new cliProgress.SingleBar(
           {
             format: `${opts.dryRun ? 'checking' : 'importing'} {bar} {percentage}% | {value}/{total} rows | {speed} rows/s | ETA {eta_formatted}`,
@@ -248,189 +310,261 @@ export async function runImport(
         )
       : null;
   const started = performance.now();
-  bar?.start(current.length, 0, { speed: 0 });
-  const tick = (done: number) => bar?.update(done, { speed: Math.round(done / Math.max(0.001, (performance.now() - started) / 1000)) });
+  bar?.start(plan.current.length, 0, { speed: 0 });
+  return {
+    tick: (done) => bar?.update(done, { speed: Math.round(done / Math.max(0.001, (performance.now() - started) / 1000)) }),
+    stop: () => {
+      bar?.stop();
+      return (performance.now() - started) / 1000;
+    },
+  };
+}
 
-  let notDurable = false;
-  let quarantined = 0;
-  let withdrawn = 0;
-  if (opts.dryRun) {
-    // Checked against an empty board and futures store with a throwaway catalog: rejections and ids, nothing written.
-    const dryCatalog = new Catalog();
-    const pipeline = new IngestionPipeline(dryCatalog, new OddsBoard());
-    const futures = new FuturesStore();
-    for (const i of chunks) {
-      const batch = batchOf(i);
-      const split = splitFutures(batch);
-      const f = split.futures.length ? applyFutures(futures, dryCatalog, split.futures, now, futuresContext(batch)) : null;
-      record(i, mergeFuturesReport(pipeline.process(split.games, now).report, split, f));
-      tick(Math.min(current.length, i + CHUNK));
-    }
-    withdrawn = (previous?.ids ?? []).filter((id) => !ids.has(id)).length;
-    unchanged = (previous?.ids ?? []).filter((id) => ids.has(id)).length;
-    changed = ids.size - unchanged;
-  } else if (opts.server) {
-    for (const [n, i] of chunks.entries()) {
-      const batch = batchOf(i, n === 0 ? { events: ended } : {});
-      const report = (await opts.admin(opts.server, 'POST', '/ingest', {
-        source: batch.source,
-        quotes: batch.quotes,
-        events: batch.events,
-        report_ids: true,
-        ...(batch.history ? { history: true } : {}),
-      })) as IngestReport & { durable?: boolean };
-      record(i, report);
-      if (report.durable === false) notDurable = true;
-      tick(Math.min(current.length, i + CHUNK));
-    }
-    // What the previous import of this source brought and this one did not: withdrawn (idempotent by row identity).
-    const stale = (previous?.ids ?? []).filter((id) => !ids.has(id));
-    for (let i = 0; i < stale.length; i += 5000) {
-      const report = (await opts.admin(opts.server, 'POST', '/ingest', {
-        source: `import:${source}`,
-        quotes: [],
-        remove_ids: stale.slice(i, i + 5000),
-      })) as IngestReport & { durable?: boolean };
-      withdrawn += report.removed;
-      if (report.durable === false) notDurable = true;
-    }
-  } else {
-    const ds = createDataSource(config);
-    await ds.initialize();
-    try {
-      await runMigrations(ds);
-      const repo = new BoardRepository(ds);
-      const board = new OddsBoard();
-      const loaded = await repo.load();
-      board.load(loaded.events, loaded.rows, clock.now());
-      const pipeline = new IngestionPipeline(catalog, board);
-      const writer = new BoardWriter(repo, clock);
-      // Futures quotes go to the futures markets, as on a server (never onto the board as events).
-      const futuresRepo = new FuturesRepository(ds);
-      const futures = new FuturesStore();
-      futures.applyChange(await futuresRepo.load());
+/** --dry-run: checked against an empty board and futures store with a throwaway catalog: rejections and ids, nothing written. */
+function checkOnly(plan: ImportPlan, tally: ImportTally, tick: (done: number) => void): void {
+  const dryCatalog = new Catalog();
+  const pipeline = new IngestionPipeline(dryCatalog, new OddsBoard());
+  const futures = new FuturesStore();
+  for (const i of plan.chunks) {
+    const batch = batchOf(plan, i);
+    const split = splitFutures(batch);
+    const f = split.futures.length ? applyFutures(futures, dryCatalog, split.futures, plan.now, futuresContext(batch)) : null;
+    tally.record(i, mergeFuturesReport(pipeline.process(split.games, plan.now).report, split, f));
+    tick(Math.min(plan.current.length, i + CHUNK));
+  }
+  const previous = plan.previous?.ids ?? [];
+  tally.withdrawn = previous.filter((id) => !tally.ids.has(id)).length;
+  tally.unchanged = previous.filter((id) => tally.ids.has(id)).length;
+  tally.changed = tally.ids.size - tally.unchanged;
+}
+
+/** Through a running server's admin channel; then what the previous import of this source brought and this one did not is withdrawn. */
+async function importThroughServer(
+  plan: ImportPlan,
+  tally: ImportTally,
+  tick: (done: number) => void,
+  server: ServerInfo,
+  admin: AdminCall,
+): Promise<void> {
+  for (const [n, i] of plan.chunks.entries()) {
+    const batch = batchOf(plan, i, n === 0 ? { events: plan.ended } : {});
+    const report = (await admin(server, 'POST', '/ingest', {
+      source: batch.source,
+      quotes: batch.quotes,
+      events: batch.events,
+      report_ids: true,
+      ...(batch.history ? { history: true } : {}),
+    })) as IngestReport & { durable?: boolean };
+    tally.record(i, report);
+    if (report.durable === false) tally.notDurable = true;
+    tick(Math.min(plan.current.length, i + CHUNK));
+  }
+  // Withdrawn idempotently, by row identity.
+  const stale = (plan.previous?.ids ?? []).filter((id) => !tally.ids.has(id));
+  for (let i = 0; i < stale.length; i += 5000) {
+    const report = (await admin(server, 'POST', '/ingest', {
+      source: `import:${plan.source}`,
+      quotes: [],
+      remove_ids: stale.slice(i, i + 5000),
+    })) as IngestReport & { durable?: boolean };
+    tally.withdrawn += report.removed;
+    if (report.durable === false) tally.notDurable = true;
+  }
+}
+
+/** Straight into the store (no server holds it): board rows through the pipeline and the board writer, futures to their table. */
+async function importIntoStore(plan: ImportPlan, tally: ImportTally, tick: (done: number) => void, config: AppConfig): Promise<void> {
+  await withStores(
+    config,
+    async ({ board, pipeline, writer, futures, futuresRepo }) => {
       const apply = async (batch: ProviderBatch) => {
         const at = clock.now();
         const split = splitFutures(batch);
         const f =
-          split.futures.length || batch.removeIds?.length ? applyFutures(futures, catalog, split.futures, at, futuresContext(batch)) : null;
+          split.futures.length || batch.removeIds?.length
+            ? applyFutures(futures, plan.catalog, split.futures, at, futuresContext(batch))
+            : null;
         const { changeSet, report } = pipeline.process(split.games, at);
         board.applyChangeSet(changeSet);
         writer.enqueue(changeSet);
         if (f) await futuresRepo.save(f.change);
         return mergeFuturesReport(report, split, f);
       };
-      for (const [n, i] of chunks.entries()) {
-        record(i, await apply(batchOf(i, n === 0 ? { events: ended } : {})));
-        tick(Math.min(current.length, i + CHUNK));
+      for (const [n, i] of plan.chunks.entries()) {
+        tally.record(i, await apply(batchOf(plan, i, n === 0 ? { events: plan.ended } : {})));
+        tick(Math.min(plan.current.length, i + CHUNK));
       }
-      const stale = (previous?.ids ?? []).filter((id) => !ids.has(id));
-      if (stale.length) withdrawn = (await apply({ source: `import:${source}`, quotes: [], removeIds: stale })).removed;
+      const stale = (plan.previous?.ids ?? []).filter((id) => !tally.ids.has(id));
+      if (stale.length) tally.withdrawn = (await apply({ source: `import:${plan.source}`, quotes: [], removeIds: stale })).removed;
       await writer.flush();
       if (!writer.healthy) throw new Error('could not write the imported prices to the store');
-      quarantined = writer.quarantined;
-    } finally {
-      await ds.destroy();
-    }
-  }
-  bar?.stop();
-  const seconds = (performance.now() - started) / 1000;
-  if (!opts.dryRun)
-    writeManifest(config.dataDir, { source, file: path, imported_at: new Date(now).toISOString(), replay: opts.replay, ids: [...ids] });
+      tally.quarantined = writer.quarantined;
+    },
+    plan.catalog,
+  );
+}
 
-  const byBook: Record<string, number> = dict();
-  for (const i of accepted) {
-    const b = current[i]!.quote.book;
-    byBook[b] = (byBook[b] ?? 0) + 1;
+/** The stores as a server would load them: the board (with its pipeline and writer) and the futures markets. */
+interface LoadedStores {
+  board: OddsBoard;
+  pipeline: IngestionPipeline;
+  writer: BoardWriter;
+  futures: FuturesStore;
+  futuresRepo: FuturesRepository;
+}
+
+/** Opens the database (migrated), loads the board and the futures markets, runs `fn`, closes the database. */
+async function withStores<T>(config: AppConfig, fn: (s: LoadedStores) => Promise<T>, catalog = new Catalog()): Promise<T> {
+  const ds = createDataSource(config);
+  await ds.initialize();
+  try {
+    await runMigrations(ds);
+    const repo = new BoardRepository(ds);
+    const board = new OddsBoard();
+    const loaded = await repo.load();
+    board.load(loaded.events, loaded.rows, clock.now());
+    const pipeline = new IngestionPipeline(catalog, board);
+    const writer = new BoardWriter(repo, clock);
+    // Futures quotes go to the futures markets, as on a server (never onto the board as events).
+    const futuresRepo = new FuturesRepository(ds);
+    const futures = new FuturesStore();
+    futures.applyChange(await futuresRepo.load());
+    return await fn({ board, pipeline, writer, futures, futuresRepo });
+  } finally {
+    await ds.destroy();
   }
+}
+
+/** Prints the first rejected rows and writes every one to a file (not for a dry run); returns the file's path, or null. */
+function reportRejections(
+  plan: ImportPlan,
+  tally: ImportTally,
+  config: AppConfig,
+  opts: ImportOptions,
+  print: (line: string) => void,
+): string | null {
+  const errors = tally.errors;
   errors.sort((a, b) => a.line - b.line);
-  const rejected = errors.length;
   for (const e of errors.slice(0, SHOWN_ERRORS)) print(`line ${e.line}: ${e.reason}`);
   let rejectionsFile: string | null = null;
   if (errors.length && !opts.dryRun) {
-    rejectionsFile = writeRejections(config.dataDir, source, errors, opts.rejectionsFile);
+    rejectionsFile = writeRejections(config.dataDir, plan.source, errors, opts.rejectionsFile);
     if (errors.length > SHOWN_ERRORS) print(`... and ${errors.length - SHOWN_ERRORS} more rejected rows`);
     print(`every rejected row with its line and reason: ${rejectionsFile ?? '(could not write the list)'}`);
   } else if (errors.length > SHOWN_ERRORS) print(`... and ${errors.length - SHOWN_ERRORS} more rejected rows`);
-  const registered = { leagues: merged.registered?.leagues ?? [], books: merged.registered?.books ?? [] };
+  return rejectionsFile;
+}
+
+function summaryOf(path: string, plan: ImportPlan, tally: ImportTally, opts: ImportOptions, rejectionsFile: string | null): ImportSummary {
+  const byBook: Record<string, number> = dict();
+  for (const i of tally.accepted) {
+    const b = plan.current[i]!.quote.book;
+    byBook[b] = (byBook[b] ?? 0) + 1;
+  }
+  const rejected = tally.errors.length;
   // Rows of ended events are imported as what they are: they count as imported.
-  const imported = accepted.size + past.length;
-  const exitCode = imported === 0 ? IMPORT_EXIT.NOTHING : rejected > 0 || quarantined > 0 ? IMPORT_EXIT.SOME_REJECTED : IMPORT_EXIT.ALL;
-  const summary: ImportSummary = {
+  const imported = tally.accepted.size + plan.past.length;
+  const exitCode =
+    imported === 0 ? IMPORT_EXIT.NOTHING : rejected > 0 || tally.quarantined > 0 ? IMPORT_EXIT.SOME_REJECTED : IMPORT_EXIT.ALL;
+  return {
     file: path,
-    format: parsed.format,
-    records: parsed.records,
+    format: plan.parsed.format,
+    records: plan.parsed.records,
     imported,
-    changed,
-    unchanged,
+    changed: tally.changed,
+    unchanged: tally.unchanged,
     rejected,
-    reasons,
-    errors,
+    reasons: tally.reasons,
+    errors: tally.errors,
     byBook,
-    shiftMs: (parsed as { shiftMs: number }).shiftMs,
+    shiftMs: (plan.parsed as { shiftMs: number }).shiftMs,
     via: opts.server ? 'server' : 'store',
-    registered,
-    displayOnly: merged.displayOnly ?? {},
-    notes: parsed.notes ?? [],
+    registered: { leagues: tally.merged.registered?.leagues ?? [], books: tally.merged.registered?.books ?? [] },
+    displayOnly: tally.merged.displayOnly ?? {},
+    notes: plan.parsed.notes ?? [],
     rejectionsFile,
     exitCode,
-    source,
-    ended: { rows: past.length, events: ended.length },
-    withdrawn,
+    source: plan.source,
+    ended: { rows: plan.past.length, events: plan.ended.length },
+    withdrawn: tally.withdrawn,
     dryRun: opts.dryRun ?? false,
   };
+}
+
+interface RunFacts {
+  seconds: number;
+  now: number;
+  replay: boolean;
+  tally: ImportTally;
+}
+
+function printSummary(summary: ImportSummary, run: RunFacts, print: (line: string) => void): void {
   for (const n of summary.notes) print(`note: ${n}`);
+  printOutcome(summary, run, print);
+  printBreakdown(summary, run, print);
+  printWarnings(summary, run, print);
+}
+
+/** What was imported (or would be), and the rows of events already over. */
+function printOutcome(summary: ImportSummary, run: RunFacts, print: (line: string) => void): void {
+  const { file: path, source, imported, changed, unchanged, rejected, withdrawn } = summary;
   const into = summary.via === 'server' ? 'running server' : 'store';
-  if (opts.dryRun) {
+  if (summary.dryRun) {
     print(
       `dry run (nothing written): ${path} (${summary.format}) as source "${source}" would import ${imported} of ${summary.records} rows into the ${into}: ${changed} new, ${unchanged} already imported by this source, ${rejected} rejected; ${withdrawn} rows of its previous import would be withdrawn`,
     );
   } else {
     print(
-      `imported ${imported} of ${summary.records} rows from ${path} (${summary.format}) as source "${source}" into the ${into} in ${seconds.toFixed(1)} s (${Math.round(parsed.records / Math.max(seconds, 0.001))} rows/s): ${changed} new or changed, ${unchanged} unchanged, ${rejected} rejected${withdrawn ? `, ${withdrawn} rows of its previous import withdrawn` : ''}`,
+      `imported ${imported} of ${summary.records} rows from ${path} (${summary.format}) as source "${source}" into the ${into} in ${run.seconds.toFixed(1)} s (${Math.round(summary.records / Math.max(run.seconds, 0.001))} rows/s): ${changed} new or changed, ${unchanged} unchanged, ${rejected} rejected${withdrawn ? `, ${withdrawn} rows of its previous import withdrawn` : ''}`,
     );
   }
-  if (past.length)
+  if (summary.ended.rows)
     print(
-      `${past.length} rows of ${ended.length} events that had started before ${new Date(now).toISOString()} ${opts.dryRun ? 'would be' : 'were'} imported as ended events: their prices are not on the live board${opts.replay ? '' : ' (use --replay to see the capture as a live market)'}`,
+      `${summary.ended.rows} rows of ${summary.ended.events} events that had started before ${new Date(run.now).toISOString()} ${summary.dryRun ? 'would be' : 'were'} imported as ended events: their prices are not on the live board${run.replay ? '' : ' (use --replay to see the capture as a live market)'}`,
     );
-  if (rejected)
+}
+
+/** Rejections by reason, rows by book, what the catalog lacked, the replay's shift and how to withdraw it. */
+function printBreakdown(summary: ImportSummary, run: RunFacts, print: (line: string) => void): void {
+  const list = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+  if (summary.rejected)
     print(
-      `rejected by reason: ${Object.entries(reasons)
+      `rejected by reason: ${Object.entries(summary.reasons)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}`,
     );
-  print(
-    `by sportsbook: ${Object.entries(byBook)
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ')}`,
-  );
-  if (registered.leagues.length)
+  print(`by sportsbook: ${list(summary.byBook)}`);
+  const { leagues, books } = summary.registered;
+  if (leagues.length)
+    print(`new leagues (not in the catalog; registered): ${leagues.map((l) => `${l.id} (${l.sport}, sent as "${l.from}")`).join(', ')}`);
+  if (books.length)
     print(
-      `new leagues (not in the catalog; registered): ${registered.leagues.map((l) => `${l.id} (${l.sport}, sent as "${l.from}")`).join(', ')}`,
+      `new sportsbooks (not in the catalog; registered unverified: unlisted, shown from the sharp tier, never a sharp reference, every opportunity on them carries UNVERIFIED_BOOK until an operator describes them in config/catalog/sportsbooks.json): ${books.map((b) => `${b.id} (sent as "${b.from}")`).join(', ')}`,
     );
-  if (registered.books.length)
-    print(
-      `new sportsbooks (not in the catalog; registered unverified: unlisted, shown from the sharp tier, never a sharp reference, every opportunity on them carries UNVERIFIED_BOOK until an operator describes them in config/catalog/sportsbooks.json): ${registered.books.map((b) => `${b.id} (sent as "${b.from}")`).join(', ')}`,
-    );
-  const shown = Object.entries(summary.displayOnly).sort((a, b) => b[1] - a[1]);
-  if (shown.length)
-    print(`display-only markets (not in the catalog; shown, never in detection): ${shown.map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  if (opts.replay) print(`replayed: times shifted by ${(summary.shiftMs / 3600_000).toFixed(1)} h so the capture time is now`);
-  if (!opts.dryRun) print(`withdraw it with: npm run cli -- import:remove ${source}`);
+  if (Object.keys(summary.displayOnly).length)
+    print(`display-only markets (not in the catalog; shown, never in detection): ${list(summary.displayOnly)}`);
+  if (run.replay) print(`replayed: times shifted by ${(summary.shiftMs / 3600_000).toFixed(1)} h so the capture time is now`);
+  if (!summary.dryRun) print(`withdraw it with: npm run cli -- import:remove ${summary.source}`);
+}
+
+/** Items the store refused, prices not yet durable, and the exit code's meaning. */
+function printWarnings(summary: ImportSummary, run: RunFacts, print: (line: string) => void): void {
+  const { quarantined, notDurable } = run.tally;
   if (quarantined)
     print(`warning: the store refused ${quarantined} items for their data; they were not stored (see the log lines "quarantined")`);
   if (notDurable)
     print(
       'warning: the server could not write every imported price to its database yet; they are buffered in its memory and written when the database returns (lost if it stops before)',
     );
-  if (exitCode === IMPORT_EXIT.NOTHING) print(`nothing was imported from ${path} (exit code ${IMPORT_EXIT.NOTHING})`);
-  else if (exitCode === IMPORT_EXIT.SOME_REJECTED)
+  if (summary.exitCode === IMPORT_EXIT.NOTHING) print(`nothing was imported from ${summary.file} (exit code ${IMPORT_EXIT.NOTHING})`);
+  else if (summary.exitCode === IMPORT_EXIT.SOME_REJECTED)
     print(
-      `partial import (exit code ${IMPORT_EXIT.SOME_REJECTED}): ${imported} rows imported, ${rejected + quarantined} refused${rejectionsFile ? ` (listed in ${rejectionsFile})` : ''}`,
+      `partial import (exit code ${IMPORT_EXIT.SOME_REJECTED}): ${summary.imported} rows imported, ${summary.rejected + quarantined} refused${summary.rejectionsFile ? ` (listed in ${summary.rejectionsFile})` : ''}`,
     );
-  return summary;
 }
 
 /** Withdraws what the import of `source` brought (its rows, by id) and forgets it. */
@@ -441,60 +575,56 @@ export async function removeImport(
   print: (line: string) => void = console.log,
 ): Promise<number> {
   const manifest = readManifest(config.dataDir, source);
-  if (!manifest) {
-    const dir = join(config.dataDir, 'imports');
-    const known = existsSync(dir)
-      ? (await import('node:fs'))
-          .readdirSync(dir)
-          .filter((f) => f.endsWith('.json'))
-          .map((f) => f.slice(0, -5))
-      : [];
-    throw new Error(`no import named "${source}" (known: ${known.length ? known.join(', ') : 'none'})`);
-  }
-  let removed = 0;
-  if (opts.server) {
-    for (let i = 0; i < manifest.ids.length; i += 5000) {
-      const report = (await opts.admin(opts.server, 'POST', '/ingest', {
-        source: `import:${source}`,
-        quotes: [],
-        remove_ids: manifest.ids.slice(i, i + 5000),
-      })) as IngestReport;
-      removed += report.removed;
-    }
-  } else {
-    const ds = createDataSource(config);
-    await ds.initialize();
-    try {
-      await runMigrations(ds);
-      const repo = new BoardRepository(ds);
-      const board = new OddsBoard();
-      const loaded = await repo.load();
-      board.load(loaded.events, loaded.rows, Date.now());
-      const writer = new BoardWriter(repo);
-      const { changeSet, report } = new IngestionPipeline(new Catalog(), board).process(
-        { source: `import:${source}`, quotes: [], removeIds: manifest.ids },
-        Date.now(),
-      );
-      board.applyChangeSet(changeSet);
-      writer.enqueue(changeSet);
-      await writer.flush();
-      if (!writer.healthy) throw new Error('could not write the removal to the store');
-      // The futures prices it brought, and the markets they leave empty (its history markets).
-      const futuresRepo = new FuturesRepository(ds);
-      const futures = new FuturesStore();
-      futures.applyChange(await futuresRepo.load());
-      const gone = futures.remove(manifest.ids, `import:${source}`, Date.now());
-      await futuresRepo.save(gone);
-      removed = report.removed + (gone.removedPrices?.length ?? 0);
-    } finally {
-      await ds.destroy();
-    }
-  }
+  if (!manifest) throw new Error(`no import named "${source}" (known: ${knownImports(config.dataDir).join(', ') || 'none'})`);
+  const removed = opts.server
+    ? await removeThroughServer(source, manifest.ids, opts.server, opts.admin)
+    : await removeFromStore(source, manifest.ids, config);
   rmSync(manifestPath(config.dataDir, source), { force: true });
   print(
     `withdrew the import "${source}" (${manifest.file}, imported ${manifest.imported_at}): ${removed} of its ${manifest.ids.length} rows removed${removed < manifest.ids.length ? ' (the others had already left the board: ended events, or replaced)' : ''}`,
   );
   return removed;
+}
+
+/** The sources with a manifest. */
+function knownImports(dataDir: string): string[] {
+  const dir = join(dataDir, 'imports');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5));
+}
+
+async function removeThroughServer(source: string, ids: string[], server: ServerInfo, admin: AdminCall): Promise<number> {
+  let removed = 0;
+  for (let i = 0; i < ids.length; i += 5000) {
+    const report = (await admin(server, 'POST', '/ingest', {
+      source: `import:${source}`,
+      quotes: [],
+      remove_ids: ids.slice(i, i + 5000),
+    })) as IngestReport;
+    removed += report.removed;
+  }
+  return removed;
+}
+
+/** The board rows it brought, then its futures prices and the markets they leave empty (its history markets). */
+async function removeFromStore(importSource: string, ids: string[], config: AppConfig): Promise<number> {
+  const source = `import:${importSource}`;
+  return withStores(
+    config,
+    async ({ board, pipeline, writer, futures, futuresRepo }) => {
+      const { changeSet, report } = pipeline.process({ source, quotes: [], removeIds: ids }, Date.now());
+      board.applyChangeSet(changeSet);
+      writer.enqueue(changeSet);
+      await writer.flush();
+      if (!writer.healthy) throw new Error('could not write the removal to the store');
+      const gone = futures.remove(ids, source, Date.now());
+      await futuresRepo.save(gone);
+      return report.removed + (gone.removedPrices?.length ?? 0);
+    },
+    new Catalog(),
+  );
 }
 
 /**

@@ -9,14 +9,16 @@ import { Sequencer } from './bus/sequencer.js';
 import { RedisService } from './redis/redis.service.js';
 import { MemoryWindowStore, RedisWindowStore } from './rate-limit/rate-limit.storage.js';
 import { Clock } from './time/clock.js';
+import { MetricsService } from './metrics/metrics.service.js';
 
 export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
 
-/** Cross-cutting infrastructure: Redis (optional), the event bus, the access policy, rate-limit counters. */
+/** Cross-cutting infrastructure: Redis (optional), the event bus, the access policy, rate-limit counters, the metrics registry. */
 @Global()
 @Module({
   providers: [
     RedisService,
+    MetricsService,
     AccessPolicy,
     { provide: Sequencer, useValue: new Sequencer() },
     {
@@ -37,6 +39,6 @@ export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
       },
     },
   ],
-  exports: [RedisService, AccessPolicy, EventBus, RATE_LIMIT_STORE, Sequencer],
+  exports: [RedisService, MetricsService, AccessPolicy, EventBus, RATE_LIMIT_STORE, Sequencer],
 })
 export class CommonModule {}

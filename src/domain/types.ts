@@ -48,8 +48,9 @@ export interface QuoteKey {
   playerName?: string | null;
   statCategory?: string | null;
   /**
-   * Set by sources that know a quote is a futures (outright) price, with its market: such quotes go to the
-   * futures markets (src/modules/futures), never to the board. Quotes without it are recognised there too.
+   * Set by sources that know a quote is a futures (outright) price, with its market: ingestion hands such quotes
+   * to the futures store (src/modules/stores/futures), never to the board. Quotes without it are recognised too
+   * (src/domain/future-quote.ts).
    */
   future?: FutureTag;
 }

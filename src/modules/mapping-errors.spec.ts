@@ -6,13 +6,13 @@ import type { DetectContext } from './detection/group-info.js';
 import { probableMappingError } from './detection/guards.js';
 import { detectEv } from './ev/ev.detector.js';
 import { IngestionPipeline, threeWayHandicaps } from './ingestion/pipeline.js';
+import { arsenalChelsea, NOW } from '../../test/factories/quotes.js';
 
 /**
  * Soccer rows a second real snapshot carried: a prediction market's per-outcome Yes contracts on a game, a contract
  * titled by the game, and a retail book's three-way 0 handicap beside the sharp book's Asian 0.
  */
 
-const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T15:00:00Z');
 
 function boardWith(quotes: Quote[]) {
@@ -26,19 +26,8 @@ function boardWith(quotes: Quote[]) {
   return { board, ctx, rows, report: r.report, groupOf };
 }
 
-const epl = (book: string, over: Partial<Quote>): Quote => ({
-  book,
-  league: 'epl',
-  homeTeam: 'Arsenal',
-  awayTeam: 'Chelsea',
-  startTime: KICK,
-  marketType: 'moneyline',
-  selection: 'Arsenal',
-  selectionType: 'home',
-  line: null,
-  price: { decimal: 2 },
-  ...over,
-});
+/** Arsenal v Chelsea, kicking off at 15:00. */
+const epl = (book: string, over: Partial<Quote>): Quote => arsenalChelsea(book, { startTime: KICK, ...over });
 
 /**
  * Pinnacle's three-way moneyline: Arsenal 2.00, draw 3.60, Chelsea 4.00. Implied 0.5 + 0.277778 + 0.25 = 1.027778;

@@ -9,6 +9,7 @@ import { detectEv } from './ev/ev.detector.js';
 import { IngestionPipeline } from './ingestion/pipeline.js';
 import { detectLowHold } from './low-hold/low-hold.detector.js';
 import { detectMiddles } from './middles/middles.detector.js';
+import { arsenalChelsea, NOW, nuggetsLakers } from '../../test/factories/quotes.js';
 
 /**
  * Detection on real-shaped data: the traps of feeds no one cleaned, each with the opportunities a careful
@@ -16,8 +17,6 @@ import { detectMiddles } from './middles/middles.detector.js';
  */
 
 const catalog = new Catalog();
-const NOW = Date.parse('2026-11-22T12:00:00Z');
-const KICK = Date.parse('2026-11-23T18:00:00Z');
 const all = () => true;
 
 function boardWith(quotes: Quote[]): { ctx: DetectContext; flagged: DetectContext; board: OddsBoard } {
@@ -42,32 +41,8 @@ function powerDevig(implied: number[]): number[] {
   return implied.map((p) => p ** ((lo + hi) / 2));
 }
 
-const epl = (book: string, over: Partial<Quote>): Quote => ({
-  book,
-  league: 'epl',
-  homeTeam: 'Arsenal',
-  awayTeam: 'Chelsea',
-  startTime: KICK,
-  marketType: 'moneyline',
-  selection: 'Arsenal',
-  selectionType: 'home',
-  line: null,
-  price: { decimal: 2 },
-  ...over,
-});
-const nba = (book: string, over: Partial<Quote>): Quote => ({
-  book,
-  league: 'nba',
-  homeTeam: 'Denver Nuggets',
-  awayTeam: 'Los Angeles Lakers',
-  startTime: KICK,
-  marketType: 'moneyline',
-  selection: 'Denver Nuggets',
-  selectionType: 'home',
-  line: null,
-  price: { american: -110 },
-  ...over,
-});
+const epl = arsenalChelsea;
+const nba = nuggetsLakers;
 
 describe('a self-contradicting exchange (player goal props: a retail over 1.5 against an exchange under 1.5)', () => {
   const goals = (book: string, over: number, under: number): Quote[] =>

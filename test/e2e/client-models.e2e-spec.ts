@@ -5,6 +5,7 @@ import { DetectionEngine } from '../../src/modules/detection/detection.engine.js
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { SseRecorder } from '../support/sse.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
+import { CELTICS_TEAM } from '../factories/quotes.js';
 
 /**
  * The Python clients' models (sharpapi 0.2.6 and 0.4.1, src/sharpapi/models.py) applied to real answers, and the
@@ -381,16 +382,7 @@ describe("the Python clients' models and the current line's fields (end to end)"
   it("team refs carry the catalog's city, mascot, conference and division; keys without a value are left out", async () => {
     const all = await rows('');
     const celtics = find(all, (r) => r.sportsbook === 'fanduel' && r.market_type === 'moneyline' && r.selection_type === 'home');
-    expect(celtics.home).toEqual({
-      id: 'boston_celtics',
-      numerical_id: 3,
-      name: 'Boston Celtics',
-      abbreviation: 'BOS',
-      city: 'Boston',
-      mascot: 'Celtics',
-      conference: 'Eastern',
-      division: 'Atlantic',
-    });
+    expect(celtics.home).toEqual(CELTICS_TEAM);
     expect(celtics.away).toMatchObject({ name: 'New York Knicks', city: 'New York', conference: 'Eastern', division: 'Atlantic' });
     const arsenal = find(all, (r) => r.selection_type === 'home_over');
     expect(arsenal.home).toEqual({

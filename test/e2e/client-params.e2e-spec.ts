@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
+import { gameQuote } from '../factories/quotes.js';
 
 /**
  * Every query parameter the official clients send, with the values they send, is understood: for each method of
@@ -61,21 +62,7 @@ const NBA = [
 /** The books beside Pinnacle on the +EV games: game i (1-4) is priced by the first i of them. */
 const EXTRA = ['draftkings', 'fanduel', 'betmgm', 'caesars'];
 
-function quote(book: string, league: string, home: string, away: string, start: number, over: Partial<Quote>): Quote {
-  return {
-    book,
-    league,
-    homeTeam: home,
-    awayTeam: away,
-    startTime: start,
-    marketType: 'moneyline',
-    selection: home,
-    selectionType: 'home',
-    line: null,
-    price: { american: -110 },
-    ...over,
-  };
-}
+const quote = gameQuote;
 
 /**
  * The board:

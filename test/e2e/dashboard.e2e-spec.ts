@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../src/common/time/clock.js';
 import { DASHBOARD_CSP } from '../../src/dashboard/dashboard.js';
@@ -11,11 +12,22 @@ import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 /**
  * The dashboard in a real browser: Debian's chromium driven by playwright-core. The page is opened with a key,
  * the board fills from the stream, then prices that cross are injected through POST /admin/ingest and the
- * arbitrage appears in its list, with stakes; a screenshot goes to docs/dashboard.png (the README shows it).
+ * arbitrage appears in its list, with stakes, and the page is photographed: into a temporary directory, or to the
+ * path DASHBOARD_SCREENSHOT names (`DASHBOARD_SCREENSHOT=docs/dashboard.png` refreshes the image the README shows).
  * Skipped, saying so, only where no Chromium is installed (CHROMIUM_PATH overrides /usr/bin/chromium).
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+/** Temporary directories the screenshots went to, removed at the end. */
+const scratch: string[] = [];
+/** Where the screenshot goes: DASHBOARD_SCREENSHOT (relative to the repository), else a new temporary directory. */
+function screenshotPath(): string {
+  const named = process.env.DASHBOARD_SCREENSHOT;
+  if (named) return resolve(projectRoot(), named);
+  const dir = mkdtempSync(join(tmpdir(), 'dashboard-'));
+  scratch.push(dir);
+  return join(dir, 'dashboard.png');
+}
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const KICK = Date.parse('2026-11-23T01:00:00Z');
 const BOOKS = ['bet365', 'betmgm', 'caesars', 'draftkings', 'fanduel', 'pinnacle'] as const;
@@ -81,6 +93,7 @@ describeBrowser('dashboard in a real browser (chromium + playwright-core)', () =
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
   });
 
   it('/ and /dashboard lead to the page, served with a self-only CSP', async () => {
@@ -158,8 +171,10 @@ describeBrowser('dashboard in a real browser (chromium + playwright-core)', () =
     expect(await celtics.locator('td.best').count()).toBe(1);
     expect(await celtics.locator('td.best').getAttribute('title')).toContain('2.05');
 
-    mkdirSync(join(projectRoot(), 'docs'), { recursive: true });
-    await page.screenshot({ path: join(projectRoot(), 'docs', 'dashboard.png'), fullPage: false });
+    const shot = screenshotPath();
+    mkdirSync(dirname(shot), { recursive: true });
+    await page.screenshot({ path: shot, fullPage: false });
+    expect(existsSync(shot)).toBe(true);
 
     // Following the event link narrows the board to that game.
     await arb.first().locator('.opp-head a').click();

@@ -6,8 +6,8 @@ import { MarketSimulator } from '../../src/modules/ingestion/simulator/simulator
 import { DetectionEngine } from '../../src/modules/detection/detection.engine.js';
 import type { Quote } from '../../src/domain/types.js';
 import { BoardService } from '../../src/modules/board/board.service.js';
-import type { LowHoldRecord } from '../../src/modules/low-hold/low-hold.detector.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import type { LowHoldRecord } from '../../src/modules/low-hold/low-hold.record.js';
 
 /** The records of the group types (every scope) as JSON without `updatedAt`, by kind, scope and id. */
 function records(detection: DetectionEngine): Record<string, unknown> {

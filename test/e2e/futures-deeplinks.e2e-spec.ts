@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
-import { FuturesService } from '../../src/modules/futures/futures.service.js';
+import { FuturesStoreService } from '../../src/modules/stores/futures/futures-store.service.js';
 import { isolationEnv, KEYS, SERVICES, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -319,7 +319,7 @@ describe('futures across a restart', () => {
     t = await startTestApp({ clock: new ManualClock(NOW), config });
     t.app.get(IngestionService).ingest({ source: 'test', quotes: market().filter((q) => q.future) }, NOW);
     t.app.get(IngestionService).ingest({ source: 'test', quotes: [fut('draftkings', 'Team C', 5)] }, NOW + 1000);
-    await t.app.get(FuturesService).flushed();
+    await t.app.get(FuturesStoreService).flushed();
     const before = (await t.call('/futures/odds?limit=50', { key: KEYS.sharp })).json.data as J[];
     expect(before).toHaveLength(7);
     await t.close({ keepStore: true });

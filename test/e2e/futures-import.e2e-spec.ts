@@ -6,7 +6,7 @@ import { admin } from '../../src/cli/commands.js';
 import { readManifest, removeImport, runImport } from '../../src/cli/import.js';
 import { ManualClock } from '../../src/common/time/clock.js';
 import { Catalog } from '../../src/config/catalog.js';
-import { FuturesService } from '../../src/modules/futures/futures.service.js';
+import { FuturesStoreService } from '../../src/modules/stores/futures/futures-store.service.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { FuturesSimulator } from '../../src/modules/ingestion/simulator/futures-sim.js';
 import { KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
@@ -23,7 +23,7 @@ describe('a replayed import never touches the live futures markets (simulator ru
   const config = testConfig({ DATA_DIR: dataDir });
   let t: TestApp;
   let server: { pid: number; host: string; port: number; admin_token: string; started_at: string };
-  const store = () => t.app.get(FuturesService).store;
+  const store = () => t.app.get(FuturesStoreService).store;
   const state = () => ({
     markets: [...store().markets.values()].map((m) => `${m.id}|${m.name}|${m.closesAt}`).sort(),
     prices: [...store().prices.values()].map((p) => `${p.id}|${p.marketId}|${p.decimal}|${p.lastSeenAt}`).sort(),

@@ -8,8 +8,8 @@ import { IMPORT_EXIT, runImport, type ImportSummary } from '../../src/cli/import
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { OddsRow } from '../../src/domain/odds-row.js';
 import { BoardService } from '../../src/modules/board/board.service.js';
-import { MetricsService } from '../../src/modules/metrics/metrics.service.js';
 import { isolationEnv, KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
+import { MetricsService } from '../../src/common/metrics/metrics.service.js';
 
 /**
  * The standing hostile-import suite (issue 11): files a careless exporter or an attacker produces, imported

@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { KEYS, SERVICES, startTestApp, type TestApp } from '../support/test-app.js';
+import { CELTICS_TEAM, gameQuote } from '../factories/quotes.js';
 
 const NOW = Date.parse('2026-11-22T18:00:00Z');
 const H = 3600_000;
@@ -11,21 +12,7 @@ const H = 3600_000;
 function market(): Quote[] {
   const q: Quote[] = [];
   const add = (league: string, home: string, away: string, start: number, book: string, rows: Array<Partial<Quote>>, live = false) => {
-    for (const r of rows)
-      q.push({
-        book,
-        league,
-        homeTeam: home,
-        awayTeam: away,
-        startTime: start,
-        marketType: 'moneyline',
-        selection: home,
-        selectionType: 'home',
-        line: null,
-        price: { american: -110 },
-        isLive: live,
-        ...r,
-      } as Quote);
+    for (const r of rows) q.push(gameQuote(book, league, home, away, start, { isLive: live, ...r }));
   };
   const ml = (home: string, away: string, h: number, a: number): Array<Partial<Quote>> => [
     { selection: home, selectionType: 'home', price: { american: h } },
@@ -233,16 +220,7 @@ describe('market data endpoints (end to end)', () => {
         books: ['draftkings', 'fanduel', 'pinnacle'],
         markets: ['moneyline', 'point_spread'],
       });
-      expect(celtics.home).toEqual({
-        id: 'boston_celtics',
-        numerical_id: 3,
-        name: 'Boston Celtics',
-        abbreviation: 'BOS',
-        city: 'Boston',
-        mascot: 'Celtics',
-        conference: 'Eastern',
-        division: 'Atlantic',
-      });
+      expect(celtics.home).toEqual(CELTICS_TEAM);
       expect(celtics.sport_ref).toMatchObject({ id: 'basketball', numerical_id: 1 });
       expect(celtics.league_ref).toMatchObject({ id: 'nba', numerical_id: 87 });
       expect(r.json.data[0]).toMatchObject({ status: 'live', is_live: true });

@@ -3,56 +3,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ManualClock } from '../../src/common/time/clock.js';
-import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
+import { CHIEFS_BILLS, knownOpportunities, nflMoneyline, NOW } from '../factories/quotes.js';
 
-const NOW = Date.parse('2026-11-22T12:00:00Z');
-const KICK = Date.parse('2026-11-23T18:00:00Z');
-
-const q = (book: string, home: string, away: string, over: Partial<Quote>): Quote => ({
-  book,
-  league: 'nfl',
-  homeTeam: home,
-  awayTeam: away,
-  startTime: KICK,
-  marketType: 'moneyline',
-  selection: home,
-  selectionType: 'home',
-  line: null,
-  price: { american: -110 },
-  ...over,
-});
-
-/**
- * The board of the opportunity tests: Chiefs v Bills moneyline is an arbitrage among DraftKings and FanDuel
- * (and both +EV against Pinnacle's -105/-105), the Chiefs v Bills spreads -2.5 / -7.5 are a middle, and
- * Eagles v Cowboys is an arbitrage only with Pinnacle (a sharp-tier book).
- */
-function market(): Quote[] {
-  const C = ['Kansas City Chiefs', 'Buffalo Bills'] as const;
-  const E = ['Philadelphia Eagles', 'Dallas Cowboys'] as const;
-  const ml = (book: string, t: readonly [string, string], h: number, a: number, start = KICK): Quote[] => [
-    q(book, t[0], t[1], { price: { american: h }, startTime: start }),
-    q(book, t[0], t[1], { selection: t[1], selectionType: 'away', price: { american: a }, startTime: start }),
-  ];
-  const spread = (book: string, line: number): Quote[] => [
-    q(book, C[0], C[1], { marketType: 'point_spread', line, price: { american: -110 } }),
-    q(book, C[0], C[1], { marketType: 'point_spread', selection: C[1], selectionType: 'away', line: -line, price: { american: -110 } }),
-  ];
-  const later = KICK + 24 * 3600_000;
-  return [
-    ...ml('draftkings', C, 110, -130),
-    ...ml('fanduel', C, -125, 104),
-    ...ml('pinnacle', C, -105, -105),
-    ...ml('betmgm', C, -115, -105),
-    ...spread('draftkings', -2.5),
-    ...spread('fanduel', -7.5),
-    ...ml('draftkings', E, -105, -130, later),
-    ...ml('fanduel', E, -120, -110, later),
-    ...ml('pinnacle', E, -145, 125, later),
-  ];
-}
+/** The board of the opportunity tests (knownOpportunities), with BetMGM also pricing Chiefs v Bills. */
+const market = () => knownOpportunities({ alsoOnChiefsBills: nflMoneyline('betmgm', CHIEFS_BILLS, -115, -105) });
 
 type J = Record<string, any>;
 

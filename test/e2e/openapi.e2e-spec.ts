@@ -4,8 +4,10 @@ import { ManualClock } from '../../src/common/time/clock.js';
 import { ERROR_DOCS } from '../../src/common/http/error-docs.js';
 import type { Quote, SplitsInput } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
-import { SplitsService } from '../../src/modules/splits/splits.service.js';
+import { SplitsStoreService } from '../../src/modules/stores/splits/splits-store.service.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
+import { jsonSchema } from '../support/json-schema.js';
+import { CHIEFS_BILLS, everyOpportunityType, KICK, nflMoneyline, NOW } from '../factories/quotes.js';
 
 /**
  * The API document as a contract: every operation in /docs-json declares a 2xx schema, and a real answer of
@@ -14,38 +16,9 @@ import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
  * answer with a field renamed, missing or undeclared fails.
  */
 
-const NOW = Date.parse('2026-11-22T12:00:00Z');
-const KICK = Date.parse('2026-11-23T18:00:00Z');
-const q = (book: string, t: readonly [string, string], side: 'home' | 'away', american: number, over: Partial<Quote> = {}): Quote => ({
-  book,
-  league: 'nfl',
-  homeTeam: t[0],
-  awayTeam: t[1],
-  startTime: KICK,
-  marketType: 'moneyline',
-  selection: side === 'home' ? t[0] : t[1],
-  selectionType: side,
-  line: null,
-  price: { american },
-  ...over,
-});
-const C = ['Kansas City Chiefs', 'Buffalo Bills'] as const;
-const G = ['Green Bay Packers', 'Chicago Bears'] as const;
-const ml = (book: string, t: readonly [string, string], h: number, a: number) => [q(book, t, 'home', h), q(book, t, 'away', a)];
-const spread = (book: string, line: number) => [
-  q(book, C, 'home', -110, { marketType: 'point_spread', line }),
-  q(book, C, 'away', -110, { marketType: 'point_spread', line: -line }),
-];
-/** An arbitrage, +EV against Pinnacle and a middle on Chiefs v Bills; a low-hold market on Packers v Bears. */
+/** One opportunity of every type (everyOpportunityType) and a futures market (an outright): Pinnacle devigged, a +EV price at DraftKings (Team C), a low hold across books. */
 const market = [
-  ...ml('draftkings', C, 110, -130),
-  ...ml('fanduel', C, -125, 104),
-  ...ml('pinnacle', C, -105, -105),
-  ...spread('draftkings', -2.5),
-  ...spread('fanduel', -7.5),
-  ...ml('draftkings', G, -110, -110),
-  ...ml('fanduel', G, -110, -110),
-  // A futures market (an outright): Pinnacle devigged, a +EV price at DraftKings (Team C), a low hold across books.
+  ...everyOpportunityType(),
   ...(
     [
       ['pinnacle', 'Team A', 2.2],
@@ -72,8 +45,8 @@ const market = [
 const splits = (book: string): SplitsInput => ({
   book,
   league: 'nfl',
-  homeTeam: C[0],
-  awayTeam: C[1],
+  homeTeam: CHIEFS_BILLS[0],
+  awayTeam: CHIEFS_BILLS[1],
   startTime: KICK,
   fetchedAt: NOW,
   spread: { away_line: 2.5, home_line: -2.5, handle_pct: { away: 0.4, home: 0.6 }, bets_pct: { away: 0.45, home: 0.55 } },
@@ -91,20 +64,6 @@ interface Operation {
 interface Doc {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Schema; securitySchemes: Schema };
-}
-
-/** OpenAPI 3.0 schemas as JSON Schema: `nullable` becomes a null alternative. */
-function jsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(jsonSchema);
-  if (!node || typeof node !== 'object') return node;
-  const out: Schema = {};
-  for (const [k, v] of Object.entries(node as Schema))
-    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, jsonSchema(s)])) : jsonSchema(v);
-  if (out.nullable !== true) return out;
-  delete out.nullable;
-  if (out.allOf || out.$ref) return { anyOf: [{ type: 'null' }, out] };
-  const types = Array.isArray(out.type) ? out.type : [out.type];
-  return { ...out, type: [...types, 'null'], ...(out.enum ? { enum: [...out.enum, null] } : {}) };
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -131,14 +90,14 @@ describe('the API document', () => {
   beforeAll(async () => {
     t = await startTestApp({ clock: new ManualClock(NOW) });
     t.app.get(IngestionService).ingest({ source: 'test', quotes: market, splits: [splits('draftkings'), splits('circa')] }, NOW);
-    await t.app.get(SplitsService).captureSnapshot(NOW);
+    await t.app.get(SplitsStoreService).captureSnapshot(NOW);
     const res = await fetch(`${t.url}/docs-json`);
     raw = await res.text();
     doc = JSON.parse(raw) as Doc;
     ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
     ajv.addSchema({ $id: 'doc', components: { schemas: jsonSchema(doc.components.schemas) } });
     const events = (await t.call('/events', { key: KEYS.enterprise })).json.data as Array<{ id: string; home_team: string }>;
-    ids.eventId = events.find((e) => e.home_team === C[0])!.id;
+    ids.eventId = events.find((e) => e.home_team === CHIEFS_BILLS[0])!.id;
     ids.middleId = (await t.call('/opportunities/middles', { key: KEYS.enterprise })).json.data[0].id;
     // The admin key routes revoke this key: the free tier's, never the enterprise key making the calls (keys made at
     // the same instant are listed in id order, so the first one listed could be any of them).
@@ -261,7 +220,7 @@ describe('the API document', () => {
       'post /api/v1/admin/keys': { tier: 'pro', name: 'openapi-test' },
       'post /api/v1/admin/keys/{id}/revoke': {},
       'post /api/v1/admin/keys/{id}/arbitrage': { enabled: false },
-      'post /api/v1/admin/ingest': { source: 'openapi-test', quotes: ml('betmgm', C, -120, 100) },
+      'post /api/v1/admin/ingest': { source: 'openapi-test', quotes: nflMoneyline('betmgm', CHIEFS_BILLS, -120, 100) },
       'post /api/v1/admin/accounts/{id}/max-keys': { max_keys: 5 },
       'post /api/v1/admin/accounts/{id}/addons': { addon: 'game_state', enabled: true },
       'post /api/v1/account/keys': { name: 'openapi-sample' },

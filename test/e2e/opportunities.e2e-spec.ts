@@ -1,65 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../src/common/time/clock.js';
-import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
+import { chiefsBills, knownOpportunities, NOW } from '../factories/quotes.js';
 
-const NOW = Date.parse('2026-11-22T12:00:00Z');
-const KICK = Date.parse('2026-11-23T18:00:00Z');
-
-const q = (book: string, home: string, away: string, over: Partial<Quote>): Quote => ({
-  book,
-  league: 'nfl',
-  homeTeam: home,
-  awayTeam: away,
-  startTime: KICK,
-  marketType: 'moneyline',
-  selection: home,
-  selectionType: 'home',
-  line: null,
-  price: { american: -110 },
-  ...over,
-});
-
-/**
- * A board whose opportunities are known in advance:
- *  - Chiefs v Bills moneyline: DraftKings home +110 (2.10) and FanDuel away +104 (2.04) are an arbitrage
- *    among the hobby books: 1/2.10 + 1/2.04 = 0.476190 + 0.490196 = 0.966386, implied_total 96.6386 %,
- *    profit 100/0.966386 - 100 = 3.4783 %, stakes 49.2754 / 50.7246. Pinnacle -105/-105 makes both +EV
- *    (fair 0.5 each: +5.0 % and +2.0 %).
- *  - Chiefs v Bills spread: DraftKings' main line -2.5, FanDuel's -7.5: a 5-point middle over 3 and 7.
- *  - Eagles v Cowboys moneyline: Pinnacle away +125 (2.25) with DraftKings home -105 (1.9524) is an
- *    arbitrage only with a sharp-tier book: 0.512190 + 0.444444 = 0.956635, profit 4.5331 %: sharp keys see
- *    it, hobby and pro keys do not.
- *  - Packers v Bears: every book -110/-110: no opportunity at all.
- */
-function market(): Quote[] {
-  const C = ['Kansas City Chiefs', 'Buffalo Bills'] as const;
-  const E = ['Philadelphia Eagles', 'Dallas Cowboys'] as const;
-  const G = ['Green Bay Packers', 'Chicago Bears'] as const;
-  const ml = (book: string, t: readonly [string, string], h: number, a: number, start = KICK): Quote[] => [
-    q(book, t[0], t[1], { price: { american: h }, startTime: start }),
-    q(book, t[0], t[1], { selection: t[1], selectionType: 'away', price: { american: a }, startTime: start }),
-  ];
-  const spread = (book: string, line: number): Quote[] => [
-    q(book, C[0], C[1], { marketType: 'point_spread', line, price: { american: -110 } }),
-    q(book, C[0], C[1], { marketType: 'point_spread', selection: C[1], selectionType: 'away', line: -line, price: { american: -110 } }),
-  ];
-  const later = KICK + 24 * 3600_000;
-  return [
-    ...ml('draftkings', C, 110, -130),
-    ...ml('fanduel', C, -125, 104),
-    ...ml('pinnacle', C, -105, -105),
-    ...spread('draftkings', -2.5),
-    ...spread('fanduel', -7.5),
-    ...ml('draftkings', E, -105, -130, later),
-    ...ml('fanduel', E, -120, -110, later),
-    ...ml('pinnacle', E, -145, 125, later),
-    ...ml('draftkings', G, -110, -110, later + 3600_000),
-    ...ml('fanduel', G, -110, -110, later + 3600_000),
-    ...ml('pinnacle', G, -110, -110, later + 3600_000),
-  ];
-}
+/** The board (knownOpportunities, with Packers v Bears priced alike by every book): its opportunities are worked out there. */
+const market = () => knownOpportunities({ quietGame: true });
 
 type J = Record<string, any>;
 
@@ -208,16 +154,16 @@ describe('opportunity endpoints (end to end, on a board with known opportunities
       const before = (await get('/opportunities/arbitrage?min_profit=0&team=chiefs')).json.data[0];
       const ingestion = t.app.get(IngestionService);
       clock.advance(5000);
-      ingestion.ingest({ source: 'test', quotes: [q('draftkings', 'Kansas City Chiefs', 'Buffalo Bills', { price: { american: 112 } })] });
+      ingestion.ingest({ source: 'test', quotes: [chiefsBills('draftkings', { price: { american: 112 } })] });
       const during = (await get('/opportunities/arbitrage?min_profit=0&team=chiefs')).json.data[0];
       expect(during.id).toBe(before.id);
       expect(during.detected_at).toBe(before.detected_at);
       expect(during.legs[0].odds_american).toBe(112);
       clock.advance(5000);
-      ingestion.ingest({ source: 'test', quotes: [q('draftkings', 'Kansas City Chiefs', 'Buffalo Bills', { price: { american: -115 } })] });
+      ingestion.ingest({ source: 'test', quotes: [chiefsBills('draftkings', { price: { american: -115 } })] });
       expect((await get('/opportunities/arbitrage?min_profit=0&team=chiefs')).json.data).toEqual([]);
       clock.advance(5000);
-      ingestion.ingest({ source: 'test', quotes: [q('draftkings', 'Kansas City Chiefs', 'Buffalo Bills', { price: { american: 110 } })] });
+      ingestion.ingest({ source: 'test', quotes: [chiefsBills('draftkings', { price: { american: 110 } })] });
       const again = (await get('/opportunities/arbitrage?min_profit=0&team=chiefs')).json.data[0];
       expect(again.id).toBe(before.id);
       expect(again.detected_at).toBe(new Date(clock.now()).toISOString());

@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
+import { arsenalChelsea, KICK, NOW, nuggetsLakers } from '../factories/quotes.js';
 
 /**
  * Opportunity guards end to end: real-shaped quotes go in through POST /admin/ingest (as an operator's import
@@ -11,37 +12,11 @@ import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
  * traps at detector level).
  */
 
-const NOW = Date.parse('2026-11-22T12:00:00Z');
-const KICK = Date.parse('2026-11-23T18:00:00Z');
 const HOSTILE = '=HYPERLINK("http://evil.example/steal","click")';
 type J = Record<string, any>;
 
-const epl = (book: string, over: Partial<Quote>): Quote => ({
-  book,
-  league: 'epl',
-  homeTeam: 'Arsenal',
-  awayTeam: 'Chelsea',
-  startTime: KICK,
-  marketType: 'moneyline',
-  selection: 'Arsenal',
-  selectionType: 'home',
-  line: null,
-  price: { decimal: 2 },
-  ...over,
-});
-const nba = (book: string, over: Partial<Quote>): Quote => ({
-  book,
-  league: 'nba',
-  homeTeam: 'Denver Nuggets',
-  awayTeam: 'Los Angeles Lakers',
-  startTime: KICK,
-  marketType: 'moneyline',
-  selection: 'Denver Nuggets',
-  selectionType: 'home',
-  line: null,
-  price: { american: -110 },
-  ...over,
-});
+const epl = arsenalChelsea;
+const nba = nuggetsLakers;
 const ou = (
   base: (book: string, over: Partial<Quote>) => Quote,
   book: string,

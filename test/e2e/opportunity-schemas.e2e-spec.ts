@@ -1,62 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Ajv } from 'ajv';
 import { ManualClock } from '../../src/common/time/clock.js';
-import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
+import { jsonSchema } from '../support/json-schema.js';
+import { everyOpportunityType, NOW } from '../factories/quotes.js';
 
 /**
  * The opportunity endpoints in /docs-json: each declares its 200 schema, and a real answer of each (on a board
  * holding every type of opportunity) validates against it with ajv.
  */
 
-const NOW = Date.parse('2026-11-22T12:00:00Z');
-const KICK = Date.parse('2026-11-23T18:00:00Z');
-const q = (book: string, t: readonly [string, string], side: 'home' | 'away', american: number, over: Partial<Quote> = {}): Quote => ({
-  book,
-  league: 'nfl',
-  homeTeam: t[0],
-  awayTeam: t[1],
-  startTime: KICK,
-  marketType: 'moneyline',
-  selection: side === 'home' ? t[0] : t[1],
-  selectionType: side,
-  line: null,
-  price: { american },
-  ...over,
-});
-const C = ['Kansas City Chiefs', 'Buffalo Bills'] as const;
-const G = ['Green Bay Packers', 'Chicago Bears'] as const;
-const ml = (book: string, t: readonly [string, string], h: number, a: number) => [q(book, t, 'home', h), q(book, t, 'away', a)];
-const spread = (book: string, line: number) => [
-  q(book, C, 'home', -110, { marketType: 'point_spread', line }),
-  q(book, C, 'away', -110, { marketType: 'point_spread', line: -line }),
-];
 /** An arbitrage, +EV against Pinnacle and a middle on Chiefs v Bills; a low-hold (4.76%) market on Packers v Bears. */
-const market = [
-  ...ml('draftkings', C, 110, -130),
-  ...ml('fanduel', C, -125, 104),
-  ...ml('pinnacle', C, -105, -105),
-  ...spread('draftkings', -2.5),
-  ...spread('fanduel', -7.5),
-  ...ml('draftkings', G, -110, -110),
-  ...ml('fanduel', G, -110, -110),
-];
+const market = everyOpportunityType();
 
 type Schema = Record<string, unknown>;
-
-/** OpenAPI 3.0 schemas as JSON Schema: `nullable` becomes a null alternative. */
-function jsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(jsonSchema);
-  if (!node || typeof node !== 'object') return node;
-  const out: Schema = {};
-  for (const [k, v] of Object.entries(node as Schema))
-    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, jsonSchema(s)])) : jsonSchema(v);
-  if (out.nullable !== true) return out;
-  delete out.nullable;
-  if (out.allOf || out.$ref) return { anyOf: [{ type: 'null' }, out] };
-  return { ...out, type: [out.type, 'null'] };
-}
 
 describe('opportunity endpoints in the API document', () => {
   let t: TestApp;

@@ -7,7 +7,7 @@ import { runImport } from '../../src/cli/import.js';
 import { ManualClock } from '../../src/common/time/clock.js';
 import { Catalog } from '../../src/config/catalog.js';
 import { BoardService } from '../../src/modules/board/board.service.js';
-import { FuturesService } from '../../src/modules/futures/futures.service.js';
+import { FuturesStoreService } from '../../src/modules/stores/futures/futures-store.service.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { parseOddsApiEvents } from '../../src/modules/ingestion/odds-api/odds-api-format.js';
 import { parseOddsApiScores } from '../../src/modules/ingestion/odds-api/odds-api-scores.js';
@@ -412,13 +412,13 @@ describe('every kind of item is refused per item at the edge, the rest of the ba
       },
     ]);
     expect(scores).toEqual([]);
-    expect(await t.app.get(FuturesService).flushed()).toBe(true);
+    expect(await t.app.get(FuturesStoreService).flushed()).toBe(true);
     await readsAnswer();
   });
 
   it('after a restart on the same store, every clean item is there and every read answers 200', async () => {
     await t.app.get(BoardService).writer.flush({ force: true });
-    expect(await t.app.get(FuturesService).flushed()).toBe(true);
+    expect(await t.app.get(FuturesStoreService).flushed()).toBe(true);
     const before = {
       futures: (await get('/futures?league=nba&limit=200')).data,
       odds: (await get('/odds?league=nba&limit=200')).data.map((o: J) => o.id).sort(),

@@ -4,7 +4,7 @@ import { runImport, type ImportSummary } from '../../src/cli/import.js';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { OddsRow } from '../../src/domain/odds-row.js';
 import { BoardService } from '../../src/modules/board/board.service.js';
-import { FuturesService } from '../../src/modules/futures/futures.service.js';
+import { FuturesStoreService } from '../../src/modules/stores/futures/futures-store.service.js';
 import { KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
 
 /**
@@ -42,7 +42,7 @@ describe('real feeds through the pipeline', () => {
     expect(real.displayOnly).toEqual({ '1st_5_innings_total_runs': 8, '1st_inning_moneyline': 6 });
     // Award futures labelled moneyline offer a player, not a side: futures markets (one per award), never events.
     expect(rowsOf((r) => r.league === 'mlb_awards')).toEqual([]);
-    const futures = t.app.get(FuturesService).store;
+    const futures = t.app.get(FuturesStoreService).store;
     const awards = [...futures.markets.values()].filter((m) => m.league === 'mlb_awards');
     expect(awards).toHaveLength(8);
     expect(awards.flatMap((m) => futures.pricesOf(m.id)).map((p) => p.selectionType)).toEqual(Array(8).fill('other'));

@@ -9,9 +9,9 @@ import { ApiKeyEntity } from '../../src/modules/accounts/api-key.entity.js';
 import { ApiKeysRepository } from '../../src/modules/accounts/api-keys.repository.js';
 import { BoardWriter } from '../../src/modules/board/board-writer.js';
 import { BoardRepository } from '../../src/modules/board/board.repository.js';
-import { SplitsRepository } from '../../src/modules/splits/splits.repository.js';
-import type { CurrentSplits } from '../../src/modules/splits/splits-store.js';
 import { testConfig } from '../support/test-app.js';
+import { SplitsRepository } from '../../src/modules/stores/splits/splits.repository.js';
+import type { CurrentSplits } from '../../src/modules/stores/splits/splits-store.js';
 
 /**
  * Each repository's write and read paths against the migrated schema: every field written comes back equal

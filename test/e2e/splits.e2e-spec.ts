@@ -7,7 +7,7 @@ import { ManualClock } from '../../src/common/time/clock.js';
 import type { SplitsInput } from '../../src/domain/types.js';
 import { Jobs } from '../../src/modules/cluster/jobs.service.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
-import { SplitsService } from '../../src/modules/splits/splits.service.js';
+import { SplitsStoreService } from '../../src/modules/stores/splits/splits-store.service.js';
 import { buildMarket, H, type GameSpec } from '../factories/market.js';
 import { KEYS, startTestApp, testConfig, type CallResult, type TestApp } from '../support/test-app.js';
 
@@ -79,7 +79,7 @@ describe('betting splits (end to end)', () => {
   const clock = new ManualClock(NOW);
   let t: TestApp;
   let ingestion: IngestionService;
-  let splits: SplitsService;
+  let splits: SplitsStoreService;
   let celtics: string;
   let leafs: string;
   let nuggets: string;
@@ -88,7 +88,7 @@ describe('betting splits (end to end)', () => {
   beforeAll(async () => {
     t = await startTestApp({ clock });
     ingestion = t.app.get(IngestionService);
-    splits = t.app.get(SplitsService);
+    splits = t.app.get(SplitsStoreService);
     const report = ingestion.ingest({
       source: 'test',
       quotes: buildMarket([CELTICS, LEAFS, NUGGETS], ['draftkings', 'fanduel'], NOW),
@@ -487,12 +487,12 @@ describe('betting splits (end to end)', () => {
 describe('splits retention and schedules', () => {
   const clock = new ManualClock(NOW);
   let t: TestApp;
-  let splits: SplitsService;
+  let splits: SplitsStoreService;
   let eventId: string;
 
   beforeAll(async () => {
     t = await startTestApp({ clock, env: { SCHEDULERS: 'true' } });
-    splits = t.app.get(SplitsService);
+    splits = t.app.get(SplitsStoreService);
     t.app.get(IngestionService).ingest({
       source: 'test',
       quotes: buildMarket([CELTICS], ['draftkings'], NOW),
@@ -557,7 +557,7 @@ describe('splits across a restart', () => {
     });
     const ids = await eventIds(first);
     const celtics = ids['Boston Celtics']!;
-    const splits = first.app.get(SplitsService);
+    const splits = first.app.get(SplitsStoreService);
     await splits.captureSnapshot(clock.now());
     clock.advance(5 * MIN);
     ingestion.ingest({
@@ -584,6 +584,6 @@ describe('splits across a restart', () => {
     const h = await second.call(`/splits/history?event_id=${celtics}`, { key: KEYS.sharp });
     expect(h.json.meta).toMatchObject({ total: 4, books: ['circa', 'draftkings'], oldest: iso(NOW), newest: iso(NOW + 5 * MIN) });
     // Captures carry on from the loaded splits.
-    expect(await second.app.get(SplitsService).captureSnapshot(clock.now())).toBe(2);
+    expect(await second.app.get(SplitsStoreService).captureSnapshot(clock.now())).toBe(2);
   });
 });

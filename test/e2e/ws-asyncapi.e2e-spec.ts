@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Ajv, type ValidateFunction } from 'ajv';
-import WebSocket from 'ws';
+import { WsClient } from '../support/ws-client.js';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
@@ -242,66 +242,23 @@ type Msg = Record<string, any> & { type: string; seq: number };
  * A WebSocket client written from the AsyncAPI document: negotiates `sharpapi-v1`, parses each text message,
  * checks it against its message's schema (an undocumented type is a violation too) and that `seq` counts up by one.
  */
-class AsyncApiClient {
-  readonly messages: Msg[] = [];
+class AsyncApiClient extends WsClient<Msg> {
   readonly violations: string[] = [];
-  readonly ws: WebSocket;
-  readonly closed: Promise<{ code: number; reason: string }>;
-  private waiters: Array<{ pred: (m: Msg) => boolean; resolve: (m: Msg) => void }> = [];
 
   constructor(url: string, protocols: string[] = ['sharpapi-v1'], headers: Record<string, string> = {}) {
-    this.ws = new WebSocket(url, protocols, { headers });
-    this.ws.on('error', () => undefined);
-    this.ws.on('message', (raw: Buffer) => {
-      const value: unknown = JSON.parse(String(raw));
-      const m = value as Msg;
-      const validate = VALIDATORS.get(m.type);
-      if (!validate) this.violations.push(`undocumented message type ${JSON.stringify(m.type)}`);
-      else if (!validate(value)) this.violations.push(`${m.type}: ${ajv.errorsText(validate.errors)}`);
-      const prev = this.messages.at(-1);
-      if (m.seq !== (prev ? prev.seq + 1 : 1)) this.violations.push(`${m.type}: seq ${m.seq} after ${prev?.seq ?? 'nothing'}`);
-      this.messages.push(m);
-      for (const w of [...this.waiters])
-        if (w.pred(m)) {
-          this.waiters = this.waiters.filter((x) => x !== w);
-          w.resolve(m);
-        }
-    });
-    this.closed = new Promise((resolve) =>
-      this.ws.on('close', (code: number, reason: Buffer) => resolve({ code, reason: String(reason) })),
-    );
+    super(url, { protocols, headers });
   }
 
-  /** The first message matching (received already or to come). */
-  seen(pred: string | ((m: Msg) => boolean), timeoutMs = 10_000): Promise<Msg> {
-    const p = typeof pred === 'string' ? (m: Msg) => m.type === pred : pred;
-    const found = this.messages.find(p);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`not seen within ${timeoutMs} ms; got ${this.messages.map((m) => m.type).join(', ')}`)),
-        timeoutMs,
-      );
-      this.waiters.push({
-        pred: p,
-        resolve: (m) => {
-          clearTimeout(timer);
-          resolve(m);
-        },
-      });
-    });
+  get messages(): Msg[] {
+    return this.frames;
   }
 
-  of(type: string): Msg[] {
-    return this.messages.filter((m) => m.type === type);
-  }
-
-  send(v: unknown): void {
-    this.ws.send(JSON.stringify(v));
-  }
-
-  close(): void {
-    this.ws.terminate();
+  protected override inspect(m: Msg, prev: Msg | undefined): void {
+    const validate = VALIDATORS.get(m.type);
+    const value: unknown = m;
+    if (!validate) this.violations.push(`undocumented message type ${JSON.stringify(m.type)}`);
+    else if (!validate(value)) this.violations.push(`${m.type}: ${ajv.errorsText(validate.errors)}`);
+    if (m.seq !== (prev ? prev.seq + 1 : 1)) this.violations.push(`${m.type}: seq ${m.seq} after ${prev?.seq ?? 'nothing'}`);
   }
 }
 
@@ -558,19 +515,14 @@ describe('WebSocket, AsyncAPI profile: a client written from the AsyncAPI docume
       ['&client_profile=spec', {}],
       ['', { 'X-Client-Profile': 'spec' }],
     ] as const) {
-      const url = `${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${key}${query}`;
-      const sock = new WebSocket(url, { headers });
-      const frames: any[] = [];
-      sock.on('message', (raw: Buffer) => frames.push(JSON.parse(String(raw))));
-      await new Promise((r) => sock.once('open', r));
+      const sock = new WsClient(`${t.url.replace('http', 'ws')}/api/v1/ws?api_key=${key}${query}`, { headers });
+      await sock.opened();
       await new Promise((r) => setTimeout(r, 300));
-      expect(frames.map((f) => f.type)).toEqual(['connected']);
-      expect(frames[0]).toMatchObject({ seq: expect.stringMatching(/^\d+-c$/), data: { tier: 'sharp', channels: null } });
-      sock.send(JSON.stringify({ type: 'subscribe', channels: ['odds'] }));
-      await new Promise<void>((resolve) =>
-        sock.on('message', (raw: Buffer) => JSON.parse(String(raw)).type === 'snapshot:complete' && resolve()),
-      );
-      expect(frames.find((f) => f.type === 'snapshot')!.data.odds.length).toBeGreaterThan(0);
+      expect(sock.frames.map((f) => f.type)).toEqual(['connected']);
+      expect(sock.frames[0]).toMatchObject({ seq: expect.stringMatching(/^\d+-c$/), data: { tier: 'sharp', channels: null } });
+      sock.send({ type: 'subscribe', channels: ['odds'] });
+      await sock.seen('snapshot:complete');
+      expect(sock.frames.find((f) => f.type === 'snapshot')!.data.odds.length).toBeGreaterThan(0);
       sock.close();
     }
   });

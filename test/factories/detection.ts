@@ -4,14 +4,14 @@ import type { Quote } from '../../src/domain/types.js';
 import { OddsBoard } from '../../src/modules/board/odds-board.js';
 import type { DetectContext } from '../../src/modules/detection/group-info.js';
 import { IngestionPipeline } from '../../src/modules/ingestion/pipeline.js';
+import { chiefsBills, KICK, NOW } from './quotes.js';
 
 /**
  * A board built through the real ingestion pipeline from a few quotes, for the detectors' unit tests: one NFL
  * game (Chiefs at home against the Bills), priced as each test says.
  */
 export const catalog = new Catalog();
-export const NOW = Date.parse('2026-11-22T12:00:00Z');
-export const KICK = Date.parse('2026-11-23T18:00:00Z');
+export { KICK, NOW };
 /** Every book in scope. */
 export const all = () => true;
 
@@ -24,19 +24,7 @@ export function boardWith(quotes: Quote[]): { ctx: DetectContext; board: OddsBoa
   return { ctx: { board, catalog, now: NOW }, board };
 }
 
-export const nfl = (book: string, over: Partial<Quote>): Quote => ({
-  book,
-  league: 'nfl',
-  homeTeam: 'Kansas City Chiefs',
-  awayTeam: 'Buffalo Bills',
-  startTime: KICK,
-  marketType: 'moneyline',
-  selection: 'Kansas City Chiefs',
-  selectionType: 'home',
-  line: null,
-  price: { american: -110 },
-  ...over,
-});
+export const nfl = chiefsBills;
 export const home = (book: string, price: Quote['price'], over: Partial<Quote> = {}) => nfl(book, { price, ...over });
 export const away = (book: string, price: Quote['price'], over: Partial<Quote> = {}) =>
   nfl(book, { selection: 'Buffalo Bills', selectionType: 'away', price, ...over });

@@ -4,11 +4,12 @@ import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
 import { Leadership } from '../../src/modules/cluster/leadership.service.js';
 import { DetectionEngine } from '../../src/modules/detection/detection.engine.js';
-import { LIFECYCLE_TOPIC, type LifecycleMessage } from '../../src/modules/detection/lifecycle-wire.js';
+import type { LifecycleMessage } from '../../src/modules/detection/lifecycle-wire.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { buildMarket, celticsMoneyline, H } from '../factories/market.js';
 import { until } from '../support/tcp-proxy.js';
 import { isolationEnv, KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
+import { LIFECYCLE_TOPIC } from '../../src/domain/topics.js';
 
 /** Every live opportunity id of an instance, per kind and scope. */
 function liveIds(t: TestApp): Record<string, string[]> {

@@ -3,13 +3,14 @@ import { EventBus } from '../../src/common/bus/event-bus.js';
 import { Clock, ManualClock } from '../../src/common/time/clock.js';
 import type { ChangeSet, OddsRow } from '../../src/domain/odds-row.js';
 import { BoardRepository } from '../../src/modules/board/board.repository.js';
-import { BoardService, CATCH_UP_JOB, CATCH_UP_MAX_MS, ODDS_TOPIC } from '../../src/modules/board/board.service.js';
+import { BoardService, CATCH_UP_JOB, CATCH_UP_MAX_MS } from '../../src/modules/board/board.service.js';
 import { Jobs } from '../../src/modules/cluster/jobs.service.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { buildMarket, celticsMoneyline, H } from '../factories/market.js';
 import { SseRecorder } from '../support/sse.js';
 import { until } from '../support/tcp-proxy.js';
 import { isolationEnv, KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
+import { ODDS_TOPIC } from '../../src/domain/topics.js';
 
 /** Two instances on one PostgreSQL schema and one Redis: what one ingests and detects reaches the other's streams. */
 describe('two instances share events through Redis', () => {

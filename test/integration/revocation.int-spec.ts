@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../src/common/time/clock.js';
 import { ApiKeysRepository } from '../../src/modules/accounts/api-keys.repository.js';
-import { KEYS_TOPIC } from '../../src/modules/accounts/api-keys.service.js';
 import { EventBus } from '../../src/common/bus/event-bus.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { StreamHub } from '../../src/modules/stream/stream-hub.js';
@@ -10,6 +9,7 @@ import { buildMarket, H } from '../factories/market.js';
 import { SseRecorder } from '../support/sse.js';
 import { isolationEnv, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
 import { WsClient } from '../support/ws-client.js';
+import { KEYS_TOPIC } from '../../src/domain/topics.js';
 
 /**
  * Two instances on one PostgreSQL schema and one Redis: a key revoked on one ends its streams on the other

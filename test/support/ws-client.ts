@@ -8,26 +8,28 @@ export interface WsFrame {
 /**
  * A WebSocket test client on the `ws` package: records every frame (parsed), its size, and how the socket
  * closed. `next(type)` waits for the next frame of a type; `seen(type)` for one already received or to come.
+ * A subclass checks each frame as it arrives (`inspect`).
  */
-export class WsClient {
-  readonly frames: WsFrame[] = [];
+export class WsClient<F extends WsFrame = WsFrame> {
+  readonly frames: F[] = [];
   readonly sizes: number[] = [];
   readonly ws: WebSocket;
   readonly closed: Promise<{ code: number; reason: string }>;
   closeInfo: { code: number; reason: string } | null = null;
-  private waiters: Array<{ pred: (f: WsFrame) => boolean; resolve: (f: WsFrame) => void }> = [];
+  private waiters: Array<{ pred: (f: F) => boolean; resolve: (f: F) => void }> = [];
 
-  constructor(url: string) {
-    this.ws = new WebSocket(url);
+  constructor(url: string, opts: { protocols?: string[]; headers?: Record<string, string> } = {}) {
+    this.ws = opts.protocols || opts.headers ? new WebSocket(url, opts.protocols, { headers: opts.headers }) : new WebSocket(url);
     this.ws.on('error', () => undefined);
     this.ws.on('message', (raw: Buffer) => {
       this.sizes.push(raw.length);
-      let f: WsFrame;
+      let f: F;
       try {
-        f = JSON.parse(String(raw)) as WsFrame;
+        f = JSON.parse(String(raw)) as F;
       } catch {
-        f = { type: '(not json)', text: String(raw) };
+        f = { type: '(not json)', text: String(raw) } as unknown as F;
       }
+      this.inspect(f, this.frames.at(-1));
       this.frames.push(f);
       for (const w of [...this.waiters]) {
         if (w.pred(f)) {
@@ -50,6 +52,9 @@ export class WsClient {
     return c;
   }
 
+  /** Called with each frame as it arrives, before it is recorded (`previous`: the last one recorded). */
+  protected inspect(_frame: F, _previous: F | undefined): void {}
+
   opened(): Promise<void> {
     if (this.ws.readyState === WebSocket.OPEN) return Promise.resolve();
     return new Promise((resolve, reject) => {
@@ -59,8 +64,8 @@ export class WsClient {
   }
 
   /** The next frame matching (not one already received). */
-  next(type: string | ((f: WsFrame) => boolean), timeoutMs = 10_000): Promise<WsFrame> {
-    const pred = typeof type === 'string' ? (f: WsFrame) => f.type === type : type;
+  next(type: string | ((f: F) => boolean), timeoutMs = 10_000): Promise<F> {
+    const pred = typeof type === 'string' ? (f: F) => f.type === type : type;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () =>
@@ -81,11 +86,13 @@ export class WsClient {
     });
   }
 
-  async seen(type: string, timeoutMs = 10_000): Promise<WsFrame> {
-    return this.frames.find((f) => f.type === type) ?? this.next(type, timeoutMs);
+  /** The first frame of a type (or matching), received already or to come. */
+  async seen(type: string | ((f: F) => boolean), timeoutMs = 10_000): Promise<F> {
+    const pred = typeof type === 'string' ? (f: F) => f.type === type : type;
+    return this.frames.find(pred) ?? this.next(type, timeoutMs);
   }
 
-  of(type: string): WsFrame[] {
+  of(type: string): F[] {
     return this.frames.filter((f) => f.type === type);
   }
 

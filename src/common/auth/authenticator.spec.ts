@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { AdminToken } from '../admin/admin-token.js';
 import { loadConfig } from '../../config/env.js';
-import type { ApiKeysService } from '../../modules/accounts/api-keys.service.js';
-import { MetricsService } from '../../modules/metrics/metrics.service.js';
 import { ApiError } from '../http/api-error.js';
 import { MemoryWindowStore } from '../rate-limit/rate-limit.storage.js';
 import { ManualClock } from '../time/clock.js';
 import type { Account } from './account.js';
 import { Authenticator, extractKey, isDirectLocal, isLoopback } from './authenticator.js';
+import type { KeyLookup } from './key-lookup.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 
 const GOOD = 'sk_good_key_0001';
 const ACCOUNT: Account = { keyId: 'key_1', accountId: 'acct_1', name: null, tier: 'pro', arbitrageEnabled: true };
@@ -21,7 +21,7 @@ function setup(limit = 3) {
       lookups.push(k);
       return k === GOOD ? ACCOUNT : null;
     },
-  } as unknown as ApiKeysService;
+  } as unknown as KeyLookup;
   const metrics = new MetricsService();
   const auth = new Authenticator(
     keys,

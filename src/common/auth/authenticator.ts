@@ -2,12 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AdminToken } from '../admin/admin-token.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
-import { ApiKeysService } from '../../modules/accounts/api-keys.service.js';
-import { MetricsService } from '../../modules/metrics/metrics.service.js';
 import { ApiError } from '../http/api-error.js';
 import { RATE_LIMIT_STORE } from '../common.module.js';
 import type { WindowStore } from '../rate-limit/rate-limit.storage.js';
 import type { Account } from './account.js';
+import { KEY_LOOKUP, type KeyLookup } from './key-lookup.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 
 /** What any transport (HTTP request, SSE, WebSocket upgrade) knows about a caller. */
 export interface Credentials {
@@ -73,7 +73,7 @@ export class Authenticator {
   private readonly limit: number;
 
   constructor(
-    private readonly keys: ApiKeysService,
+    @Inject(KEY_LOOKUP) private readonly keys: KeyLookup,
     private readonly admin: AdminToken,
     @Inject(RATE_LIMIT_STORE) private readonly store: WindowStore,
     @Inject(APP_CONFIG) config: AppConfig,

@@ -5,7 +5,6 @@ import { lastValueFrom, of } from 'rxjs';
 import { Catalog } from '../../config/catalog.js';
 import type { AppConfig } from '../../config/env.js';
 import { loadTiers, type TierName } from '../../config/tiers.js';
-import { MetricsService } from '../../modules/metrics/metrics.service.js';
 import { ApiError } from '../http/api-error.js';
 import { rateLimitOf, RateLimitHeadersInterceptor } from '../rate-limit/rate-limit-headers.js';
 import { MemoryWindowStore } from '../rate-limit/rate-limit.storage.js';
@@ -17,6 +16,7 @@ import { AccessPolicy } from './access-policy.js';
 import { ApiKeyGuard, FeatureGuard } from './api-key.guard.js';
 import type { Authenticator } from './authenticator.js';
 import { AdminOnly, AdminOrLocal, OptionalKey, Public, RequiresFeature, RequiresKey } from './decorators.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 
 beforeAll(() => Logger.overrideLogger(false));
 

@@ -14,9 +14,9 @@ import { accessRule } from '../auth/api-key.guard.js';
 import { ApiError } from '../http/api-error.js';
 import { Clock } from '../time/clock.js';
 import { isInternalDispatch } from './internal-dispatch.js';
-import { MetricsService } from '../../modules/metrics/metrics.service.js';
 import { recordRateLimit, type RateLimitState } from './rate-limit-headers.js';
 import type { WindowRecord } from './rate-limit.storage.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 
 /** The budget a request counts against: its key's, or (keyless) its client address's (also the storage key). */
 export function budgetKey(req: FastifyRequest): string {

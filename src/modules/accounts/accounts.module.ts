@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
+import { KEY_LOOKUP } from '../../common/auth/key-lookup.js';
 import { AccountController } from './account.controller.js';
 import { AdminAccountsController, AdminKeysController } from './admin-keys.controller.js';
 import { AccountService } from './account.service.js';
@@ -15,12 +16,14 @@ import { UsageService } from './usage.service.js';
   providers: [
     ApiKeysRepository,
     ApiKeysService,
+    // The key store the Authenticator asks (the port src/common/auth declares).
+    { provide: KEY_LOOKUP, useExisting: ApiKeysService },
     AccountService,
     UsageRepository,
     UsageService,
     StreamCounts,
     { provide: APP_INTERCEPTOR, useClass: UsageInterceptor },
   ],
-  exports: [ApiKeysService, UsageService, StreamCounts],
+  exports: [ApiKeysService, KEY_LOOKUP, UsageService, StreamCounts],
 })
 export class AccountsModule {}

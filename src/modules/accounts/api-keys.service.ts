@@ -14,6 +14,7 @@ import { EventBus } from '../../common/bus/event-bus.js';
 import { AccountEntity } from './account.entity.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { ApiKeysRepository, type KeyWithAccount } from './api-keys.repository.js';
+import { KEYS_TOPIC, type KeyChange } from '../../domain/topics.js';
 
 /** crypto.hash: the one-shot digest (Node 20.12+), cheaper per request than a Hash object; absent before. */
 const oneShotHash = (nodeCrypto as Partial<Pick<typeof nodeCrypto, 'hash'>>).hash;
@@ -105,18 +106,8 @@ export function keyRefusal(s: KeyStatus, now: number): string | null {
   return null;
 }
 
-/**
- * Announced on the bus when a key changes (revoked, flags, add-ons; keyId null: the keys of an account): every
- * instance drops its cached key lookups and re-checks its open streams.
- */
-export interface KeyChange {
-  at: number;
-  keyId: string | null;
-}
-
 /** How long a key lookup is trusted before the store is asked again: a revoked key stops working within this. */
 export const KEY_CACHE_MS = 3000;
-export const KEYS_TOPIC = 'keys';
 /** How often batched last-use times are written: a busy key's last use is never more than this old in the store. */
 export const LAST_USED_FLUSH_MS = 15_000;
 /** The longest grace period of a rotation (the public product allows 0-72 h). */

@@ -4,23 +4,14 @@ import type { Account } from '../../common/auth/account.js';
 import { shortHash } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { analyzeArbitrage } from '../../math/index.js';
-import type { Detector, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
+import type { Detector, Json, PresentView, Reads, StreamNames } from '../detection/detector.js';
 import { bestOf, groupInfo, guardsOf, impliedTotalAllBooks, isAlternate, usable, type DetectContext } from '../detection/group-info.js';
 import type { BookFilter } from '../detection/market-groups.js';
 import { ArbitragePresenter } from './arbitrage.presenter.js';
+import type { ArbitrageRecord } from './arbitrage.record.js';
 
 /** Profit (percent) above which an arbitrage is taken for a data error (a stale or mistyped price) and left out. */
 export const ARB_PROFIT_CAP = 10;
-
-/** The best price of every outcome of a market, among the books in scope, summing below 100%. */
-export interface ArbitrageRecord extends OpportunityRecord {
-  kind: 'arbitrage';
-  legs: Array<{ row: OddsRow; impliedProbability: number; stakePercent: number }>;
-  line: number | null;
-  impliedTotal: number;
-  profitPercent: number;
-  isAlternateLine: boolean;
-}
 
 export function arbitrageId(groupKey: string, legs: readonly OddsRow[]): string {
   return shortHash(['arb', groupKey, ...legs.map((l) => `${l.selectionType}:${l.sportsbook}`)]);

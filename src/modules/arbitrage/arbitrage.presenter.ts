@@ -8,7 +8,7 @@ import type { Json } from '../detection/detector.js';
 import { eventBlock, guardWarnings, iso, r4, staleness } from '../opportunity-lists/present.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import { deepLinkPath } from '../deep-links/deep-link-templates.js';
-import type { ArbitrageRecord } from './arbitrage.detector.js';
+import type { ArbitrageRecord } from './arbitrage.record.js';
 
 /** Thresholds of the arbitrage warnings (README "Opportunities" lists every warning with its threshold). */
 export const ARB_WARN = {

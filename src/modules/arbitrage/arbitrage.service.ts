@@ -8,10 +8,11 @@ import { DetectionEngine } from '../detection/detection.engine.js';
 import type { OpportunityRecord } from '../detection/detector.js';
 import { bySport, countBy, OpportunityLists, round4, sortOf, type ListScope } from '../opportunity-lists/opportunity-lists.js';
 import { arbitrageCsv } from './arbitrage-csv.js';
-import { ArbitrageDetector, type ArbitrageRecord } from './arbitrage.detector.js';
+import { ArbitrageDetector } from './arbitrage.detector.js';
 import { ArbitragePresenter } from './arbitrage.presenter.js';
 import { ARB_SORT_ALIASES, type ArbitrageQuery } from './dto/arbitrage.query.js';
 import { dict } from '../../domain/dict.js';
+import type { ArbitrageRecord } from './arbitrage.record.js';
 
 /**
  * What an arbitrage item says of +EV among its legs (`ev_available`, `ev_percentage`): read from the engine by

@@ -12,10 +12,10 @@ import { loadTiers } from '../../config/tiers.js';
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import type { Leadership } from '../cluster/leadership.service.js';
-import { MetricsService } from '../metrics/metrics.service.js';
 import { boardEvent, changeSet, oddsRow, removal, T0 } from './board.fixtures.js';
 import type { BoardRepository } from './board.repository.js';
 import { BoardService, CATCH_UP_JOB, CATCH_UP_MAX_MS } from './board.service.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 
 beforeAll(() => Logger.overrideLogger(false));
 

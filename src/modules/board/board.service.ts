@@ -12,16 +12,15 @@ import type { ChangeSet } from '../../domain/odds-row.js';
 import { isChangeSetEmpty } from '../../domain/odds-row.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
-import { MetricsService } from '../metrics/metrics.service.js';
 import { BoardWriter } from './board-writer.js';
 import { BoardRepository } from './board.repository.js';
 import { DelayedBoard } from './delayed-board.js';
 import { OddsBoard } from './odds-board.js';
+import { ODDS_TOPIC } from '../../domain/topics.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 
 /** A replica resyncs once this long after start: the active worker may still have been writing when it loaded. */
 export const FIRST_RESYNC_MS = 10_000;
-
-export const ODDS_TOPIC = 'odds';
 
 const MAINTAIN_INTERVAL_MS = 30_000;
 const PURGE_INTERVAL_MS = 3600_000;

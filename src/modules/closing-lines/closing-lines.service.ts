@@ -8,11 +8,12 @@ import { Jobs } from '../cluster/jobs.service.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
 import type { ChangeSet } from '../../domain/odds-row.js';
-import { BoardService, ODDS_TOPIC } from '../board/board.service.js';
+import { BoardService } from '../board/board.service.js';
 import { closingCaptures, startedCaptures, toStoredLine, type PendingCapture } from './closing-capture.js';
 import { ClosingLinesRepository, type ClosingCapture } from './closing-lines.repository.js';
 import type { ClosingLinesQuery } from './dto/closing-lines.query.dto.js';
 import { dict } from '../../domain/dict.js';
+import { ODDS_TOPIC } from '../../domain/topics.js';
 
 export const CLOSING_LINE_FEATURE = { name: 'closing_line', label: 'Closing lines', fromTier: 'pro' } as const;
 

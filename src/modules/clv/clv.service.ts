@@ -12,20 +12,19 @@ import type { AppConfig } from '../../config/env.js';
 import type { TierName } from '../../config/tiers.js';
 import type { ChangeSet } from '../../domain/odds-row.js';
 import type { DevigMethod } from '../../math/index.js';
-import { BoardService, ODDS_TOPIC } from '../board/board.service.js';
+import { BoardService } from '../board/board.service.js';
 import type { ClosingCapture } from '../closing-lines/closing-lines.repository.js';
 import { ClosingLinesService } from '../closing-lines/closing-lines.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
-import { DetectionEngine, OPPORTUNITIES_TOPIC, type OpportunityEvent } from '../detection/detection.engine.js';
-import type { EvRecord } from '../ev/ev.detector.js';
+import { DetectionEngine } from '../detection/detection.engine.js';
 import { closingValueFor, clvPercent, finalScoreOf, gradeBet, netClvPercent, summarise } from './clv.math.js';
 import { ClvRepository, type NewPrediction, type ReportRow } from './clv.repository.js';
-import type { ClvQuery } from './dto/clv.query.dto.js';
+import type { ClvQuery, ClvGroupBy } from './dto/clv.query.dto.js';
+import { ODDS_TOPIC, OPPORTUNITIES_TOPIC, type OpportunityEvent } from '../../domain/topics.js';
+import type { EvRecord } from '../ev/ev.record.js';
 
 /** How far back each tier may look (days; null: no limit). free 7, hobby 30, pro 90, sharp 365 days, enterprise unlimited. */
 export const CLV_WINDOW_DAYS: Record<TierName, number | null> = { free: 7, hobby: 30, pro: 90, sharp: 365, enterprise: null };
-export const CLV_GROUPS = ['sportsbook', 'sport', 'league', 'market', 'day', 'devig_book'] as const;
-export type ClvGroupBy = (typeof CLV_GROUPS)[number];
 const DAY = 86_400_000;
 
 /**

@@ -11,24 +11,24 @@ import type { AppConfig } from '../../config/env.js';
 import { TIERS, type TierName } from '../../config/tiers.js';
 import type { ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService } from '../board/board.service.js';
-import { MetricsService } from '../metrics/metrics.service.js';
 import type { Detector, OpportunityRecord } from './detector.js';
 import { groupInfo, type DetectContext } from './group-info.js';
 import type { MarketCheck } from './guards.js';
 import { gameTotalEvent, type BookFilter } from './market-groups.js';
 import { LifecyclePublisher, type ScopeDiff } from './lifecycle-publisher.js';
+import type { LifecycleMessage, LifecycleSnapshot, WireFlags } from './lifecycle-wire.js';
+import { OpportunityReplica } from './opportunity-replica.js';
+import { OpportunityRegistry, type LifecycleDiff, type LiveSet, type Tracked } from './registry.js';
 import {
   LIFECYCLE_TOPIC,
   RESYNC_REQUEST_TOPIC,
   SNAPSHOT_READY_TOPIC,
-  type LifecycleMessage,
-  type LifecycleSnapshot,
-  type WireFlags,
-} from './lifecycle-wire.js';
-import { OpportunityReplica } from './opportunity-replica.js';
-import { OpportunityRegistry, type LifecycleDiff, type LiveSet, type Tracked } from './registry.js';
+  OPPORTUNITIES_TOPIC,
+  type OpportunityEvent,
+  type OpportunityRef,
+} from '../../domain/topics.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 
-export const OPPORTUNITIES_TOPIC = 'opportunities';
 /** How often the whole board is re-scanned (checking the incremental state). */
 const RESCAN_INTERVAL_MS = 60_000;
 /** How long a replica waits for the active worker's snapshot before asking again. */
@@ -41,31 +41,6 @@ export interface DetectionScope {
   key: string;
   books: ReadonlySet<string> | null;
   filter: BookFilter;
-}
-
-/** What an opportunity was about, enough to filter its expiry for a stream after it is gone. */
-export interface OpportunityRef {
-  id: string;
-  eventId: string;
-  sport: string;
-  league: string;
-  marketType: string;
-  books: string[];
-  /** Whether any price it uses is live. */
-  live?: boolean;
-}
-
-/** What the detection engine announces (locally) for the stream: a type's lifecycle changes in one scope. */
-export interface OpportunityEvent {
-  /** Sequence of the change set that caused it (the last one, for re-scan corrections). */
-  seq: number;
-  /** The Detector's kind. */
-  kind: string;
-  scope: string;
-  at: number;
-  detected: OpportunityRef[];
-  expired: OpportunityRef[];
-  updated: OpportunityRef[];
 }
 
 /** The ref of an opportunity: its event and market (from its first price) and its books. */

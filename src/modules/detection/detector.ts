@@ -2,21 +2,11 @@ import type { FeatureDef } from '../../common/auth/access-policy.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import type { DetectContext } from './group-info.js';
-import type { ConsensusGap, MarketCheck } from './guards.js';
+import type { Guards } from './guards.js';
 import type { BookFilter } from './market-groups.js';
 
 /** An item as the API and the stream show it (JSON). */
 export type Json = Record<string, unknown>;
-
-/** What the plausibility guards (guards.ts) found on the prices an opportunity uses. */
-export interface Guards {
-  /** Venue markets it uses that are flagged: only when flagged markets were let in (`include_flagged`). */
-  flagged: MarketCheck[];
-  /** Prices it uses that are far from the other books' consensus on the same outcome. */
-  offConsensus: ConsensusGap[];
-  /** Books it uses that the catalog does not describe (Catalog.isVerified false), each once. */
-  unverified: string[];
-}
 
 /** What every opportunity carries, whatever its type; each type's record adds its own numbers. */
 export interface OpportunityRecord {

@@ -2,7 +2,6 @@ import type { Catalog } from '../../config/catalog.js';
 import { isQuarterLine } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import type { OddsBoard } from '../board/odds-board.js';
-import type { Guards } from './detector.js';
 import {
   BookPrices,
   checkMarkets,
@@ -11,6 +10,7 @@ import {
   type ConsensusGap,
   type MarketCheck,
   type OutcomeConsensus,
+  type Guards,
 } from './guards.js';
 import { outcomesOf, type BookFilter, type GroupBest } from './market-groups.js';
 

@@ -1,5 +1,4 @@
 import type { BookDef } from '../../config/catalog.js';
-import type { Guards } from './detector.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 
 /**
@@ -57,6 +56,16 @@ export interface ConsensusGap {
   /** Median implied probability of the other books on the same outcome. */
   consensus: number;
   otherBooks: number;
+}
+
+/** What the plausibility guards found on the prices an opportunity uses. */
+export interface Guards {
+  /** Venue markets it uses that are flagged: only when flagged markets were let in (`include_flagged`). */
+  flagged: MarketCheck[];
+  /** Prices it uses that are far from the other books' consensus on the same outcome. */
+  offConsensus: ConsensusGap[];
+  /** Books it uses that the catalog does not describe (Catalog.isVerified false), each once. */
+  unverified: string[];
 }
 
 type BookInfo = Pick<BookDef, 'settlement' | 'margin_profile'>;

@@ -1,16 +1,9 @@
 import type { EventBus } from '../../common/bus/event-bus.js';
 import type { Detector, OpportunityRecord } from './detector.js';
 import type { MarketCheck } from './guards.js';
-import {
-  LIFECYCLE_TOPIC,
-  RowTable,
-  SNAPSHOT_READY_TOPIC,
-  type LifecycleMessage,
-  type LifecycleSnapshot,
-  type WireChange,
-  type WireFlags,
-} from './lifecycle-wire.js';
+import { RowTable, type LifecycleMessage, type LifecycleSnapshot, type WireChange, type WireFlags } from './lifecycle-wire.js';
 import type { LifecycleDiff, LiveSet, Tracked } from './registry.js';
+import { LIFECYCLE_TOPIC, SNAPSHOT_READY_TOPIC } from '../../domain/topics.js';
 
 /** One type's changes in one scope, as an evaluation produced them. */
 export interface ScopeDiff {

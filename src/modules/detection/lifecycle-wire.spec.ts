@@ -1,10 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { all, away, boardWith, groupOf, home } from '../../../test/factories/detection.js';
 import type { OddsRow } from '../../domain/odds-row.js';
-import { detectArbitrage, type ArbitrageRecord } from '../arbitrage/arbitrage.detector.js';
-import { detectEv, type EvRecord } from '../ev/ev.detector.js';
+import { detectArbitrage } from '../arbitrage/arbitrage.detector.js';
+import { detectEv } from '../ev/ev.detector.js';
 import type { Detector, OpportunityRecord } from './detector.js';
 import { decodeRecord, RowTable } from './lifecycle-wire.js';
+import type { ArbitrageRecord } from '../arbitrage/arbitrage.record.js';
+import type { EvRecord } from '../ev/ev.record.js';
 
 /** Only what the wire form reads of a detector: the rows a record is made of. */
 const byRows = (rows: (r: OpportunityRecord) => readonly OddsRow[]) => ({ rows }) as unknown as Detector;

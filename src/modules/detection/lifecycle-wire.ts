@@ -3,13 +3,6 @@ import type { Detector, OpportunityRecord } from './detector.js';
 import type { MarketCheck } from './guards.js';
 import { dict } from '../../domain/dict.js';
 
-/** Lifecycle changes the active worker publishes for the replicas (one message per evaluation). */
-export const LIFECYCLE_TOPIC = 'opportunities:lifecycle';
-/** A replica asking the active worker for a fresh snapshot of its live opportunities. */
-export const RESYNC_REQUEST_TOPIC = 'opportunities:resync';
-/** The active worker saying a fresh snapshot is in the store. */
-export const SNAPSHOT_READY_TOPIC = 'opportunities:snapshot';
-
 /**
  * A record as it travels: the record's own fields, with each price it is made of (Detector.rows) replaced by
  * `{ $r: index }` into the message's row table (a row shared by many records travels once), and numbers JSON

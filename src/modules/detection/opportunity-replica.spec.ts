@@ -2,12 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import type { EventBus } from '../../common/bus/event-bus.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { oddsRow } from '../board/board.fixtures.js';
-import { refOf, type OpportunityEvent } from './detection.engine.js';
+import { refOf } from './detection.engine.js';
 import type { Detector, OpportunityRecord } from './detector.js';
 import { LifecyclePublisher } from './lifecycle-publisher.js';
-import { LIFECYCLE_TOPIC, SNAPSHOT_READY_TOPIC, type LifecycleMessage, type WireFlags } from './lifecycle-wire.js';
+import type { LifecycleMessage, WireFlags } from './lifecycle-wire.js';
 import { OpportunityReplica } from './opportunity-replica.js';
 import { OpportunityRegistry } from './registry.js';
+import { type OpportunityEvent, LIFECYCLE_TOPIC, SNAPSHOT_READY_TOPIC } from '../../domain/topics.js';
 
 interface ToyRecord extends OpportunityRecord {
   row: OddsRow;

@@ -1,7 +1,7 @@
-import type { OpportunityEvent, OpportunityRef } from './detection.engine.js';
 import type { OpportunityRecord } from './detector.js';
 import { decodeRecord, type LifecycleMessage, type LifecycleSnapshot, type WireFlags } from './lifecycle-wire.js';
 import type { OpportunityRegistry } from './registry.js';
+import type { OpportunityEvent, OpportunityRef } from '../../domain/topics.js';
 
 /** What a replica applies lifecycle changes to: the engine's registries, its flags and its local announcements. */
 export interface ReplicaBook {

@@ -3,30 +3,14 @@ import type { FeatureDef } from '../../common/auth/access-policy.js';
 import { shortHash } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { DEVIG_METHODS, devig, marketWidth, type DevigMethod } from '../../math/index.js';
-import type { Detector, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
+import type { Detector, Json, PresentView, Reads, StreamNames } from '../detection/detector.js';
 import { groupInfo, guardsOf, isAlternate, type DetectContext } from '../detection/group-info.js';
 import type { ConsensusGap } from '../detection/guards.js';
 import { EvPresenter } from './ev.presenter.js';
+import type { EvRecord } from './ev.record.js';
 
 /** Sharp reference books for devigging, in order of preference. */
 export const SHARP_REFERENCE_BOOKS = ['pinnacle', 'circa', 'bookmaker'] as const;
-
-/** One book's price above the devigged sharp line. */
-export interface EvRecord extends OpportunityRecord {
-  kind: 'ev';
-  row: OddsRow;
-  line: number | null;
-  sharpBook: string;
-  sharpRows: OddsRow[];
-  /** Fair probability of this outcome by every devig method. */
-  fair: Record<DevigMethod, number>;
-  /** Books quoting this selection (active, in the group). */
-  bookCount: number;
-  sharpRefCount: number;
-  sharpHoldPercent: number;
-  marketWidth: number | null;
-  isMainLine: boolean;
-}
 
 const evIds = new WeakMap<OddsRow, string>();
 

@@ -9,7 +9,7 @@ import type { Json } from '../detection/detector.js';
 import { eventBlock, guardWarnings, iso, r4, staleness } from '../opportunity-lists/present.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import { deepLinkPath } from '../deep-links/deep-link-templates.js';
-import type { EvRecord } from './ev.detector.js';
+import type { EvRecord } from './ev.record.js';
 
 /** +EV LOW_IMPLIED_TOTAL: the devigged sharp market holds less than this percent (a thin or stale sharp line). */
 export const EV_LOW_SHARP_HOLD = 1;

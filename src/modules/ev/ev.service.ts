@@ -7,10 +7,11 @@ import { kellyFraction, type DevigMethod } from '../../math/index.js';
 import { DetectionEngine } from '../detection/detection.engine.js';
 import type { Json, OpportunityRecord } from '../detection/detector.js';
 import { countBy, OpportunityLists, round4, sortOf } from '../opportunity-lists/opportunity-lists.js';
-import { EvDetector, type EvRecord } from './ev.detector.js';
+import { EvDetector } from './ev.detector.js';
 import { EV_SORT_ALIASES, type EvQuery } from './dto/ev.query.js';
 import { EvPresenter } from './ev.presenter.js';
 import { dict } from '../../domain/dict.js';
+import type { EvRecord } from './ev.record.js';
 
 /**
  * What an +EV item says of an arbitrage on the same market (`arb_available`, `arb_profit`): read from the

@@ -5,7 +5,7 @@ import { localDateHour } from '../../domain/normalise.js';
 import type { BoardEvent } from '../../domain/odds-row.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import { Clock } from '../../common/time/clock.js';
-import { gameStateObject } from '../game-state/game-state.js';
+import { gameStateObject } from '../game-state/game-state-object.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import type { MarketSummary } from '../../common/client-profiles/rest-shapes.js';
 import type { ListEventsQuery } from './dto/events.query.js';

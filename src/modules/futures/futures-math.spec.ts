@@ -1,24 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FuturesPrice } from '../../domain/futures.js';
-import { bookMarket, futuresEv, futuresHold, groupsOf, isComplete, isLive, sharpReference, staleAfterMs } from './futures-math.js';
+import { futuresPrice, SEMI_FINAL, semiFinal } from '../../../test/factories/futures.js';
+import { bookMarket, futuresEv, futuresHold, groupsOf, isComplete, sharpReference } from './futures-math.js';
 
 const M = { id: 'nba_championship_2026' };
 let n = 0;
-const p = (book: string, selection: string, decimal: number, over: Partial<FuturesPrice> = {}): FuturesPrice => ({
-  id: `p${n++}`,
-  marketId: M.id,
-  sportsbook: book,
-  selection,
-  selectionType: 'other',
-  line: null,
-  american: 0,
-  decimal,
-  probability: 1 / decimal,
-  externalId: null,
-  changedAt: 0,
-  lastSeenAt: 0,
-  ...over,
-});
+const p = (book: string, selection: string, decimal: number, over: Partial<FuturesPrice> = {}): FuturesPrice =>
+  futuresPrice(M.id, book, selection, decimal, { id: `p${n++}`, ...over });
 const all = () => true;
 
 /**
@@ -198,15 +186,32 @@ describe('futures fields: complete only with every known runner', () => {
   });
 });
 
-describe('futures staleness windows', () => {
-  it('per source: the simulator 30 min, an import 6 h, a configured feed its own, any other 2 h', () => {
-    expect(staleAfterMs('simulator-futures')).toBe(30 * 60_000);
-    expect(staleAfterMs('import:mlb.csv')).toBe(6 * 3600_000);
-    expect(staleAfterMs('odds_api')).toBe(2 * 3600_000);
-    expect(staleAfterMs('odds_api', { odds_api: 900_000 })).toBe(900_000);
-    expect(staleAfterMs(undefined)).toBe(2 * 3600_000);
-    const seen = { lastSeenAt: 1_000_000, source: 'simulator-futures' };
-    expect(isLive(seen, 1_000_000 + 30 * 60_000)).toBe(true);
-    expect(isLive(seen, 1_000_000 + 30 * 60_000 + 1)).toBe(false);
+describe('futures +EV over the live field (the store leaves unconfirmed prices out)', () => {
+  const NOW = Date.parse('2026-11-25T12:00:00Z');
+  /**
+   * semiFinal (test/factories/futures.ts): Pinnacle A 2.00 (.5), B 2.50 (.4), C 8.00 (.125) fresh, D 5.00 (.2)
+   * stale; DraftKings A 2.30 fresh, D 7.00 stale.
+   *   Live field A, B, C: implied 1.025, fair A = .5 / 1.025 = .487805; A 2.30: .487805 x 2.3 - 1 = +12.1951%.
+   *   With D's stale price in it: implied 1.225, fair A = .5 / 1.225 = .408163, A 2.30 shows .408163 x 2.3 - 1 = -6.1224%,
+   *   and D 7.00 shows .2 / 1.225 x 7 - 1 = +14.2857% on a team that can no longer win.
+   */
+  const ev = (prices: FuturesPrice[]) =>
+    futuresEv(groupsOf({ id: SEMI_FINAL }, prices)[0]!, {
+      sharpBooks: ['pinnacle'],
+      method: 'multiplicative',
+      inScope: () => true,
+      minEv: -100,
+    }).map((e) => [e.price.sportsbook, e.outcome, Number(e.evPercent.toFixed(4))]);
+
+  it('an eliminated runner left unconfirmed leaves the field: A 2.30 is +12.1951%, no EV on D 7.00', () => {
+    const s = semiFinal(NOW);
+    // Every stored price, as before: the stale D distorts the field.
+    expect(ev(s.pricesOf(SEMI_FINAL))).toEqual([
+      ['draftkings', 'team d', 14.2857],
+      ['draftkings', 'team a', -6.1224],
+    ]);
+    const live = s.livePricesOf(SEMI_FINAL, NOW);
+    expect(groupsOf({ id: 'x' }, live)[0]!.field).toEqual(new Set(['team a', 'team b', 'team c']));
+    expect(ev(live)).toEqual([['draftkings', 'team a', 12.1951]]);
   });
 });

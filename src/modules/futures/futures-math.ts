@@ -17,7 +17,8 @@ import { devig, type DevigMethod } from '../../math/devig.js';
  * its own list is the known field.
  *
  * Staleness: a price leaves the field when its source has not sent or confirmed it within the source's window
- * (`staleAfterMs`); a runner no book quotes any more is no longer in the field.
+ * (`staleAfterMs`, src/modules/stores/futures/futures-store.ts; the store leaves it out of `livePricesOf`); a runner no
+ * book quotes any more is no longer in the field.
  */
 
 export interface FuturesGroup {
@@ -177,28 +178,4 @@ export function futuresHold(g: FuturesGroup, inScope: (book: string) => boolean)
   const sum = sides.reduce((s, x) => s + 1 / x.price.decimal, 0);
   for (const s of sides) s.fairProbability = 1 / s.price.decimal / sum;
   return { group: g, fieldBook: field.book, sides, holdPercent: (sum - 1) * 100, books: [...used].sort() };
-}
-
-/** How long a price stays in the market without its source confirming it, per source (by its cadence). */
-export const FUTURES_STALE_MS = {
-  /** The futures simulator sends its whole state every 10 minutes (FULL_STATE_EVERY_MS): three missed rounds. */
-  'simulator-futures': 30 * 60_000,
-  /** An imported file is a snapshot: live for 6 hours after its own capture time (as the importer's fresh capture). */
-  import: 6 * 3600_000,
-  /** Any other source (the admin ingest, a feed without a window of its own): 2 hours. */
-  default: 2 * 3600_000,
-} as const;
-
-/** The staleness window of a source: its own (`windows`, e.g. a configured feed), else FUTURES_STALE_MS. */
-export function staleAfterMs(source: string | undefined, windows: Readonly<Record<string, number>> = {}): number {
-  const s = source ?? '';
-  if (windows[s] !== undefined) return windows[s];
-  if (s === 'simulator-futures') return FUTURES_STALE_MS['simulator-futures'];
-  if (s === 'import' || s.startsWith('import:')) return FUTURES_STALE_MS.import;
-  return FUTURES_STALE_MS.default;
-}
-
-/** Whether a price is still in its market at `now`: confirmed by its source within the source's window. */
-export function isLive(p: Pick<FuturesPrice, 'lastSeenAt' | 'source'>, now: number, windows?: Readonly<Record<string, number>>): boolean {
-  return now - p.lastSeenAt <= staleAfterMs(p.source, windows);
 }

@@ -15,7 +15,7 @@ import { probabilityToAmerican, roundAmerican, roundTo } from '../../math/odds.j
 import { deepLinkPath, deepLinksOf } from '../deep-links/deep-link-templates.js';
 import type { FuturesEvQuery, FuturesFilters, FuturesLowHoldQuery, FuturesOddsQuery } from './dto/futures.query.js';
 import { futuresEv, futuresHold, groupsOf, outcomeOf, sharpReference } from './futures-math.js';
-import { FuturesService } from './futures.service.js';
+import { FuturesStoreService } from '../stores/futures/futures-store.service.js';
 
 /** The sharp references for futures, in order (as +EV on games). */
 export const FUTURES_SHARP_BOOKS = ['pinnacle', 'circa', 'bookmaker'] as const;
@@ -36,7 +36,7 @@ interface Scoped {
 @Injectable()
 export class FuturesQueryService {
   constructor(
-    private readonly futures: FuturesService,
+    private readonly futures: FuturesStoreService,
     private readonly policy: AccessPolicy,
     private readonly catalog: Catalog,
     private readonly clock: Clock,

@@ -1,24 +1,22 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
-import { IngestionModule } from '../ingestion/ingestion.module.js';
 import { DeepLinksModule } from '../deep-links/deep-links.module.js';
 import { DeepLinksService } from '../deep-links/deep-links.service.js';
 import { FuturesQueryService } from './futures-query.service.js';
 import { FuturesController } from './futures.controller.js';
-import { FuturesRepository } from './futures.repository.js';
-import { FuturesService } from './futures.service.js';
+import { FuturesStoreModule } from '../stores/futures/futures-store.module.js';
+import { FuturesStoreService } from '../stores/futures/futures-store.service.js';
 
-/** Futures (outright) markets: intake from every source, storage, the /futures routes, deep links of their prices. */
+/** Futures (outright) markets as read: the /futures routes over the futures store, deep links of their prices. */
 @Module({
-  imports: [IngestionModule, DeepLinksModule],
+  imports: [FuturesStoreModule, DeepLinksModule],
   controllers: [FuturesController],
-  providers: [FuturesRepository, FuturesService, FuturesQueryService],
-  exports: [FuturesService],
+  providers: [FuturesQueryService],
 })
 export class FuturesModule implements OnModuleInit {
   constructor(
     private readonly policy: AccessPolicy,
-    private readonly futures: FuturesService,
+    private readonly futures: FuturesStoreService,
     private readonly links: DeepLinksService,
   ) {}
 

@@ -3,7 +3,7 @@ import type { Account } from '../../common/auth/account.js';
 import { Clock } from '../../common/time/clock.js';
 import { Catalog } from '../../config/catalog.js';
 import { BoardService } from '../board/board.service.js';
-import { gameStateObject } from './game-state.js';
+import { gameStateObject } from './game-state-object.js';
 import { dict } from '../../domain/dict.js';
 
 /** GET /gamestate: the live games' state, by sport then event id. */

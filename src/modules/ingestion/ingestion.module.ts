@@ -2,7 +2,14 @@ import { Module } from '@nestjs/common';
 import { AdminIngestController } from './admin-ingest.controller.js';
 import { IngestionService } from './ingestion.service.js';
 import { BoardModule } from '../board/board.module.js';
+import { FuturesStoreModule } from '../stores/futures/futures-store.module.js';
+import { SplitsStoreModule } from '../stores/splits/splits-store.module.js';
 
-/** The providers on their schedules and imports, through the pipeline into the board; splits go out on the bus. */
-@Module({ imports: [BoardModule], controllers: [AdminIngestController], providers: [IngestionService], exports: [IngestionService] })
+/** The intake: providers on their schedules and imports, mapped and validated, each part handed to its store. */
+@Module({
+  imports: [BoardModule, FuturesStoreModule, SplitsStoreModule],
+  controllers: [AdminIngestController],
+  providers: [IngestionService],
+  exports: [IngestionService],
+})
 export class IngestionModule {}

@@ -9,30 +9,17 @@ import {
 import { APP_CONFIG } from '../../config/config.module.js';
 import { Catalog } from '../../config/catalog.js';
 import type { AppConfig } from '../../config/env.js';
-import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
-import { MetricsService } from '../metrics/metrics.service.js';
 import type { OddsProvider, ProviderBatch } from '../../domain/types.js';
 import { BoardService } from '../board/board.service.js';
 import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason } from './pipeline.js';
 import { createProviders } from './providers.js';
-import { SPLITS_TOPIC, type SplitsMessage } from './topics.js';
-import {
-  mergeFuturesReport,
-  splitFutures,
-  type FuturesBatchContext,
-  type FuturesIngestResult,
-  type SplitBatch,
-} from '../futures/futures-ingest.js';
-
-/** Where futures quotes go (src/modules/futures registers itself); without one they are counted as not accepted. */
-export interface FuturesSink {
-  accept(futures: SplitBatch['futures'], now: number, ctx: FuturesBatchContext): FuturesIngestResult;
-  /** Settles once the futures accepted so far are written: true when they reached the database. */
-  flushed(): Promise<boolean>;
-}
+import { MetricsService } from '../../common/metrics/metrics.service.js';
+import { FuturesStoreService } from '../stores/futures/futures-store.service.js';
+import { SplitsStoreService } from '../stores/splits/splits-store.service.js';
+import { applyFutures, mergeFuturesReport, splitFutures, type FuturesIngestResult, type SplitBatch } from './futures-intake.js';
 
 export interface IngestTotals {
   batches: number;
@@ -61,9 +48,10 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     private readonly catalog: Catalog,
     private readonly clock: Clock,
     private readonly jobs: Jobs,
-    private readonly bus: EventBus,
     private readonly leadership: Leadership,
     private readonly metrics: MetricsService,
+    private readonly futures: FuturesStoreService,
+    private readonly splits: SplitsStoreService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.pipeline = new IngestionPipeline(catalog, boards.board);
@@ -74,20 +62,12 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     );
   }
 
-  /** Receives the futures quotes of every batch (the futures module registers itself). */
-  setFuturesSink(sink: FuturesSink): void {
-    this.futuresSink = sink;
-  }
-
-  private futuresSink?: FuturesSink;
-
   /** Whether the futures accepted so far are written, within `timeoutMs`. */
   async futuresFlushed(timeoutMs: number): Promise<boolean> {
-    if (!this.futuresSink) return true;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
     try {
-      return await Promise.race([this.futuresSink.flushed(), timeout]);
+      return await Promise.race([this.futures.flushed(), timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -96,14 +76,12 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   /** Feeds one batch into the board (its futures quotes to the futures markets); returns what happened to it. */
   ingest(batch: ProviderBatch, now = this.clock.now(), opts: { backfill?: boolean } = {}): IngestReport {
     const split = splitFutures(batch);
-    const ctx = { source: batch.source, history: batch.history === true, removeIds: batch.removeIds };
-    const futures = split.futures.length || batch.removeIds?.length ? (this.futuresSink?.accept(split.futures, now, ctx) ?? null) : null;
+    const futures = split.futures.length || batch.removeIds?.length ? this.ingestFutures(split, batch, now) : null;
     const processed = this.pipeline.process(split.games, now);
     const { changeSet, splits } = processed;
     const report = mergeFuturesReport(processed.report, split, futures);
     this.boards.apply(changeSet, opts);
-    // Splits go to whoever reads them (the splits module, here and on the other instances) over the bus.
-    if (splits.length) this.bus.publish<SplitsMessage>(SPLITS_TOPIC, { splits, at: now, ...(opts.backfill ? { backfill: true } : {}) });
+    this.splits.apply(splits, now, opts.backfill);
     this.metrics.ingestQuotes.inc({ source: batch.source }, report.quotes);
     this.metrics.ingestChanges.inc(report.changed);
     for (const [k, v] of Object.entries(report.rejected)) this.metrics.ingestRejected.inc({ reason: k }, v ?? 0);
@@ -121,6 +99,14 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
       });
     }
     return report;
+  }
+
+  /** Maps a batch's futures quotes and hands them to the futures store (which writes and publishes the change). */
+  private ingestFutures(split: SplitBatch, batch: ProviderBatch, now: number): FuturesIngestResult {
+    const ctx = { source: batch.source, history: batch.history === true, removeIds: batch.removeIds };
+    const r = applyFutures(this.futures.store, this.catalog, split.futures, now, ctx);
+    this.futures.commit(r.change);
+    return r;
   }
 
   /**

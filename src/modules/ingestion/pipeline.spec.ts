@@ -24,19 +24,27 @@ function q(over: Partial<Quote>): Quote {
   };
 }
 
-describe('IngestionPipeline', () => {
-  let board: OddsBoard;
-  let pipe: IngestionPipeline;
+/**
+ * A fresh board and the pipeline feeding it before each test of a describe block (with `catalog()`'s catalog),
+ * and `ingest`: one batch processed and its change set applied to the board.
+ */
+function onAFreshBoard(catalogOf: () => Catalog = () => catalog) {
+  const s = {} as { board: OddsBoard; pipe: IngestionPipeline; catalog: Catalog };
+  beforeEach(() => {
+    s.catalog = catalogOf();
+    s.board = new OddsBoard();
+    s.pipe = new IngestionPipeline(s.catalog, s.board);
+  });
   const ingest = (quotes: Quote[], now = T0, extra: Record<string, unknown> = {}) => {
-    const r = pipe.process({ source: 'test', quotes, ...extra }, now);
-    board.applyChangeSet(r.changeSet);
+    const r = s.pipe.process({ source: 'test', quotes, ...extra }, now);
+    s.board.applyChangeSet(r.changeSet);
     return r;
   };
+  return { s, ingest };
+}
 
-  beforeEach(() => {
-    board = new OddsBoard();
-    pipe = new IngestionPipeline(catalog, board);
-  });
+describe('IngestionPipeline', () => {
+  const { s, ingest } = onAFreshBoard();
 
   it('puts the same game from two books under different spellings on one event', () => {
     ingest([
@@ -59,11 +67,11 @@ describe('IngestionPipeline', () => {
         externalEventId: 'pin-9',
       }),
     ]);
-    expect([...board.events.keys()]).toEqual(['nba_nuggets_suns_2026-11-22_b3']);
-    const e = board.events.get('nba_nuggets_suns_2026-11-22_b3')!;
+    expect([...s.board.events.keys()]).toEqual(['nba_nuggets_suns_2026-11-22_b3']);
+    const e = s.board.events.get('nba_nuggets_suns_2026-11-22_b3')!;
     expect(e).toMatchObject({ homeTeam: 'Denver Nuggets', awayTeam: 'Phoenix Suns', sport: 'basketball', status: 'upcoming' });
     expect(e.externalIds).toEqual({ fanduel: 'fd-1', pinnacle: 'pin-9' });
-    expect(board.booksOf(e.id)).toEqual(['draftkings', 'fanduel', 'pinnacle']);
+    expect(s.board.booksOf(e.id)).toEqual(['draftkings', 'fanduel', 'pinnacle']);
   });
 
   it('gives a doubleheader two events', () => {
@@ -86,8 +94,8 @@ describe('IngestionPipeline', () => {
         startTime: first + 6 * 3600_000 + 120_000,
       }),
     ]);
-    expect([...board.events.keys()].sort()).toEqual(['mlb_redsox_yankees_2026-07-01_b2', 'mlb_redsox_yankees_2026-07-01_b3']);
-    expect(board.booksOf('mlb_redsox_yankees_2026-07-01_b3')).toEqual(['draftkings', 'fanduel']);
+    expect([...s.board.events.keys()].sort()).toEqual(['mlb_redsox_yankees_2026-07-01_b2', 'mlb_redsox_yankees_2026-07-01_b3']);
+    expect(s.board.booksOf('mlb_redsox_yankees_2026-07-01_b3')).toEqual(['draftkings', 'fanduel']);
   });
 
   it('gives two games of the same teams in the same bucket _g2', () => {
@@ -102,15 +110,15 @@ describe('IngestionPipeline', () => {
         startTime: first + 4 * 3600_000,
       }),
     ]);
-    expect([...board.events.keys()].sort()).toEqual(['mlb_redsox_yankees_2026-07-01_b2', 'mlb_redsox_yankees_2026-07-01_b2_g2']);
+    expect([...s.board.events.keys()].sort()).toEqual(['mlb_redsox_yankees_2026-07-01_b2', 'mlb_redsox_yankees_2026-07-01_b2_g2']);
   });
 
   it('keeps a deterministic row id: a re-posted price updates the same row', () => {
     ingest([q({})]);
-    const [id] = [...board.rows.keys()];
+    const [id] = [...s.board.rows.keys()];
     ingest([q({ price: { american: -160 } })], T0 + 1000);
-    expect([...board.rows.keys()]).toEqual([id]);
-    expect(board.rows.get(id!)).toMatchObject({ american: -160, changedAt: T0 + 1000 });
+    expect([...s.board.rows.keys()]).toEqual([id]);
+    expect(s.board.rows.get(id!)).toMatchObject({ american: -160, changedAt: T0 + 1000 });
   });
 
   it('matches a team selection to the canonical side even when a source swaps home and away', () => {
@@ -125,7 +133,7 @@ describe('IngestionPipeline', () => {
         price: { american: 130 },
       }),
     ]);
-    const fd = [...board.rows.values()].find((r) => r.sportsbook === 'fanduel')!;
+    const fd = [...s.board.rows.values()].find((r) => r.sportsbook === 'fanduel')!;
     expect(fd.eventId).toBe('nba_nuggets_suns_2026-11-22_b3');
     expect(fd.selectionType).toBe('away');
   });
@@ -136,7 +144,7 @@ describe('IngestionPipeline', () => {
       q({ book: 'fanduel', price: { decimal: 2.5 } }),
       q({ book: 'kalshi', price: { contract_price: 0.4 } }),
     ]);
-    for (const r of board.rows.values()) {
+    for (const r of s.board.rows.values()) {
       expect(r.decimal).toBeCloseTo(2.5, 4);
       expect(r.american).toBe(150);
       expect(r.probability).toBeCloseTo(0.4, 6);
@@ -150,12 +158,12 @@ describe('IngestionPipeline', () => {
       q({ book: 'fanduel', marketType: 'point_spread', selection: 'Denver Nuggets', line: -4.5, price: { american: -112 } }),
       q({ book: 'fanduel', marketType: 'point_spread', selection: 'Denver Nuggets', line: -6.5, price: { american: 130 } }),
     ]);
-    const rows = [...board.rows.values()];
+    const rows = [...s.board.rows.values()];
     const main = rows.filter((r) => r.groupLine === -4.5);
     expect(main).toHaveLength(3);
     expect(new Set(main.map((r) => r.groupKey)).size).toBe(1);
-    expect(main.every((r) => board.isMainLine(r))).toBe(true);
-    expect(board.isMainLine(rows.find((r) => r.line === -6.5)!)).toBe(false);
+    expect(main.every((r) => s.board.isMainLine(r))).toBe(true);
+    expect(s.board.isMainLine(rows.find((r) => r.line === -6.5)!)).toBe(false);
   });
 
   it.each([
@@ -182,12 +190,12 @@ describe('IngestionPipeline', () => {
     expect(r.report.rejected).toEqual({ [reason]: 1 });
     expect(r.report.rejections[0]).toMatchObject({ index: 0, reason });
     expect(r.report.accepted).toBe(1);
-    expect(board.size).toBe(1);
+    expect(s.board.size).toBe(1);
   });
 
   it('does not create an event when every quote for it was rejected', () => {
     ingest([q({ homeTeam: 'Boston Celtics', awayTeam: 'Miami Heat', selection: 'Boston Celtics', price: { american: 10 } })]);
-    expect(board.events.size).toBe(0);
+    expect(s.board.events.size).toBe(0);
   });
 
   it('treats soccer moneylines as three-way and keeps a two-way draw out of basketball', () => {
@@ -221,7 +229,7 @@ describe('IngestionPipeline', () => {
         line: -0.25,
       }),
     ]);
-    expect([...board.rows.values()][0]!.marketType).toBe('asian_handicap');
+    expect([...s.board.rows.values()][0]!.marketType).toBe('asian_handicap');
   });
 
   it('keeps a prediction-market "No" contract out of the moneyline group', () => {
@@ -229,7 +237,7 @@ describe('IngestionPipeline', () => {
       q({ book: 'kalshi', selection: 'Denver Nuggets No', selectionType: 'home_no', price: { contract_price: 0.45 } }),
       q({ book: 'kalshi', selection: 'Phoenix Suns', selectionType: 'away_yes', price: { contract_price: 0.44 } }),
     ]);
-    const rows = [...board.rows.values()];
+    const rows = [...s.board.rows.values()];
     expect(rows.find((r) => r.selectionType === 'no')!.marketType).toBe('binary');
     expect(rows.find((r) => r.selectionType === 'away')!.marketType).toBe('moneyline');
     expect(new Set(rows.map((r) => r.groupKey)).size).toBe(2);
@@ -240,13 +248,13 @@ describe('IngestionPipeline', () => {
     const r = ingest([q({})], T0 + 5000);
     expect(r.report).toMatchObject({ changed: 0, unchanged: 1 });
     expect(r.changeSet.upserted).toEqual([]);
-    expect([...board.rows.values()][0]!.lastSeenAt).toBe(T0 + 5000);
-    expect([...board.rows.values()][0]!.changedAt).toBe(T0);
+    expect([...s.board.rows.values()][0]!.lastSeenAt).toBe(T0 + 5000);
+    expect([...s.board.rows.values()][0]!.changedAt).toBe(T0);
   });
 
   it('a suspension keeps the last price; while suspended a new price is not taken; the reopening brings the new one', () => {
     ingest([q({ sourceTime: T0 - 60_000 })]);
-    const row = () => [...board.rows.values()][0]!;
+    const row = () => [...s.board.rows.values()][0]!;
     // Suspended with another price: the row turns inactive at -150, its price time unchanged (the price did not move).
     let r = ingest([q({ isActive: false, price: { american: 400 }, sourceTime: T0 + 900 })], T0 + 1000);
     expect(r.report).toMatchObject({ changed: 1, unchanged: 0 });
@@ -261,7 +269,7 @@ describe('IngestionPipeline', () => {
     expect(row()).toMatchObject({ isActive: true, american: -170, changedAt: T0 + 3000, oddsChangedAt: T0 + 3000 });
     // A row first seen suspended keeps the price it came with.
     ingest([q({ selection: 'Phoenix Suns', selectionType: 'away', isActive: false, price: { american: 130 } })], T0 + 4000);
-    expect([...board.rows.values()].find((x) => x.selectionType === 'away')).toMatchObject({ isActive: false, american: 130 });
+    expect([...s.board.rows.values()].find((x) => x.selectionType === 'away')).toMatchObject({ isActive: false, american: 130 });
   });
 
   it('removes a withdrawn rung and a finished event', () => {
@@ -270,16 +278,16 @@ describe('IngestionPipeline', () => {
       removals: [{ ...q({ marketType: 'total_points', selection: 'Over', selectionType: 'over', line: 229.5 }) }],
     });
     expect(r.changeSet.removed).toHaveLength(1);
-    expect(board.size).toBe(1);
+    expect(s.board.size).toBe(1);
     ingest([], T0 + 2000, { eventRemovals: [{ league: 'nba', homeTeam: 'Denver Nuggets', awayTeam: 'Phoenix Suns', startTime: TIP }] });
-    expect(board.size).toBe(0);
-    expect(board.events.size).toBe(0);
+    expect(s.board.size).toBe(0);
+    expect(s.board.events.size).toBe(0);
   });
 
   it('marks an event live when a book flips a price live, and applies game state and status', () => {
     ingest([q({})]);
     ingest([q({ isLive: true, price: { american: -200 } })], T0 + 1000);
-    expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.status).toBe('live');
+    expect(s.board.events.get('nba_nuggets_suns_2026-11-22_b3')!.status).toBe('live');
     ingest([], T0 + 2000, {
       events: [
         {
@@ -292,7 +300,7 @@ describe('IngestionPipeline', () => {
         },
       ],
     });
-    expect(board.events.get('nba_nuggets_suns_2026-11-22_b3')!.gameState).toEqual({
+    expect(s.board.events.get('nba_nuggets_suns_2026-11-22_b3')!.gameState).toEqual({
       home_score: 10,
       away_score: 8,
       game_period: 'Q1',
@@ -305,34 +313,24 @@ describe('IngestionPipeline', () => {
 });
 
 describe('IngestionPipeline: start times that move', () => {
-  let board: OddsBoard;
-  let pipe: IngestionPipeline;
+  const { s, ingest } = onAFreshBoard();
   const ID = 'nba_nuggets_suns_2026-11-22_b3';
   const H = 3600_000;
-  const ingest = (quotes: Quote[], now = T0, extra: Record<string, unknown> = {}) => {
-    const r = pipe.process({ source: 'test', quotes, ...extra }, now);
-    board.applyChangeSet(r.changeSet);
-    return r;
-  };
-  beforeEach(() => {
-    board = new OddsBoard();
-    pipe = new IngestionPipeline(catalog, board);
-  });
 
   it("a book that moves its own start moves the event's start; the event keeps its id, no second event", () => {
     ingest([q({}), q({ book: 'fanduel', startTime: TIP + 5 * 60_000 })]);
     // FanDuel's first report 5 minutes later is a disagreement, not a move: the start stays TIP.
-    expect(board.events.get(ID)!.startTime).toBe(TIP);
+    expect(s.board.events.get(ID)!.startTime).toBe(TIP);
     // DraftKings delays the game by 1 h 30 (19:40 -> 21:10 Eastern, the next 6-hour bucket: b3 still, but the id would
     // not change anyway): one event, start moved, the row on it.
     const r = ingest([q({ startTime: TIP + 1.5 * H, price: { american: -155 } })], T0 + 60_000);
-    expect([...board.events.keys()]).toEqual([ID]);
-    expect(board.events.get(ID)!.startTime).toBe(TIP + 1.5 * H);
+    expect([...s.board.events.keys()]).toEqual([ID]);
+    expect(s.board.events.get(ID)!.startTime).toBe(TIP + 1.5 * H);
     expect(r.changeSet.events.map((e) => [e.id, e.startTime])).toEqual([[ID, TIP + 1.5 * H]]);
     // FanDuel still sends its old time (unchanged report): the start stays where DraftKings moved it.
     ingest([q({ book: 'fanduel', startTime: TIP + 5 * 60_000, price: { american: -160 } })], T0 + 120_000);
-    expect(board.events.get(ID)!.startTime).toBe(TIP + 1.5 * H);
-    expect([...board.events.keys()]).toEqual([ID]);
+    expect(s.board.events.get(ID)!.startTime).toBe(TIP + 1.5 * H);
+    expect([...s.board.events.keys()]).toEqual([ID]);
   });
 
   it('moves across the date bucket keep the first id; a quote at the new time finds it', () => {
@@ -341,34 +339,34 @@ describe('IngestionPipeline: start times that move', () => {
     // tolerance of the start before it): the id of the new time would be nba_nuggets_suns_2026-11-23_b0; it stays ID.
     ingest([q({ startTime: TIP + 2.5 * H })], T0 + 60_000);
     ingest([q({ startTime: TIP + 5 * H })], T0 + 120_000);
-    expect([...board.events.keys()]).toEqual([ID]);
-    expect(board.events.get(ID)!.startTime).toBe(TIP + 5 * H);
+    expect([...s.board.events.keys()]).toEqual([ID]);
+    expect(s.board.events.get(ID)!.startTime).toBe(TIP + 5 * H);
     ingest([q({ book: 'pinnacle', startTime: TIP + 5 * H })], T0 + 180_000);
-    expect([...board.events.keys()]).toEqual([ID]);
-    expect(board.booksOf(ID)).toEqual(['draftkings', 'pinnacle']);
+    expect([...s.board.events.keys()]).toEqual([ID]);
+    expect(s.board.booksOf(ID)).toEqual(['draftkings', 'pinnacle']);
   });
 
   it('a book quoting by its own event id follows a game moved beyond the same-fixture tolerance (postponed a day)', () => {
     ingest([q({ externalEventId: 'dk-77' })]);
     ingest([q({ externalEventId: 'dk-77', startTime: TIP + 24 * H })], T0 + 60_000);
-    expect([...board.events.keys()]).toEqual([ID]);
-    expect(board.events.get(ID)!.startTime).toBe(TIP + 24 * H);
+    expect([...s.board.events.keys()]).toEqual([ID]);
+    expect(s.board.events.get(ID)!.startTime).toBe(TIP + 24 * H);
     // Without an id, a game a day later is another game (a series): a new event.
     ingest([q({ book: 'fanduel', startTime: TIP + 48 * H })], T0 + 120_000);
-    expect(board.events.size).toBe(2);
+    expect(s.board.events.size).toBe(2);
   });
 
   it("a book's own event id seen again months apart, or on an ended game, is another game", () => {
     ingest([q({ externalEventId: 'dk-77' })]);
     // The same id 120 days later (a replayed capture beside a live import, a reused id): a new event, the first kept.
     ingest([q({ externalEventId: 'dk-77', startTime: TIP + 120 * 24 * H })], T0 + 60_000);
-    expect(board.events.size).toBe(2);
-    expect(board.events.get(ID)!.startTime).toBe(TIP);
+    expect(s.board.events.size).toBe(2);
+    expect(s.board.events.get(ID)!.startTime).toBe(TIP);
     // An ended game is not followed, even a day later: the quote starts a game of its own.
-    board.events.get(ID)!.status = 'ended';
+    s.board.events.get(ID)!.status = 'ended';
     ingest([q({ externalEventId: 'dk-77', startTime: TIP + 24 * H })], T0 + 120_000);
-    expect(board.events.size).toBe(3);
-    expect(board.events.get(ID)!.startTime).toBe(TIP);
+    expect(s.board.events.size).toBe(3);
+    expect(s.board.events.get(ID)!.startTime).toBe(TIP);
   });
 
   it("an event feed's status update moves the start the same way; a game under way keeps its start", () => {
@@ -381,17 +379,15 @@ describe('IngestionPipeline: start times that move', () => {
     });
     ingest([q({})], T0, { events: [upd(TIP)] });
     ingest([], T0 + 60_000, { events: [upd(TIP + H)] });
-    expect(board.events.get(ID)!.startTime).toBe(TIP + H);
+    expect(s.board.events.get(ID)!.startTime).toBe(TIP + H);
     ingest([], TIP + H, { events: [upd(TIP + H, 'live')] });
     ingest([], TIP + H + 60_000, { events: [upd(TIP + 2 * H, 'live')] });
-    expect(board.events.get(ID)!.startTime).toBe(TIP + H);
+    expect(s.board.events.get(ID)!.startTime).toBe(TIP + H);
   });
 });
 
 describe('IngestionPipeline on real feeds: open catalog, draws, Yes/No contracts', () => {
-  let board: OddsBoard;
-  let pipe: IngestionPipeline;
-  let cat: Catalog;
+  const { s, ingest } = onAFreshBoard(() => new Catalog());
   const KICK = Date.parse('2026-06-20T19:00:00Z');
   const wc = (over: Partial<Quote>): Quote => ({
     book: 'kalshi',
@@ -407,39 +403,29 @@ describe('IngestionPipeline on real feeds: open catalog, draws, Yes/No contracts
     price: { probability: 0.5 },
     ...over,
   });
-  const ingest = (quotes: Quote[]) => {
-    const r = pipe.process({ source: 'test', quotes }, T0);
-    board.applyChangeSet(r.changeSet);
-    return r;
-  };
-  beforeEach(() => {
-    cat = new Catalog();
-    board = new OddsBoard();
-    pipe = new IngestionPipeline(cat, board);
-  });
 
   it('a slug league resolves to the catalog league; an unknown one is registered once under its sport and reported', () => {
     const a = ingest([wc({}), wc({ league: 'brazil_-_serie_a', homeTeam: 'Flamengo', awayTeam: 'Palmeiras', selection: 'Flamengo' })]);
     expect(a.report.accepted).toBe(2);
-    expect([...board.rows.values()].map((r) => r.league).sort()).toEqual(['brazil_serie_a', 'fifa_world_cup']);
+    expect([...s.board.rows.values()].map((r) => r.league).sort()).toEqual(['brazil_serie_a', 'fifa_world_cup']);
     expect(a.report.registered).toEqual({ leagues: [{ id: 'brazil_serie_a', sport: 'soccer', from: 'brazil_-_serie_a' }], books: [] });
     expect(a.changeSet.catalog?.leagues.map((l) => l.id)).toEqual(['brazil_serie_a']);
     const b = ingest([
       wc({ league: 'Brazil Série A', homeTeam: 'Flamengo', awayTeam: 'Palmeiras', selection: 'Palmeiras', selectionType: 'away' }),
     ]);
     expect(b.report.registered).toBeUndefined();
-    expect(board.events.size).toBe(2);
+    expect(s.board.events.size).toBe(2);
   });
 
   it('an unknown book is registered (unlisted, sharp tier) and its rows kept', () => {
     const r = ingest([wc({ book: 'underdog', price: { american: 120 } })]);
     expect(r.report.accepted).toBe(1);
     expect(r.report.registered?.books).toEqual([{ id: 'underdog', from: 'underdog' }]);
-    expect(cat.book('underdog')).toMatchObject({ unlisted: true, requires_tier: 'sharp' });
+    expect(s.catalog.book('underdog')).toMatchObject({ unlisted: true, requires_tier: 'sharp' });
   });
 
   it('another instance (or a restart) learns registrations from the change sets and the board', () => {
-    const r = pipe.process(
+    const r = s.pipe.process(
       {
         source: 'test',
         quotes: [wc({ book: 'underdog', league: 'brazil_-_serie_a', homeTeam: 'Flamengo', awayTeam: 'Palmeiras', selection: 'Flamengo' })],
@@ -518,6 +504,6 @@ describe('IngestionPipeline on real feeds: open catalog, draws, Yes/No contracts
     ]);
     expect(r.report.accepted).toBe(1);
     expect(r.report.displayOnly).toEqual({ player_goals_and_assists: 1 });
-    expect(cat.outcomeSet('player_goals_and_assists', 'basketball')).toBe('n_way');
+    expect(s.catalog.outcomeSet('player_goals_and_assists', 'basketball')).toBe('n_way');
   });
 });

@@ -1,4 +1,3 @@
-import { GameStateReports } from '../game-state/game-state.js';
 import { Catalog, type BookDef, type LeagueDef } from '../../config/catalog.js';
 import { normalizePrice } from '../../math/odds.js';
 import {
@@ -22,10 +21,9 @@ import { Interner } from '../../domain/interner.js';
 import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
 import type { EventUpdate, ProviderBatch, Quote, QuoteKey, SplitsInput } from '../../domain/types.js';
 import type { OddsBoard } from '../board/odds-board.js';
-import type { ResolvedSplits } from './topics.js';
+import { GameStateStore } from '../stores/game-state/game-state-store.js';
 import { dict } from '../../domain/dict.js';
-
-export type { ResolvedSplits } from './topics.js';
+import type { ResolvedSplits } from '../../domain/topics.js';
 
 /** Why a quote was left out. Counted per batch and in metrics; never guessed around. */
 export type RejectReason =
@@ -249,9 +247,14 @@ export class IngestionPipeline {
   /** One copy of every string the rows repeat (markets, periods, ladders, groups, selections...). */
   private readonly strings = new Interner();
 
+  /**
+   * @param gameStates the game-state store: each source's game-state report goes there, and the merged state onto
+   * the board's event.
+   */
   constructor(
     private readonly catalog: Catalog,
     private readonly board: OddsBoard,
+    readonly gameStates = new GameStateStore(),
   ) {
     this.syncFixtures();
     board.onChange((cs) => {
@@ -712,9 +715,6 @@ export class IngestionPipeline {
       return null;
     }
   }
-
-  /** Each source's latest game-state report per live game, merged into the event's game_state (src/modules/game-state/game-state.ts). */
-  readonly gameStates = new GameStateReports();
 
   private applyEventUpdate(u: EventUpdate, now: number, source: string): void {
     const league = this.leagueOf(u.league);

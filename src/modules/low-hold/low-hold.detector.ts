@@ -2,24 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { FeatureDef } from '../../common/auth/access-policy.js';
 import { shortHash } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
-import type { Detector, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
+import type { Detector, Json, PresentView, Reads, StreamNames } from '../detection/detector.js';
 import { bestOf, groupInfo, guardsOf, impliedTotalAllBooks, isAlternate, usable, type DetectContext } from '../detection/group-info.js';
 import type { BookFilter } from '../detection/market-groups.js';
 import { LowHoldPresenter } from './low-hold.presenter.js';
+import type { LowHoldRecord } from './low-hold.record.js';
 
 /** Markets whose best prices hold at most this percent are low-hold. */
 export const LOW_HOLD_MAX = 5;
-
-/** A market whose best prices among the books in scope hold at most LOW_HOLD_MAX percent. */
-export interface LowHoldRecord extends OpportunityRecord {
-  kind: 'low_hold';
-  /** One side per outcome: the best price and every book offering it. */
-  sides: Array<{ row: OddsRow; books: string[]; fairProbability: number }>;
-  line: number | null;
-  holdPercent: number;
-  allBooks: string[];
-  isAlternateLine: boolean;
-}
 
 const lowHoldIds = new WeakMap<OddsRow, string>();
 

@@ -5,7 +5,7 @@ import type { Json } from '../detection/detector.js';
 import { eventBlock, guardWarnings, iso, r4, staleness } from '../opportunity-lists/present.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import { deepLinksOf } from '../deep-links/deep-link-templates.js';
-import type { LowHoldRecord } from './low-hold.detector.js';
+import type { LowHoldRecord } from './low-hold.record.js';
 
 /** Turns low-hold records into the items of `/opportunities/low_hold` and `low_hold:detected`. */
 @Injectable()

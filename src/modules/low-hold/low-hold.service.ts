@@ -4,9 +4,10 @@ import { page } from '../../common/http/envelope.js';
 import { Clock } from '../../common/time/clock.js';
 import { bySport, countBy, OpportunityLists, round4, sortOf } from '../opportunity-lists/opportunity-lists.js';
 import type { LowHoldQuery } from './dto/low-hold.query.js';
-import { LowHoldDetector, type LowHoldRecord } from './low-hold.detector.js';
+import { LowHoldDetector } from './low-hold.detector.js';
 import { LowHoldPresenter } from './low-hold.presenter.js';
 import { dict } from '../../domain/dict.js';
+import type { LowHoldRecord } from './low-hold.record.js';
 
 /** `/opportunities/low_hold`: the live low-hold markets as the caller may see them. */
 @Injectable()

@@ -7,7 +7,7 @@ import { MIDDLE_SORTS } from '../middles/dto/middles.query.js';
 import { ODDS_FIELDS } from '../odds/odds-item.js';
 import { SORT_FIELDS } from '../odds/odds-sort.js';
 import { DATE_RANGES } from '../opportunity-lists/dto/opportunity-filters.query.js';
-import { SPLITS_BOOKS, SPLITS_MARKETS } from '../splits/splits-store.js';
+import { SPLITS_BOOKS, SPLITS_MARKETS } from '../stores/splits/splits-store.js';
 
 type Item = Record<string, unknown>;
 

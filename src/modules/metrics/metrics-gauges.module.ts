@@ -7,7 +7,7 @@ import { DetectionModule } from '../detection/detection.module.js';
 import { idsDigest } from '../detection/lifecycle-wire.js';
 import { StreamHub } from '../stream/stream-hub.js';
 import { StreamModule } from '../stream/stream.module.js';
-import { MetricsService } from './metrics.service.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 
 /** Gauges read at scrape time from the services that own the numbers. */
 @Module({ imports: [BoardModule, DetectionModule, StreamModule] })

@@ -2,7 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { AdminOrLocal } from '../../common/auth/decorators.js';
 import { ApiTextResponse } from '../../common/http/api-responses.js';
-import { MetricsService } from './metrics.service.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 
 @ApiTags('Health')
 @Controller('metrics')

@@ -1,8 +1,6 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { MetricsController } from './metrics.controller.js';
-import { MetricsService } from './metrics.service.js';
 
-/** The metrics registry (infrastructure, global: every module counts into it) and GET /metrics. */
-@Global()
-@Module({ controllers: [MetricsController], providers: [MetricsService], exports: [MetricsService] })
+/** GET /metrics: the metrics registry (src/common/metrics, global infrastructure every module counts into), exposed. */
+@Module({ controllers: [MetricsController] })
 export class MetricsModule {}

@@ -16,12 +16,13 @@ import {
   type MiddleAnalysis,
   type Pmf,
 } from '../../math/index.js';
-import type { Detector, Guards, Json, OpportunityRecord, PresentView, Reads, StreamNames } from '../detection/detector.js';
+import type { Detector, Json, PresentView, Reads, StreamNames } from '../detection/detector.js';
 import { groupFlags, groupInfo, guardsOf, type DetectContext } from '../detection/group-info.js';
-import type { MarketCheck } from '../detection/guards.js';
+import type { MarketCheck, Guards } from '../detection/guards.js';
 import { ageSeconds, isHandicap, outcomesOf, type BookFilter } from '../detection/market-groups.js';
 import { MiddlesPresenter } from './middles.presenter.js';
 import { dict } from '../../domain/dict.js';
+import type { MiddleRecord, MiddleSideRecord } from './middles.record.js';
 
 /** Middles with an expected value below this (dollars per 100 staked) are not worth listing. */
 export const MIDDLE_MIN_EV = -2.5;
@@ -41,26 +42,6 @@ const DEFAULT_TOTAL: Record<string, number> = dict({
   wta: 21,
 });
 const SPORT_TOTAL: Record<string, number> = dict({ basketball: 220, football: 45, hockey: 6, soccer: 2.6, baseball: 8.5, tennis: 22 });
-
-export interface MiddleSideRecord {
-  row: OddsRow;
-  kind: 'above' | 'below';
-  threshold: number;
-  /** Model probability that this side wins. */
-  winProbability: number;
-}
-
-/** Two books' main lines on one ladder leaving a window where both bets win. */
-export interface MiddleRecord extends OpportunityRecord {
-  kind: 'middles';
-  side1: MiddleSideRecord;
-  side2: MiddleSideRecord;
-  analysis: MiddleAnalysis;
-  /** The pair priced on its sides' net decimals (after the venues' costs); null when a side's venue cost is unknown. */
-  netAnalysis: MiddleAnalysis | null;
-  qualityScore: number;
-  sport: string;
-}
 
 const pmfCache = new Map<string, Pmf>();
 

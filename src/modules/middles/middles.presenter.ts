@@ -8,7 +8,7 @@ import { eventBlock, guardWarnings, iso, r2, r4 } from '../opportunity-lists/pre
 import { RefBlocks } from '../reference/ref-blocks.js';
 import { deepLinkPath } from '../deep-links/deep-link-templates.js';
 import { altPrices, teamTotalTeam } from './middle-fields.js';
-import type { MiddleRecord, MiddleSideRecord } from './middles.detector.js';
+import type { MiddleRecord, MiddleSideRecord } from './middles.record.js';
 
 /** Thresholds of the middle warnings (README "Opportunities" lists every warning with its threshold). */
 export const MIDDLE_WARN = {

@@ -9,9 +9,10 @@ import { BoardService } from '../board/board.service.js';
 import { DetectionEngine } from '../detection/detection.engine.js';
 import { countBy, OpportunityLists, round4, round6, sortOf, type ListScope } from '../opportunity-lists/opportunity-lists.js';
 import type { MiddlesQuery, MiddlesSummaryQuery } from './dto/middles.query.js';
-import { MiddlesDetector, type MiddleRecord } from './middles.detector.js';
+import { MiddlesDetector } from './middles.detector.js';
 import { MiddlesPresenter } from './middles.presenter.js';
 import { dict } from '../../domain/dict.js';
+import type { MiddleRecord } from './middles.record.js';
 
 /** `/opportunities/middles`, one middle by id, and the summary over the current middles. */
 @Injectable()

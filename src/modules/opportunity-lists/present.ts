@@ -2,8 +2,7 @@ import { assertNever } from '../../common/assert-never.js';
 import type { BoardEvent, OddsRow } from '../../domain/odds-row.js';
 import { roundTo } from '../../math/index.js';
 import type { OddsBoard } from '../board/odds-board.js';
-import type { Guards } from '../detection/detector.js';
-import type { MarketFlag } from '../detection/guards.js';
+import type { MarketFlag, Guards } from '../detection/guards.js';
 import { ageSeconds, isPlayerProp } from '../detection/market-groups.js';
 
 /**

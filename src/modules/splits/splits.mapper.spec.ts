@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { toHistoryEntry, toSplitsGame } from './splits.mapper.js';
-import type { CurrentSplits } from './splits-store.js';
+import type { CurrentSplits } from '../stores/splits/splits-store.js';
 
 const s: CurrentSplits = {
   eventId: 'nba_celtics_lakers_2026-11-22_b3',

@@ -1,7 +1,7 @@
 import type { SplitsGameDto } from './dto/splits-game.response.dto.js';
 import type { SplitsHistoryEntryDto } from './dto/splits-history.response.dto.js';
-import type { StoredSplits } from './splits.repository.js';
-import type { CurrentSplits, OverUnderShares, SideShares } from './splits-store.js';
+import type { StoredSplits } from '../stores/splits/splits.repository.js';
+import type { CurrentSplits, OverUnderShares, SideShares } from '../stores/splits/splits-store.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const sides = (s: SideShares): SideShares => ({ away: s.away, home: s.home });

@@ -1,15 +1,13 @@
 import { Module } from '@nestjs/common';
 import { SplitsController } from './splits.controller.js';
-import { SplitsRepository } from './splits.repository.js';
 import { SplitsService } from './splits.service.js';
-import { BoardModule } from '../board/board.module.js';
 import { EventsModule } from '../events/events.module.js';
+import { SplitsStoreModule } from '../stores/splits/splits-store.module.js';
 
-/** Public betting splits: current (from ingestion, over the bus), 5-minute snapshots, 48-hour history. */
+/** Public betting splits as read: GET /splits (current) and GET /splits/history, over the splits store. */
 @Module({
-  imports: [BoardModule, EventsModule],
+  imports: [SplitsStoreModule, EventsModule],
   controllers: [SplitsController],
-  providers: [SplitsRepository, SplitsService],
-  exports: [SplitsService],
+  providers: [SplitsService],
 })
 export class SplitsModule {}

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InProcessBus } from '../../common/bus/in-process-bus.js';
 import { ManualClock } from '../../common/time/clock.js';
-import { keyRefusal, KEYS_TOPIC, keyStatusOf, type ApiKeysService, type KeyStatus } from '../accounts/api-keys.service.js';
+import { keyRefusal, keyStatusOf, type ApiKeysService, type KeyStatus } from '../accounts/api-keys.service.js';
 import type { KeyWithAccount } from '../accounts/api-keys.repository.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import type { Leadership } from '../cluster/leadership.service.js';
@@ -11,6 +11,7 @@ import type { AppConfig } from '../../config/env.js';
 import { KEY_CHECK_MS, keysToClose, StreamKeyWatch } from './key-watch.js';
 import type { CloseReason } from './stream-client.js';
 import type { StreamHub } from './stream-hub.js';
+import { KEYS_TOPIC } from '../../domain/topics.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const ok: KeyStatus = { refused: null, expiresAt: null };

@@ -2,8 +2,9 @@ import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } fro
 import { EventBus } from '../../common/bus/event-bus.js';
 import { Clock } from '../../common/time/clock.js';
 import { Jobs } from '../cluster/jobs.service.js';
-import { ApiKeysService, keyRefusal, KEYS_TOPIC, type KeyStatus } from '../accounts/api-keys.service.js';
+import { ApiKeysService, keyRefusal, type KeyStatus } from '../accounts/api-keys.service.js';
 import { StreamHub } from './stream-hub.js';
+import { KEYS_TOPIC } from '../../domain/topics.js';
 
 /** How often the keys of open streams are read again (the backstop for a lost bus message, and expiries). */
 export const KEY_CHECK_MS = 2000;

@@ -9,20 +9,21 @@ import type { AppConfig } from '../../config/env.js';
 import { loadTiers } from '../../config/tiers.js';
 import type { ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import type { Quote } from '../../domain/types.js';
-import { ODDS_TOPIC, type BoardService } from '../board/board.service.js';
+import type { BoardService } from '../board/board.service.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import type { Leadership } from '../cluster/leadership.service.js';
 import { OddsBoard } from '../board/odds-board.js';
-import { OPPORTUNITIES_TOPIC, refOf, type DetectionEngine, type OpportunityEvent } from '../detection/detection.engine.js';
+import { refOf, type DetectionEngine } from '../detection/detection.engine.js';
 import type { Detector, Json, OpportunityRecord } from '../detection/detector.js';
 import { IngestionPipeline } from '../ingestion/pipeline.js';
-import { MetricsService } from '../metrics/metrics.service.js';
 import { OddsItemBuilder } from '../odds/odds-item.js';
 import { RefBlocks } from '../reference/ref-blocks.js';
 import type { Frame, StreamFilter, Transport } from './stream-client.js';
 import { MemoryStreamCaps } from './stream-caps.js';
 import { SharedStreamLog } from './stream-log.js';
 import { parseLastEventId, StreamHub } from './stream-hub.js';
+import { ODDS_TOPIC, OPPORTUNITIES_TOPIC, type OpportunityEvent } from '../../domain/topics.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 
 /**
  * The stream hub on its own: a real board fed by the real pipeline, an in-process bus, and an opportunity type

@@ -6,11 +6,10 @@ import { Clock } from '../../common/time/clock.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import type { BoardEvent, ChangeSet, OddsRow } from '../../domain/odds-row.js';
-import { BoardService, ODDS_TOPIC } from '../board/board.service.js';
-import { gameStateObject } from '../game-state/game-state.js';
-import { MetricsService } from '../metrics/metrics.service.js';
+import { BoardService } from '../board/board.service.js';
+import { gameStateObject } from '../game-state/game-state-object.js';
 import { OddsItemBuilder } from '../odds/odds-item.js';
-import { DetectionEngine, OPPORTUNITIES_TOPIC, refOf, type OpportunityEvent, type OpportunityRef } from '../detection/detection.engine.js';
+import { DetectionEngine, refOf } from '../detection/detection.engine.js';
 import type { Detector, Json } from '../detection/detector.js';
 import type { Account } from '../../common/auth/account.js';
 import { badRequest } from '../../common/http/api-error.js';
@@ -19,10 +18,16 @@ import type { OddsBoard } from '../board/odds-board.js';
 import { StreamClient, type CloseReason, type Frame, type StreamFilter, type Transport } from './stream-client.js';
 import { STREAM_LEASE_RENEW_MS, StreamCaps } from './stream-caps.js';
 import { LOG_MAX_ROWS, MemoryStreamLog, REPLAY_MS, SharedStreamLog, type LogEntry, type LogPart } from './stream-log.js';
+import {
+  ODDS_TOPIC,
+  OPPORTUNITIES_TOPIC,
+  type OpportunityEvent,
+  type OpportunityRef,
+  STREAMS_DISPLACED_TOPIC,
+} from '../../domain/topics.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 
 export { REPLAY_MAX, REPLAY_MS } from './stream-log.js';
-/** Bus topic: streams displaced by a newer stream of their key on another instance (their holder closes them). */
-export const STREAMS_DISPLACED_TOPIC = 'streams:displaced';
 
 export const HEARTBEAT_MS = 30_000;
 /** The most prices one stream's snapshot may hold; a broader filter is refused with a message saying so. */

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import type { ChangeSet } from '../../domain/odds-row.js';
-import type { OpportunityEvent } from '../detection/detection.engine.js';
 import { MemoryStreamLog, RedisStreamLog, type LogEntry } from './stream-log.js';
+import type { OpportunityEvent } from '../../domain/topics.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const T0 = Date.parse('2026-11-22T12:00:00Z');

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { BoardEvent, ChangeSet } from '../../domain/odds-row.js';
-import type { OpportunityEvent } from '../detection/detection.engine.js';
 import type { Json } from '../detection/detector.js';
 import { dict } from '../../domain/dict.js';
+import type { OpportunityEvent } from '../../domain/topics.js';
 
 /** Replay window: the last 2 minutes, at most 3000 sequence numbers. */
 export const REPLAY_MS = 120_000;

@@ -2,7 +2,10 @@ import { TimeParam } from '../../../common/time/time-param.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { BaseQuery, CsvList, StringParam } from '../../../common/http/query.js';
-import { CLV_GROUPS, type ClvGroupBy } from '../clv.service.js';
+
+/** What the track record can be grouped by (`group_by`). */
+export const CLV_GROUPS = ['sportsbook', 'sport', 'league', 'market', 'day', 'devig_book'] as const;
+export type ClvGroupBy = (typeof CLV_GROUPS)[number];
 
 /** GET /historical/clv. */
 export class ClvQuery extends BaseQuery {

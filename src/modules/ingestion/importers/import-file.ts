@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { decodeText } from '../../../domain/text.js';
 import type { Catalog } from '../../../config/catalog.js';
-import { isFutureQuote } from '../../../domain/futures.js';
+import { isFutureQuote } from '../../../domain/future-quote.js';
 import { parseOddsApiEvents } from '../odds-api/odds-api-format.js';
 import type { ParsedFile } from './parsed.js';
 import { parseSampleCsv } from './sample-csv.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import { Catalog } from '../../../config/catalog.js';
-import { isFutureQuote } from '../../../domain/futures.js';
+import { isFutureQuote } from '../../../domain/future-quote.js';
 import { parseImport, readImportFile } from './import-file.js';
 import { parseOddsApiEvents } from '../odds-api/odds-api-format.js';
 

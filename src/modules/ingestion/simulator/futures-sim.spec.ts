@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { Catalog } from '../../../config/catalog.js';
 import { americanToDecimal } from '../../../math/odds.js';
-import { applyFutures, splitFutures } from '../../futures/futures-ingest.js';
 import { futuresEv, groupsOf } from '../../futures/futures-math.js';
-import { FuturesStore } from '../../futures/futures-store.js';
 import { bookPrice, FuturesSimulator, nextClose, withMargin } from './futures-sim.js';
+import { applyFutures, splitFutures } from '../futures-intake.js';
+import { FuturesStore } from '../../stores/futures/futures-store.js';
 
 const catalog = new Catalog();
 const NOW = Date.parse('2026-11-22T12:00:00Z');

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { BaseQuery, CsvList, IntParam } from '../../../common/http/query.js';
-import { SPLITS_MARKETS, type SplitsMarket } from '../splits-store.js';
+import { SPLITS_MARKETS, type SplitsMarket } from '../../stores/splits/splits-store.js';
 
 /**
  * GET /splits: limit default 100, max 200; offset max 5000 (past it 400 offset_too_large).

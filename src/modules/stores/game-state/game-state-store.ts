@@ -1,10 +1,9 @@
 /**
- * Game state (the public product's game-state object): merging what several sources report about one live game, and the object the
- * API serves. Plain functions, no framework; time is an argument.
+ * The game-state store: each source's latest report about each live game, merged into one game state (which the
+ * pipeline puts on the board's event). Plain functions and a plain class, no framework; time is an argument.
  */
 
-import type { GameState } from '../../domain/types.js';
-import { dict } from '../../domain/dict.js';
+import type { GameState } from '../../../domain/types.js';
 
 /** One source's latest report about a game (a book's feed, the scores feed, the simulator). */
 export interface StateReport {
@@ -15,10 +14,6 @@ export interface StateReport {
 
 /** Reports older than this behind the newest one no longer count. */
 export const REPORT_HORIZON_MS = 120_000;
-/** `stale`: the primary source has been quiet this long. */
-export const STALE_MS = 10_000;
-/** `aggregator_stale`: no source has reported for this long. */
-export const AGGREGATOR_STALE_MS = 30_000;
 
 const FINAL = new Set(['F', 'FT', 'FINAL', 'AET', 'PEN', 'ENDED']);
 
@@ -102,10 +97,10 @@ export function mergeReports(sport: string, reports: readonly StateReport[]): Ga
 }
 
 /**
- * The latest report of each source per game, merged on every report. Kept by the ingestion pipeline (the one
+ * The latest report of each source per game, merged on every report. Written by the ingestion pipeline (the one
  * place event updates are applied); a game's reports are dropped when it is forgotten.
  */
-export class GameStateReports {
+export class GameStateStore {
   private readonly byEvent = new Map<string, Map<string, StateReport>>();
 
   /** Records a report and returns the merged state of the game. */
@@ -125,44 +120,4 @@ export class GameStateReports {
   get size(): number {
     return this.byEvent.size;
   }
-}
-
-/** What the served object needs besides the stored state. */
-export interface GameStateContext {
-  id: string;
-  sport: string;
-  league: string;
-  homeTeam: string;
-  awayTeam: string;
-  status: string;
-  gameState: GameState | null;
-}
-
-/**
- * The game-state object served by /gamestate, on events and on the stream, or null when the
- * game is not live or has no state. `book_count`: books quoting the game live now. `stale` (the primary source
- * quiet more than 10 s) and `aggregator_stale` (no source for more than 30 s) appear only when true.
- */
-export function gameStateObject(e: GameStateContext, bookCount: number, now: number): Record<string, unknown> | null {
-  if (e.status !== 'live' || !e.gameState || typeof e.gameState.home_score !== 'number') return null;
-  const { home_score, away_score, primary_book, ...rest } = e.gameState;
-  const out: Record<string, unknown> = dict({
-    home_team: e.homeTeam,
-    away_team: e.awayTeam,
-    sport: e.sport,
-    league: e.league,
-    home_score,
-    away_score,
-    is_live: true,
-    primary_book: typeof primary_book === 'string' ? primary_book : null,
-    book_count: bookCount,
-    ...rest,
-  });
-  delete out.source_count;
-  out.source_count = e.gameState.source_count ?? 1;
-  const updated = typeof e.gameState.updated_at === 'string' ? Date.parse(e.gameState.updated_at) : NaN;
-  const reported = typeof e.gameState.reported_at === 'string' ? Date.parse(e.gameState.reported_at) : updated;
-  if (Number.isFinite(updated) && now - updated > STALE_MS) out.stale = true;
-  if (Number.isFinite(reported) && now - reported > AGGREGATOR_STALE_MS) out.aggregator_stale = true;
-  return out;
 }

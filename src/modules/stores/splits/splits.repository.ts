@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { epochMs, selectList } from '../../database/rows.js';
+import { epochMs, selectList } from '../../../database/rows.js';
 import { SplitsSnapshotEntity, type SplitsPayload } from './splits.entity.js';
 import { cleanMarkets, type CurrentSplits } from './splits-store.js';
 

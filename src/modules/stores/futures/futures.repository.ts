@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { FutureType, FuturesChange, FuturesMarket, FuturesPrice } from '../../domain/futures.js';
+import type { FutureType, FuturesChange, FuturesMarket, FuturesPrice } from '../../../domain/futures.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const ms = (v: unknown): number => new Date(v as string | Date).getTime();

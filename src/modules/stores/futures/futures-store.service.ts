@@ -1,17 +1,14 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { EventBus } from '../../common/bus/event-bus.js';
-import { Clock } from '../../common/time/clock.js';
-import { Catalog } from '../../config/catalog.js';
-import { APP_CONFIG } from '../../config/config.module.js';
-import type { AppConfig } from '../../config/env.js';
-import type { FuturesChange } from '../../domain/futures.js';
-import { Jobs } from '../cluster/jobs.service.js';
-import { IngestionService, type FuturesSink } from '../ingestion/ingestion.service.js';
-import { applyFutures, isEmptyChange, type FuturesBatchContext, type FuturesIngestResult, type SplitBatch } from './futures-ingest.js';
-import { FuturesStore } from './futures-store.js';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { EventBus } from '../../../common/bus/event-bus.js';
+import { Clock } from '../../../common/time/clock.js';
+import { APP_CONFIG } from '../../../config/config.module.js';
+import type { AppConfig } from '../../../config/env.js';
+import type { FuturesChange } from '../../../domain/futures.js';
+import { FUTURES_TOPIC } from '../../../domain/topics.js';
+import { Jobs } from '../../cluster/jobs.service.js';
+import { FuturesStore, isEmptyChange } from './futures-store.js';
 import { FuturesRepository } from './futures.repository.js';
 
-export const FUTURES_TOPIC = 'futures';
 /** Markets are dropped this long after they close. */
 export const FUTURES_RETENTION_MS = 3 * 24 * 3600_000;
 /** Stale prices and closed markets are deleted this often (livePricesOf leaves stale prices out at once). */
@@ -26,11 +23,12 @@ export function configuredWindows(config: Pick<AppConfig, 'oddsApi'>): Record<st
 }
 
 /**
- * The futures markets: fed by the ingestion pipeline (every source's futures quotes), written to the database
- * by the instance that ingested them, published on the bus to the other instances, loaded at start.
+ * The futures store: the futures markets in memory (FuturesStore), written by ingestion (every source's futures
+ * quotes, mapped there), committed here: written to the database by the instance that ingested them, published
+ * on the bus to the other instances; loaded at start, pruned on a schedule. The futures read module reads `store`.
  */
 @Injectable()
-export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class FuturesStoreService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('futures');
   readonly store: FuturesStore;
   private writing: Promise<void> = Promise.resolve();
@@ -39,8 +37,6 @@ export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationB
   private lastWriteOk = true;
 
   constructor(
-    private readonly ingestion: IngestionService,
-    private readonly catalog: Catalog,
     private readonly repo: FuturesRepository,
     private readonly bus: EventBus,
     private readonly clock: Clock,
@@ -48,10 +44,6 @@ export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationB
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.store = new FuturesStore(configuredWindows(config));
-  }
-
-  onModuleInit(): void {
-    this.ingestion.setFuturesSink(this);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -67,15 +59,14 @@ export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationB
     await this.flushed();
   }
 
-  /** The ingestion pipeline's futures sink. */
-  accept(futures: SplitBatch['futures'], now: number, ctx: FuturesBatchContext = {}): FuturesIngestResult {
-    const r = applyFutures(this.store, this.catalog, futures, now, ctx);
-    const c = r.change;
-    if (!isEmptyChange(c)) {
-      this.bus.publish(FUTURES_TOPIC, c, { remoteOnly: true });
-      this.write(() => this.repo.save(c));
-    }
-    return r;
+  /**
+   * Commits a change ingestion made to `store`: published to the other instances and queued for the database
+   * (nothing when it changes nothing).
+   */
+  commit(c: FuturesChange): void {
+    if (isEmptyChange(c)) return;
+    this.bus.publish(FUTURES_TOPIC, c, { remoteOnly: true });
+    this.write(() => this.repo.save(c));
   }
 
   private write(job: () => Promise<void>): void {
@@ -108,10 +99,7 @@ export class FuturesService implements FuturesSink, OnModuleInit, OnApplicationB
    */
   prune(now = this.clock.now()): FuturesChange {
     const c = this.store.prune(now - FUTURES_RETENTION_MS, now);
-    if (!isEmptyChange(c)) {
-      this.bus.publish(FUTURES_TOPIC, c, { remoteOnly: true });
-      this.write(() => this.repo.save(c));
-    }
+    this.commit(c);
     return c;
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ArgumentMetadata } from '@nestjs/common';
-import { BatchOddsBody, ListOddsQuery } from '../../modules/odds/dto/odds.query.js';
-import { ApiError } from './api-error.js';
-import { CachingValidationPipe, createValidationPipe, declaredProperties } from './validation.js';
+import { BatchOddsBody, ListOddsQuery } from './odds.query.js';
+import { ApiError } from '../../../common/http/api-error.js';
+import { CachingValidationPipe, createValidationPipe, declaredProperties } from '../../../common/http/validation.js';
 
 const meta: ArgumentMetadata = { type: 'query', metatype: ListOddsQuery, data: '' };
 

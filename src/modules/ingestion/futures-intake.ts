@@ -1,9 +1,9 @@
 import type { Catalog } from '../../config/catalog.js';
 import type { FuturesChange } from '../../domain/futures.js';
 import type { ProviderBatch, Quote } from '../../domain/types.js';
-import type { IngestReport, RejectReason } from '../ingestion/pipeline.js';
+import type { IngestReport, RejectReason } from './pipeline.js';
 import { FutureRejection, isFutureQuote, resolveFuture } from './futures-mapping.js';
-import type { FuturesStore } from './futures-store.js';
+import type { FuturesStore } from '../stores/futures/futures-store.js';
 
 /** A batch split in two: the game quotes for the board, the futures quotes (with their index in the batch). */
 export interface SplitBatch {
@@ -54,7 +54,7 @@ export interface FuturesBatchContext {
   removeIds?: readonly string[];
 }
 
-/** Resolves and applies futures quotes to a store (the service and the CLI's store-only import both use it). */
+/** Resolves futures quotes and applies them to a futures store (the ingestion service's and the CLI's store-only import's). */
 export function applyFutures(
   store: FuturesStore,
   catalog: Catalog,
@@ -89,11 +89,6 @@ export function applyFutures(
   }
   const changed = changedFlags.filter(Boolean).length;
   return { change, accepted: resolved.length, changed, unchanged: resolved.length - changed, removed, rejections, ids };
-}
-
-/** Whether a change set changes anything (to write and publish). */
-export function isEmptyChange(c: FuturesChange): boolean {
-  return !c.markets.length && !c.prices.length && !c.seen.length && !c.removedPrices?.length && !c.removedMarkets?.length;
 }
 
 /**

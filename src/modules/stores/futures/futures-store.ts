@@ -1,5 +1,33 @@
-import type { FuturesChange, FuturesMarket, FuturesPrice, ResolvedFuture } from '../../domain/futures.js';
-import { isLive } from './futures-math.js';
+import type { FuturesChange, FuturesMarket, FuturesPrice, ResolvedFuture } from '../../../domain/futures.js';
+
+/** How long a price stays in the market without its source confirming it, per source (by its cadence). */
+export const FUTURES_STALE_MS = {
+  /** The futures simulator sends its whole state every 10 minutes (FULL_STATE_EVERY_MS): three missed rounds. */
+  'simulator-futures': 30 * 60_000,
+  /** An imported file is a snapshot: live for 6 hours after its own capture time (as the importer's fresh capture). */
+  import: 6 * 3600_000,
+  /** Any other source (the admin ingest, a feed without a window of its own): 2 hours. */
+  default: 2 * 3600_000,
+} as const;
+
+/** The staleness window of a source: its own (`windows`, e.g. a configured feed), else FUTURES_STALE_MS. */
+export function staleAfterMs(source: string | undefined, windows: Readonly<Record<string, number>> = {}): number {
+  const s = source ?? '';
+  if (windows[s] !== undefined) return windows[s];
+  if (s === 'simulator-futures') return FUTURES_STALE_MS['simulator-futures'];
+  if (s === 'import' || s.startsWith('import:')) return FUTURES_STALE_MS.import;
+  return FUTURES_STALE_MS.default;
+}
+
+/** Whether a price is still in its market at `now`: confirmed by its source within the source's window. */
+export function isLive(p: Pick<FuturesPrice, 'lastSeenAt' | 'source'>, now: number, windows?: Readonly<Record<string, number>>): boolean {
+  return now - p.lastSeenAt <= staleAfterMs(p.source, windows);
+}
+
+/** Whether a change set changes anything (to write and publish). */
+export function isEmptyChange(c: FuturesChange): boolean {
+  return !c.markets.length && !c.prices.length && !c.seen.length && !c.removedPrices?.length && !c.removedMarkets?.length;
+}
 
 export interface ApplyResult {
   change: FuturesChange;
@@ -12,7 +40,7 @@ export interface ApplyResult {
  * or applyChange() (a change set from the bus, the database at start). Plain class, no framework.
  *
  * A price stays in its market while its source confirms it within the source's staleness window
- * (futures-math `staleAfterMs`; `windows` overrides it per source, e.g. a feed's configured cadence): livePricesOf()
+ * (`staleAfterMs`; `windows` overrides it per source, e.g. a feed's configured cadence): livePricesOf()
  * leaves the others out at once, prune() deletes them. History markets (a replayed import) never go stale.
  */
 export class FuturesStore {

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { Catalog } from '../../config/catalog.js';
 import type { Quote } from '../../domain/types.js';
-import { parseSampleCsv } from '../ingestion/importers/sample-csv.js';
-import { applyFutures, splitFutures } from './futures-ingest.js';
+import { parseSampleCsv } from './importers/sample-csv.js';
+import { applyFutures, splitFutures } from './futures-intake.js';
 import { isFutureQuote, resolveFuture } from './futures-mapping.js';
-import { FuturesStore } from './futures-store.js';
+import { FuturesStore } from '../stores/futures/futures-store.js';
 
 const catalog = new Catalog();
 const NOW = Date.parse('2026-07-13T02:00:00Z');

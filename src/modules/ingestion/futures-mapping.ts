@@ -3,7 +3,8 @@ import { shortHash, slugId, titleFromId } from '../../domain/normalise.js';
 import { quoteProblem, type EdgeReason } from '../../domain/edge-rules.js';
 import type { Quote } from '../../domain/types.js';
 import { normalizePrice } from '../../math/odds.js';
-import { isFutureQuote, type FutureTag, type FutureType, type ResolvedFuture } from '../../domain/futures.js';
+import type { FutureTag, FutureType, ResolvedFuture } from '../../domain/futures.js';
+import { isFutureQuote } from '../../domain/future-quote.js';
 import { dict } from '../../domain/dict.js';
 
 export { isFutureQuote };
