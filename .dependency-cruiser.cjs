@@ -5,12 +5,12 @@
  *   infrastructure  src/config, src/domain, src/math, src/common, src/database, modules/cluster, the metrics registry
  *   providers       modules/ingestion/{simulator,odds-api,importers}: produce batches, know nothing of the service
  *   ingestion       modules/ingestion: providers -> pipeline -> board; splits go out on the bus (ingestion/topics.ts)
- *   board           modules/board: live prices and events, delayed views, the store
+ *   board, stores   modules/board (live prices and events, delayed views, the store) and modules/stores (line history)
  *   detection       modules/detection: the engine and what detectors share
  *   read models     reference -> events -> odds, splits, accounts, opportunity-lists -> the types (ev, arbitrage, middles, low-hold)
  *   API / stream    stream, health, metrics gauges, app.module, openapi, cli, main
  */
-const READ_MODELS = '^src/modules/(reference|events|odds|splits|accounts|opportunity-lists|ev|arbitrage|middles|low-hold)/';
+const READ_MODELS = '^src/modules/(reference|events|odds|odds-history|splits|accounts|opportunity-lists|ev|arbitrage|middles|low-hold)/';
 const TYPES = '^src/modules/(ev|arbitrage|middles|low-hold)/';
 const TOP = '^src/(modules/(stream|health)/|modules/metrics/metrics-gauges|app\\.|openapi|cli|main)';
 
@@ -36,7 +36,7 @@ module.exports = {
         pathNot: [
           '^src/modules/metrics/metrics\\.(service|module)\\.ts$',
           '^src/modules/cluster/',
-          '^src/modules/[^/]+/[^/]+\\.entit(y|ies)\\.ts$',
+          '^src/modules/(stores/)?[^/]+/[^/]+\\.entit(y|ies)\\.ts$',
           '^src/modules/accounts/(api-keys\\.service|accounts\\.module)\\.ts$',
         ],
       },
@@ -60,6 +60,13 @@ module.exports = {
       severity: 'error',
       comment: 'The board is read by detection, read models and the stream; it imports none of them (nor ingestion).',
       from: { path: '^src/modules/board/' },
+      to: { path: ['^src/modules/ingestion/', '^src/modules/detection/', READ_MODELS, TOP] },
+    },
+    {
+      name: 'stores-know-nothing-above',
+      severity: 'error',
+      comment: 'The stores (line history) sit beside the board: read by read models, fed by the bus; they import nothing above.',
+      from: { path: '^src/modules/stores/' },
       to: { path: ['^src/modules/ingestion/', '^src/modules/detection/', READ_MODELS, TOP] },
     },
     {

@@ -119,7 +119,15 @@ describe('steamMoves', () => {
   it('with one follower enough, the drift at 900 is steam too; a narrower window drops C from the first', () => {
     const one = steamMoves(moves, { windowMs: s(60), minFollowers: 1 });
     expect(one.map((x) => [x.leader.book, x.at / 1000, x.direction, x.followers.map((f) => [f.book, f.lagMs / 1000])])).toEqual([
-      ['a', 100, 'shortening', [['b', 30], ['c', 60]]],
+      [
+        'a',
+        100,
+        'shortening',
+        [
+          ['b', 30],
+          ['c', 60],
+        ],
+      ],
       ['a', 900, 'drifting', [['c', 50]]],
     ]);
     // Window 59 s: C's move at 160 is 60 s after A's; only B follows A, then C@160 cannot lead (nobody after it).

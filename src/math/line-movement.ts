@@ -159,7 +159,7 @@ export function bestPrice(books: readonly BookPrices[], w: Window): BestPrice {
     if (!result.low || m.decimal < result.low.decimal) result.low = m;
   };
   observe(w.from);
-  for (let i = 0; i < changes.length; ) {
+  for (let i = 0; i < changes.length;) {
     const at = changes[i]!.at;
     for (; i < changes.length && changes[i]!.at === at; i++) {
       const c = changes[i]!;
@@ -242,8 +242,6 @@ export interface SelectionMovement {
 /** The movement of one selection: each book's, the best price's, the first mover and the steam moves. */
 export function selectionMovement(books: readonly BookPrices[], w: Window, steam: SteamOptions): SelectionMovement {
   const perBook = books.map((b) => bookMovement(b, w));
-  const moves = perBook
-    .flatMap((b) => b.moves)
-    .sort((a, b) => a.at - b.at || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0));
+  const moves = perBook.flatMap((b) => b.moves).sort((a, b) => a.at - b.at || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0));
   return { books: perBook, best: bestPrice(books, w), moves, firstMover: moves[0] ?? null, steam: steamMoves(moves, steam) };
 }
