@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
-import { isolationEnv, KEYS, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
+import { isolationEnv, KEYS, SERVICES, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
 
 /**
  * The line history over HTTP: price moves injected through POST /admin/ingest on a manual clock, read back from
@@ -63,9 +63,7 @@ const MOVES: Array<[number, Quote[]]> = [
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 
 describe('line history: /odds/history and /odds/movement', () => {
-  const shared = process.env.TEST_DATABASE_URL
-    ? isolationEnv()
-    : { DATA_DIR: mkdtempSync(join(tmpdir(), 'odds-line-history-')), EMBEDDED_IN_MEMORY: 'false' };
+  const shared = SERVICES ? isolationEnv() : { DATA_DIR: mkdtempSync(join(tmpdir(), 'odds-line-history-')), EMBEDDED_IN_MEMORY: 'false' };
   const config = testConfig(shared);
   let t: TestApp;
   let clock: ManualClock;
@@ -130,7 +128,14 @@ describe('line history: /odds/history and /odds/movement', () => {
     // American prices as the board showed them: 2.00 is +100, 1.95 is -105 (-100/0.95 = -105.26).
     expect(r.json.data[3].points.map((p: any) => p.odds_american)).toEqual([100, -105, -103]);
     expect(r.json.meta).toEqual(
-      expect.objectContaining({ count: 4, total: 4, event_id: eventId, points: 3 + 3 + 2 + 2, delay_seconds: 0, retention_days: 14 }),
+      expect.objectContaining({
+        count: 4,
+        total: 4,
+        event_id: eventId,
+        points: 3 + 3 + 2 + 2,
+        delay_seconds: 0,
+        retention_days: SERVICES ? 90 : 14,
+      }),
     );
     expect(r.json.meta.to).toBe(at(310));
   });
