@@ -158,6 +158,25 @@ describe('line history: /odds/history and /odds/movement', () => {
     expect([cut.json.data[0].truncated, cut.json.data[0].next_from]).toEqual([true, at(300)]);
   });
 
+  it('history with_prior: each series starts with the price in force at the window start', async () => {
+    // Window 20-250 s: pinnacle changed at 10 (1.95) and next at 300; betmgm at 0 (2.10) and next at 200.
+    const q = `market=moneyline&selection=home&sportsbook=pinnacle,betmgm&from=${at(20)}&to=${at(250)}`;
+    const plain = await history(q);
+    expect(plain.json.data.map((x: any) => [x.sportsbook, x.points.length])).toEqual([['betmgm', 1]]);
+    const prior = await history(`${q}&with_prior=true`);
+    expect(series(prior.json, 'pinnacle')).toEqual([[[at(10), 1.95, 'open']]]);
+    expect(series(prior.json, 'betmgm')).toEqual([
+      [
+        [at(0), 2.1, 'open'],
+        [at(200), 2.04, 'open'],
+      ],
+    ]);
+    // A line withdrawn before the window is not listed: nothing was quoted then.
+    const gone = await history(`market=point_spread&sportsbook=draftkings&from=${at(306)}&with_prior=true`);
+    expect(gone.json.data).toEqual([]);
+    expect((await history('with_prior=maybe')).status).toBe(400);
+  });
+
   it('history pages over series', async () => {
     const p1 = await history('market=moneyline&sportsbook=pinnacle,draftkings,fanduel,betmgm&limit=3');
     // 4 books x 2 sides = 8 series; pages of 3.

@@ -97,6 +97,8 @@ export function EventPage({ eventId, apiKey, hidden }: { eventId: string; apiKey
   const [signals, setSignals] = useState<Json[]>([]);
   const [signalNote, setSignalNote] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
+  /** The window shown, in hours before the server's time (0: everything kept). */
+  const [hours, setHours] = useState(24);
   const id = encodeURIComponent(eventId);
 
   useEffect(() => {
@@ -129,17 +131,33 @@ export function EventPage({ eventId, apiKey, hidden }: { eventId: string; apiKey
   useEffect(() => {
     setLoading(true);
     setError(null);
-    void getAllPages(`/odds/history?event=${id}&market=${encodeURIComponent(market)}&limit=200&max_points=5000`, apiKey).then((r) => {
-      setLoading(false);
-      if (r.status !== 200) {
-        setError(errorText(r));
-        setSeries([]);
-        return;
-      }
-      setSeries(r.items as HistorySeries[]);
-      setMeta(r.body.meta);
-    });
-  }, [eventId, apiKey, market, tick]);
+    const base = `/odds/history?event=${id}&market=${encodeURIComponent(market)}`;
+    // The window ends at the server's time (this browser's clock may differ): read it from a one-point page first.
+    const from = hours
+      ? getJson(`${base}&limit=1&max_points=1`, apiKey).then((r) =>
+          r.status === 200 ? `&from=${new Date(Date.parse(r.body.meta.to) - hours * 3600_000).toISOString()}` : '',
+        )
+      : Promise.resolve('');
+    void from
+      .then((f) => getAllPages(`${base}${f}&with_prior=true&limit=200&max_points=5000`, apiKey))
+      .then((r) => {
+        setLoading(false);
+        if (r.status !== 200) {
+          setError(errorText(r));
+          setSeries([]);
+          return;
+        }
+        // A series' price in force at the window start (with_prior) is drawn from the start, not from days before it.
+        const start = r.body.meta?.from as string | undefined;
+        setSeries(
+          (r.items as HistorySeries[]).map((x) => ({
+            ...x,
+            points: x.points.map((p) => (start && p.at < start ? { ...p, at: start } : p)),
+          })),
+        );
+        setMeta(r.body.meta);
+      });
+  }, [eventId, apiKey, market, tick, hours]);
 
   const choices = useMemo(() => selections(series), [series]);
   const current = choices.find((c) => c.key === chosen) ?? choices[0];
@@ -273,6 +291,16 @@ export function EventPage({ eventId, apiKey, hidden }: { eventId: string; apiKey
             </select>
           </label>
         )}
+        <label>
+          Window
+          <select name="history-window" value={String(hours)} onChange={(e) => setHours(Number((e.target as HTMLSelectElement).value))}>
+            <option value="1">1 hour</option>
+            <option value="6">6 hours</option>
+            <option value="24">24 hours</option>
+            <option value="72">3 days</option>
+            <option value="0">everything kept</option>
+          </select>
+        </label>
         <button type="button" onClick={() => setTick((n) => n + 1)}>
           Refresh
         </button>

@@ -16,7 +16,11 @@ import { iso, movementItem, toPoint } from './odds-history.mapper.js';
 
 /** Changes read per series for the movement figures; a series with more in the window is counted from its first ones. */
 export const MOVEMENT_MAX_CHANGES = 50_000;
-const DEFAULT_MAX_POINTS = 2000;
+/** Changes read for one page of movement figures: a page of many series reads fewer of each (at least 100). */
+export const MOVEMENT_PAGE_CHANGES = 1_000_000;
+/** Changes one page of history holds at most: the page ends early (with `has_more`) rather than exceed it. */
+export const HISTORY_PAGE_POINTS = 100_000;
+const DEFAULT_MAX_POINTS = 1000;
 
 interface Scope {
   eventId: string;
@@ -24,6 +28,8 @@ interface Scope {
   to: number;
   /** The series in scope with at least one change in the window, in their stable order. */
   series: StoredSeries[];
+  /** The series in scope whatever their changes (the window may start inside one's last price). */
+  candidates: StoredSeries[];
   delaySeconds: number;
 }
 
@@ -96,7 +102,7 @@ export class OddsHistoryService {
             ),
           )
         : new Set();
-    return { eventId, ...window, series: series.filter((s) => withChanges.has(s.id)), delaySeconds };
+    return { eventId, ...window, series: series.filter((s) => withChanges.has(s.id)), candidates: series, delaySeconds };
   }
 
   private meta(s: Scope) {
@@ -112,6 +118,17 @@ export class OddsHistoryService {
   /** GET /odds/history: a page of series (books, selections, lines), each with its changes in the window. */
   async history(account: Account | undefined, q: LineHistoryQuery) {
     const s = await this.scope(account, q);
+    // with_prior: each series starts with the change in force at the window start; a series quoted then counts too.
+    const prior = new Map<number, ChangeRow>();
+    if (q.with_prior && s.from <= s.to) {
+      const inWindow = new Set(s.series.map((x) => x.id));
+      for (const c of await this.store.inForceAt(
+        s.candidates.map((x) => x.id),
+        s.from - 1,
+      ))
+        if (c.priceE4 !== null || inWindow.has(c.seriesId)) prior.set(c.seriesId, c);
+      s.series = s.candidates.filter((x) => inWindow.has(x.id) || prior.has(x.id));
+    }
     const pageSeries = s.series.slice(q.offset, q.offset + q.limit);
     const max = q.max_points ?? DEFAULT_MAX_POINTS;
     const rows = await this.store.changes(
@@ -121,13 +138,21 @@ export class OddsHistoryService {
       max + 1,
     );
     const bySeries = groupBySeries(rows);
+    for (const [id, c] of prior) {
+      const list = bySeries.get(id);
+      if (list) list.unshift(c);
+      else bySeries.set(id, [c]);
+    }
     let points = 0;
-    const data: HistorySeriesDto[] = pageSeries.map((x) => {
+    const data: HistorySeriesDto[] = [];
+    for (const x of pageSeries) {
       const all = bySeries.get(x.id) ?? [];
       const kept = all.slice(0, max);
+      // A page ends before the series that would take it past the budget (it holds one series at least).
+      if (data.length && points + kept.length > HISTORY_PAGE_POINTS) break;
       points += kept.length;
       const next = all[max];
-      return {
+      data.push({
         sportsbook: x.sportsbook,
         market_type: x.marketType,
         period: x.period,
@@ -139,8 +164,8 @@ export class OddsHistoryService {
         points: kept.map(toPoint),
         truncated: next !== undefined,
         next_from: next ? iso(next.at) : null,
-      };
-    });
+      });
+    }
     return page(data, { limit: q.limit, offset: q.offset, total: s.series.length }, { ...this.meta(s), points, source: 'database' });
   }
 
@@ -157,10 +182,8 @@ export class OddsHistoryService {
     const all = [...groups.values()];
     const pageGroups = all.slice(q.offset, q.offset + q.limit);
     const ids = pageGroups.flat().map((x) => x.id);
-    const [before, inWindow] = await Promise.all([
-      this.store.inForceAt(ids, s.from),
-      this.store.changes(ids, s.from, s.to, MOVEMENT_MAX_CHANGES + 1),
-    ]);
+    const perSeries = Math.min(MOVEMENT_MAX_CHANGES, Math.max(100, Math.floor(MOVEMENT_PAGE_CHANGES / Math.max(1, ids.length))));
+    const [before, inWindow] = await Promise.all([this.store.inForceAt(ids, s.from), this.store.changes(ids, s.from, s.to, perSeries + 1)]);
     const bySeries = groupBySeries(inWindow);
     let truncated = false;
     const steam = { windowMs: (q.steam_window ?? 60) * 1000, minFollowers: q.steam_min_followers ?? 2 };
@@ -169,9 +192,9 @@ export class OddsHistoryService {
       const american = new Map<string, number>();
       const books: BookPrices[] = g.map((x) => {
         let changes = (bySeries.get(x.id) ?? []).filter((c) => c.at > s.from);
-        if (changes.length > MOVEMENT_MAX_CHANGES) {
+        if (changes.length > perSeries) {
           truncated = true;
-          changes = changes.slice(0, MOVEMENT_MAX_CHANGES);
+          changes = changes.slice(0, perSeries);
         }
         const p = prior.get(x.id);
         const points: PricePoint[] = [];

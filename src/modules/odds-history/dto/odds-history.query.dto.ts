@@ -1,7 +1,7 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MarketParam } from '../../../common/http/filter-params.js';
-import { CsvList, IntParam, PageQuery, StringParam } from '../../../common/http/query.js';
+import { BooleanParam, CsvList, IntParam, PageQuery, StringParam } from '../../../common/http/query.js';
 
 const NUMBER = /^[+-]?(\d{1,6}(\.\d{1,4})?|\.\d{1,4})$/;
 
@@ -91,15 +91,29 @@ export class LineHistoryFilterParams {
   to?: string;
 }
 
+/** GET /odds/history: with_prior. */
+class PriorParam {
+  @ApiPropertyOptional({
+    type: Boolean,
+    description:
+      'true: each series starts with its change in force at `from` (its last one before it; its time is then earlier than `from`), and a series quoted then but unchanged in the window is listed too, so a chart of the window starts at the prices of its start',
+  })
+  @IsOptional()
+  @BooleanParam()
+  @IsBoolean({ message: 'with_prior must be true or false' })
+  with_prior?: boolean;
+}
+
 /** GET /odds/history. */
 export class LineHistoryQuery extends IntersectionType(
   PageQuery({ defaultLimit: 50, maxLimit: 200, maxOffset: 5000 }),
   LineHistoryFilterParams,
   MarketParam,
+  PriorParam,
 ) {
   @ApiPropertyOptional({
     description:
-      'Changes per series (1-10000, default 2000): a series with more in the window holds its oldest ones, `truncated` true and `next_from` to continue from',
+      'Changes per series (1-10000, default 1000): a series with more in the window holds its oldest ones, `truncated` true and `next_from` to continue from. A page holds at most 100,000 changes: it ends early (fewer series than `limit`, `has_more` true) rather than exceed it.',
     type: 'integer',
     minimum: 1,
     maximum: 10_000,
