@@ -93,7 +93,8 @@ async function benchStore(
     const store = app.get(LineHistoryStore);
     const ds = store['repo']['ds'] as DataSource;
     const writer = store.writer;
-    let now = Date.now() - 3600_000;
+    // Every change in the past (a read's window ends now): the busy event's 2.5 hours end well before it.
+    let now = Date.now() - 4 * 3600_000;
     const quotes = syntheticQuotes(new Catalog(), n, now + 86_400_000);
     const ingestAll = (qs: Quote[], at: number) => {
       for (let i = 0; i < qs.length; i += 25_000)
@@ -119,13 +120,28 @@ async function benchStore(
       console.log(`${name}: round ${k}: ${r.changes} changes in ${r.ms.toFixed(0)} ms`);
     }
 
-    // The busy event: every row of one game moves `busy` times, a second apart.
+    // The busy event: every row of one game moves `busy` times, 30 s apart, the books one after another (a book
+    // every second): 2.5 hours of a live game at the default 300.
     const eventOf = (q: Quote) => `${q.homeTeam}|${q.awayTeam}|${q.startTime}`;
     const game = quotes.filter((q) => eventOf(q) === eventOf(quotes[0]!));
+    const books = [...new Set(game.map((q) => q.book))];
+    const start = now;
     for (let k = 1; k <= busy; k++) {
-      ingestion.ingest({ source: 'bench', quotes: moved(game, k) }, (now += 1000));
+      books.forEach((b, i) =>
+        ingestion.ingest(
+          {
+            source: 'bench',
+            quotes: moved(
+              game.filter((q) => q.book === b),
+              k,
+            ),
+          },
+          start + k * 30_000 + i * 1000,
+        ),
+      );
       if (k % 50 === 0) await writer.drain(600_000);
     }
+    now = start + (busy + 1) * 30_000;
     await writer.drain(600_000);
     if (name === 'PostgreSQL') await ds.query('VACUUM ANALYZE line_history, line_history_series');
     const size = await store.size();
@@ -152,7 +168,7 @@ async function benchStore(
     const hourAgo = new Date(now - 3600_000).toISOString();
     const requests = [
       `/odds/history?event=${eventId}&market=moneyline`,
-      `/odds/history?event=${eventId}&market=moneyline&from=${hourAgo}&max_points=500`,
+      `/odds/history?event=${eventId}&market=moneyline&from=${hourAgo}`,
       `/odds/history?event=${eventId}&limit=200&max_points=100`,
       `/odds/movement?event=${eventId}&market=moneyline`,
       `/odds/movement?event=${eventId}&limit=200`,

@@ -321,7 +321,8 @@ export function EventPage({ eventId, apiKey, hidden }: { eventId: string; apiKey
               const last = [...prices!.ys[i]!].reverse().find((v) => v !== null);
               return (
                 <li data-book={b} data-changes={prices!.changes[i]} key={b}>
-                  <span class="swatch" style={{ background: colourOf(b) }} /> {b}: {prices!.changes[i]} changes
+                  <span class="swatch" style={{ background: colourOf(b) }} /> {b}: {prices!.changes[i]}{' '}
+                  {prices!.changes[i] === 1 ? 'change' : 'changes'}
                   {last !== undefined && last !== null ? `, now ${fmtAmerican(toAmerican(last))}` : ''}
                 </li>
               );

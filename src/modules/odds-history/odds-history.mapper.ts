@@ -11,6 +11,8 @@ import type {
 } from './dto/odds-history.response.dto.js';
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
+/** Steam moves listed per selection: the latest ones (steam_count says how many there were). */
+export const STEAM_LISTED = 200;
 const seconds = (ms: number): number => Math.round(ms) / 1000;
 
 /** A stored change as a point of GET /odds/history. */
@@ -61,7 +63,7 @@ export function movementItem(s: StoredSeries, m: SelectionMovement, american: Re
     first_move_at: b.moves.length ? iso(b.moves[0]!.at) : null,
     last_move_at: b.moves.length ? iso(b.moves[b.moves.length - 1]!.at) : null,
   }));
-  const steam: SteamMoveDto[] = m.steam.map((st) => ({
+  const steam: SteamMoveDto[] = m.steam.slice(-STEAM_LISTED).map((st) => ({
     at: iso(st.at),
     direction: st.direction,
     leader: moveDto(st.leader, american),
@@ -85,6 +87,7 @@ export function movementItem(s: StoredSeries, m: SelectionMovement, american: Re
     moves: m.moves.length,
     books_moved: books.filter((b) => b.moves > 0).length,
     first_mover: m.firstMover ? moveDto(m.firstMover, american) : null,
+    steam_count: m.steam.length,
     steam,
     books,
   };

@@ -127,7 +127,9 @@ export class SelectionMovementDto {
   @ApiProperty({ example: 9, description: "Moves of all the books' quoted prices" }) moves: number;
   @ApiProperty({ example: 3, description: 'Books that moved' }) books_moved: number;
   @ApiProperty({ type: PriceMoveDto, nullable: true, description: 'The first move in the window' }) first_mover: PriceMoveDto | null;
-  @ApiProperty({ type: [SteamMoveDto] }) steam: SteamMoveDto[];
+  @ApiProperty({ example: 1, description: 'Steam moves in the window' }) steam_count: number;
+  @ApiProperty({ type: [SteamMoveDto], description: 'The steam moves, oldest first (the latest 200 when there were more)' })
+  steam: SteamMoveDto[];
   @ApiProperty({ type: [BookMovementDto] }) books: BookMovementDto[];
 }
 
