@@ -12,7 +12,7 @@ import type {
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 /** Steam moves listed per selection: the latest ones (steam_count says how many there were). */
-export const STEAM_LISTED = 200;
+export const STEAM_LISTED = 50;
 const seconds = (ms: number): number => Math.round(ms) / 1000;
 
 /** A stored change as a point of GET /odds/history. */

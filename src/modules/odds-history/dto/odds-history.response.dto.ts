@@ -128,7 +128,7 @@ export class SelectionMovementDto {
   @ApiProperty({ example: 3, description: 'Books that moved' }) books_moved: number;
   @ApiProperty({ type: PriceMoveDto, nullable: true, description: 'The first move in the window' }) first_mover: PriceMoveDto | null;
   @ApiProperty({ example: 1, description: 'Steam moves in the window' }) steam_count: number;
-  @ApiProperty({ type: [SteamMoveDto], description: 'The steam moves, oldest first (the latest 200 when there were more)' })
+  @ApiProperty({ type: [SteamMoveDto], description: 'The steam moves, oldest first (the latest 50 when there were more)' })
   steam: SteamMoveDto[];
   @ApiProperty({ type: [BookMovementDto] }) books: BookMovementDto[];
 }
