@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../src/common/time/clock.js';
 import type { Quote } from '../../src/domain/types.js';
+import { LineHistoryStore } from '../../src/modules/stores/line-history/line-history.store.js';
 import { isolationEnv, KEYS, SERVICES, startTestApp, testConfig, type TestApp } from '../support/test-app.js';
 
 /**
@@ -340,4 +341,16 @@ describe('line history: /odds/history and /odds/movement', () => {
     const after = await history('market=moneyline&selection=home&sportsbook=pinnacle');
     expect(series(after.json, 'pinnacle')[0]!.at(-1)).toEqual([at(400), 1.99, 'open']);
   }, 120_000);
+
+  it('the retention job deletes changes older than the retention, then the series left without one', async () => {
+    const store = t.app.get(LineHistoryStore);
+    const before = await store.size();
+    // The retention reaches past every change but pinnacle's at 400 s: 16 of the 17 changes go (10 home and 4 away
+    // moneyline changes, the spread's 2, before the restart), and 8 of the 9 series (all but pinnacle's home).
+    // (Run as of then: moving the test clock by months would run every always-on timer that many times.)
+    expect(before).toEqual(expect.objectContaining({ changes: 17, series: 9 }));
+    expect(await store.purge(T0 + store.retentionDays * 86_400_000 + 399_000)).toEqual({ changes: 16, series: 8 });
+    const r = await history('sportsbook=pinnacle,draftkings,fanduel,betmgm&from=0');
+    expect(r.json.data.map((x: any) => [x.sportsbook, x.selection_type, x.points.length])).toEqual([['pinnacle', 'home', 1]]);
+  });
 });

@@ -58,10 +58,10 @@ export class LineHistoryStore implements OnApplicationBootstrap, BeforeApplicati
     if (this.writer.pending) this.logger.warn({ msg: 'shutting down with line history changes not written', pending: this.writer.pending });
   }
 
-  /** Deletes changes older than the retention, then series left without a change. */
-  async purge(): Promise<{ changes: number; series: number }> {
+  /** Deletes changes older than the retention (before `now`), then series left without a change. */
+  async purge(now = this.clock.now()): Promise<{ changes: number; series: number }> {
     try {
-      const r = await this.repo.purge(this.oldest());
+      const r = await this.repo.purge(this.oldest(now));
       this.stats.purgedChanges += r.changes;
       this.stats.purgedSeries += r.series;
       if (r.series) this.writer.forgetSeries();
