@@ -1,4 +1,4 @@
-// npm run bench [-- odds|detection|stream|load|startup ...]: benchmarks, not tests. Prints tables and writes
+// npm run bench [-- odds|detection|stream|load|startup|history ...]: benchmarks, not tests. Prints tables and writes
 // bench/results/<name>.json. See README "Benchmarks" for the figures and the machine they ran on.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -12,6 +12,7 @@ import { streamBench } from './stream.bench.js';
 import { clvBench } from './clv-track-record.js';
 import { ingestBench } from './ingest.bench.js';
 import { memoryBench } from './memory.bench.js';
+import { lineHistoryBench } from './line-history.bench.js';
 
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
@@ -34,9 +35,10 @@ const suites: Record<string, () => Promise<void>> = {
   clv: clvBench,
   ingest: ingestBench,
   memory: memoryBench,
+  history: lineHistoryBench,
 };
-/** Run when named only (it simulates hours of games; README "CLV track record"). */
-const ON_REQUEST = new Set(['clv']);
+/** Run when named only (clv simulates hours of games; history fills a store of a million changes). */
+const ON_REQUEST = new Set(['clv', 'history']);
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length ? wanted : Object.keys(suites).filter((n) => !ON_REQUEST.has(n));

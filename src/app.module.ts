@@ -38,6 +38,8 @@ import { ClvModule } from './modules/clv/clv.module.js';
 import { GameStateModule } from './modules/game-state/game-state.module.js';
 import { SettlementsModule } from './modules/settlements/settlements.module.js';
 import { ParlayModule } from './modules/parlay/parlay.module.js';
+import { LineHistoryModule } from './modules/stores/line-history/line-history.module.js';
+import { OddsHistoryModule } from './modules/odds-history/odds-history.module.js';
 
 /** The global guards, in order: key -> rate limit -> tier feature; and the rate-limit headers interceptor. */
 @Module({
@@ -89,6 +91,8 @@ export class AppModule {
       GameStateModule,
       SettlementsModule,
       ParlayModule,
+      LineHistoryModule,
+      OddsHistoryModule,
       MetricsGaugesModule,
     ];
     return {

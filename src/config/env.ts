@@ -55,6 +55,8 @@ export interface AppConfig {
   trustProxy: boolean | number | string[];
   endedEventGraceSeconds: number;
   historyRetentionHours: number;
+  /** Line history kept in the database (days): default 14 on the embedded store, 90 on PostgreSQL. */
+  lineHistoryRetentionDays: number;
   /** Closing lines kept in the database (hours, at least 48). */
   closingLinesRetentionHours: number;
   /** A pre-game price last confirmed longer than this before the close is not a closing price (minutes). */
@@ -273,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     trustProxy: trustProxy(env),
     endedEventGraceSeconds: int(env, 'ENDED_EVENT_GRACE_SECONDS', 3600, 0, 7 * 86_400),
     historyRetentionHours: int(env, 'ODDS_HISTORY_RETENTION_HOURS', 24, 1, 24 * 365),
+    lineHistoryRetentionDays: int(env, 'LINE_HISTORY_RETENTION_DAYS', databaseUrl ? 90 : 14, 1, 3650),
     closingLinesRetentionHours: int(env, 'CLOSING_LINES_RETENTION_HOURS', 168, 48, 24 * 3650),
     closingLineMaxAgeMinutes: int(env, 'CLOSING_LINE_MAX_AGE_MINUTES', 30, 1, 24 * 60),
     clvDevigMethod: clvDevigMethod(env),

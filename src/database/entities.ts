@@ -5,6 +5,7 @@ import { ClosingLineEntity } from '../modules/closing-lines/closing-lines.entity
 import { ClvPredictionEntity } from '../modules/clv/clv.entity.js';
 import { FuturesMarketEntity, FuturesPriceEntity } from '../modules/stores/futures/futures.entities.js';
 import { SplitsSnapshotEntity } from '../modules/stores/splits/splits.entity.js';
+import { LineChangeEntity, LineSeriesEntity } from '../modules/stores/line-history/line-history.entities.js';
 
 /** Every entity of the service; the data source, the CLI and the schema test share this list. */
 export const ENTITIES = [
@@ -20,4 +21,6 @@ export const ENTITIES = [
   FuturesPriceEntity,
   ClosingLineEntity,
   ClvPredictionEntity,
+  LineSeriesEntity,
+  LineChangeEntity,
 ];

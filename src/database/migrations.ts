@@ -8,6 +8,7 @@ import { MarketData1764200000001 } from '../../migrations/1764200000001-MarketDa
 import { AccountAddons1764300000000 } from '../../migrations/1764300000000-AccountAddons.js';
 import { FuturesSources1764300000100 } from '../../migrations/1764300000100-FuturesSources.js';
 import { ClvMethodVoid1764300024000 } from '../../migrations/1764300024000-ClvMethodVoid.js';
+import { LineHistory1764400000000 } from '../../migrations/1764400000000-LineHistory.js';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   AccountAddons1764300000000,
   FuturesSources1764300000100,
   ClvMethodVoid1764300024000,
+  LineHistory1764400000000,
 ];

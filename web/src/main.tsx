@@ -1,6 +1,9 @@
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import './style.css';
+import { API, getJson } from './api.js';
+import { EventPage } from './event-page.js';
+import { RecordPage } from './record-page.js';
 import {
   KINDS,
   applyFrame,
@@ -15,10 +18,10 @@ import {
   type LiveState,
 } from './live.js';
 
-/** Relative to the page (/dashboard/), so the page works behind a proxy that mounts the service elsewhere. */
-const API = '../api/v1';
 const KEYS_STORE = 'odds-dashboard.keys';
 const CURRENT_STORE = 'odds-dashboard.key';
+/** The books the person hid from the board and the charts (kept in this browser, like the keys). */
+const HIDDEN_BOOKS_STORE = 'odds-dashboard.hidden-books';
 const STREAM_EVENTS = [
   'connected',
   'snapshot',
@@ -53,22 +56,30 @@ function loadKeys(): SavedKey[] {
   }
 }
 
+function loadHidden(): Set<string> {
+  try {
+    const v = JSON.parse(localStorage.getItem(HIDDEN_BOOKS_STORE) ?? '[]');
+    return new Set(Array.isArray(v) ? v.filter((b) => typeof b === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+type View = 'board' | 'event' | 'record';
+
+function viewOf(h: URLSearchParams): View {
+  const v = h.get('view');
+  return v === 'event' && h.get('event') ? 'event' : v === 'record' ? 'record' : 'board';
+}
+
 function mask(key: string): string {
   return key.length > 12 ? `${key.slice(0, 8)}…${key.slice(-4)}` : key;
 }
 
-async function getJson(path: string, key: string | null): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${API}${path}`, { headers: key ? { 'X-API-Key': key } : {} });
-  let body: any = null;
-  try {
-    body = await res.json();
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body };
-}
-
-/** The hash holds what a link may carry: `#key=...` (taken into storage and removed) and `#event=...`. */
+/**
+ * The hash holds what a link may carry: `#key=...` (taken into storage and removed), `#event=...` (the board narrowed
+ * to one game), `#view=event&event=...` (its line history) and `#view=record` (the track record).
+ */
 function hashParams(): URLSearchParams {
   return new URLSearchParams(location.hash.replace(/^#/, ''));
 }
@@ -87,6 +98,8 @@ function App() {
   const [league, setLeague] = useState('');
   const [market, setMarket] = useState('moneyline');
   const [eventId, setEventId] = useState<string | null>(() => hashParams().get('event'));
+  const [view, setView] = useState<View>(() => viewOf(hashParams()));
+  const [hidden, setHidden] = useState<Set<string>>(loadHidden);
   const [minEv, setMinEv] = useState(2);
   const [minProfit, setMinProfit] = useState(0.5);
   const [bankroll, setBankroll] = useState(100);
@@ -102,7 +115,10 @@ function App() {
       history.replaceState(null, '', `${location.pathname}${location.search}${h.toString() ? `#${h}` : ''}`);
       useKey(k);
     }
-    const onHash = () => setEventId(hashParams().get('event'));
+    const onHash = () => {
+      setEventId(hashParams().get('event'));
+      setView(viewOf(hashParams()));
+    };
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
@@ -113,6 +129,16 @@ function App() {
     localStorage.setItem(CURRENT_STORE, trimmed);
     setKey(trimmed);
     setDraft('');
+  }
+
+  function toggleBooks(books: string[], hide: boolean) {
+    const next = new Set(hidden);
+    for (const b of books) {
+      if (hide) next.add(b);
+      else next.delete(b);
+    }
+    localStorage.setItem(HIDDEN_BOOKS_STORE, JSON.stringify([...next].sort()));
+    setHidden(next);
   }
 
   function forget(k: string) {
@@ -163,7 +189,7 @@ function App() {
 
   // The live stream: reopened whenever the key or a filter changes.
   useEffect(() => {
-    if (!key || !account || !account.features?.streaming) return;
+    if (!key || !account || !account.features?.streaming || view !== 'board') return;
     live.current = emptyState();
     setVersion((v) => v + 1);
     const q = new URLSearchParams({ channel: 'all', api_key: key, min_ev: String(minEv), min_profit: String(minProfit) });
@@ -212,10 +238,11 @@ function App() {
       es.close();
       if (timer) clearTimeout(timer);
     };
-  }, [key, account, sport, league, market, eventId, minEv, minProfit]);
+  }, [key, account, sport, league, market, eventId, minEv, minProfit, view]);
 
   const s = live.current;
-  const board = useMemo(() => buildBoard(s.odds.values(), eventId), [version, eventId]);
+  const board = useMemo(() => buildBoard(s.odds.values(), view === 'board' ? eventId : null), [version, eventId, view]);
+  const shownBooks = board.books.filter((b) => !hidden.has(b));
   const lists = useMemo(() => {
     const out = {} as Record<Kind, Json[]>;
     for (const k of KINDS) out[k] = [...s.opps[k].values()].sort((a, b) => oppScore(k, b) - oppScore(k, a)).slice(0, LIST_MAX);
@@ -241,6 +268,12 @@ function App() {
                   : 'connecting…'}
         </span>
         <nav>
+          <a href="#" class={view === 'board' ? 'on' : ''}>
+            Board
+          </a>
+          <a href="#view=record" class={view === 'record' ? 'on' : ''} data-testid="nav-record">
+            Track record
+          </a>
           <a href="../docs">API docs</a>
         </nav>
       </header>
@@ -308,7 +341,7 @@ function App() {
             )}
           </div>
         )}
-        {account && !account.features?.streaming && (
+        {account && !account.features?.streaming && view === 'board' && (
           <p class="err">The {account.tier} tier has no streaming, so no live board: use a hobby key or above.</p>
         )}
         {s.error && (
@@ -318,7 +351,10 @@ function App() {
         )}
       </section>
 
-      {account && account.features?.streaming && (
+      {account && key && view === 'event' && eventId && <EventPage eventId={eventId} apiKey={key} hidden={hidden} />}
+      {account && key && view === 'record' && <RecordPage apiKey={key} />}
+
+      {account && account.features?.streaming && view === 'board' && (
         <>
           <section class="filters">
             <label>
@@ -380,6 +416,11 @@ function App() {
                 event {eventId} ×
               </a>
             )}
+            {eventId && (
+              <a class="chip" href={`#view=event&event=${encodeURIComponent(eventId)}`} data-testid="event-chart-link">
+                line history
+              </a>
+            )}
           </section>
 
           <main>
@@ -410,6 +451,34 @@ function App() {
                 <small data-testid="board-count">
                   {board.events.length} events · {s.odds.size} prices
                 </small>
+                {board.books.length > 0 && (
+                  <details class="picker" data-testid="book-picker">
+                    <summary>
+                      Books: {shownBooks.length} of {board.books.length} shown
+                    </summary>
+                    <div class="picker-actions">
+                      <button type="button" onClick={() => toggleBooks(board.books, false)}>
+                        Show all
+                      </button>
+                      <button type="button" onClick={() => toggleBooks(board.books, true)}>
+                        Hide all
+                      </button>
+                    </div>
+                    <div class="picker-books">
+                      {board.books.map((b) => (
+                        <label key={b}>
+                          <input
+                            type="checkbox"
+                            name={`book-${b}`}
+                            checked={!hidden.has(b)}
+                            onChange={(e) => toggleBooks([b], !(e.target as HTMLInputElement).checked)}
+                          />{' '}
+                          {b}
+                        </label>
+                      ))}
+                    </div>
+                  </details>
+                )}
               </h2>
               {board.events.length === 0 ? (
                 <p class="muted">{s.phase === 'live' ? 'No prices for these filters.' : 'Loading…'}</p>
@@ -418,9 +487,9 @@ function App() {
                   <table data-testid="board">
                     <thead>
                       <tr>
-                        <th>Event</th>
-                        <th>Selection</th>
-                        {board.books.map((b) => (
+                        <th class="evh">Event</th>
+                        <th class="selh">Selection</th>
+                        {shownBooks.map((b) => (
                           <th class="book">{b}</th>
                         ))}
                       </tr>
@@ -431,7 +500,10 @@ function App() {
                           <tr class={i === 0 ? 'first' : ''} key={row.key}>
                             {i === 0 && (
                               <td rowSpan={ev.rows.length} class="ev">
-                                <a href={`#event=${encodeURIComponent(ev.eventId)}`}>{ev.name}</a>
+                                <a href={`#event=${encodeURIComponent(ev.eventId)}`}>{ev.name}</a>{' '}
+                                <a class="chart-link" href={`#view=event&event=${encodeURIComponent(ev.eventId)}`} title="Line history">
+                                  chart
+                                </a>
                                 <div class="muted">
                                   {ev.league} · {ev.live ? <span class="livebadge">live</span> : new Date(ev.start).toLocaleString()}
                                 </div>
@@ -440,7 +512,7 @@ function App() {
                             <td class="sel">
                               {row.selection} {fmtLine(row.line)}
                             </td>
-                            {board.books.map((b) => {
+                            {shownBooks.map((b) => {
                               const p = row.prices.get(b);
                               if (!p) return <td class="price" />;
                               const cls = `price${row.best.has(b) ? ' best' : ''}${p.is_active === false ? ' locked' : ''}`;

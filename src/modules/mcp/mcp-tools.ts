@@ -348,6 +348,59 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     noun: 'closing lines',
   },
   {
+    name: 'get_line_history',
+    title: 'Line history of an event',
+    description:
+      "Every price change of an event's prices, one series per book, selection and line (each change: time, American and decimal price, open/suspended/removed): how each book's line moved. Narrow with market, selection (home, away, draw, over, under, or the name), line and a from/to window (RFC 3339 or Unix seconds).",
+    route: '/odds/history',
+    input: params(
+      {
+        event: text('Event id (required), as get_events returns it', 300),
+        market,
+        selection: list('Selection(s): home, away, draw, over, under, or the name', 'home'),
+        line: z.union([z.number(), z.array(z.number()).min(1).max(20)]).describe("The selection's own line(s), e.g. -3.5"),
+        sportsbook,
+        from: text('Window start: RFC 3339 or Unix seconds (default: everything kept)', 40),
+        to: text('Window end: RFC 3339 or Unix seconds (default: now)', 40),
+        max_points: z.number().int().min(1).max(10_000).describe('Changes per series (default 1000, at most 10000)'),
+        with_prior: flag('true: each series starts with its price in force at `from`'),
+        ...page(50, 200),
+      },
+      ['event'],
+    ),
+    noun: 'price series',
+    highlight: (i) =>
+      `${str(i.sportsbook)} ${str(i.market_type)} ${str(i.selection)}${withLine(i)}: ${Array.isArray(i.points) ? i.points.length : 0} changes`,
+  },
+  {
+    name: 'get_line_movement',
+    title: 'Line movement and steam',
+    description:
+      "Per selection of an event: the best price's open, current, high and low, each book's moves, the first book to move and the steam moves (books following the same way within a window, with each one's lag in seconds).",
+    route: '/odds/movement',
+    input: params(
+      {
+        event: text('Event id (required), as get_events returns it', 300),
+        market,
+        selection: list('Selection(s): home, away, draw, over, under, or the name', 'home'),
+        line: z.union([z.number(), z.array(z.number()).min(1).max(20)]).describe("The selection's own line(s), e.g. -3.5"),
+        sportsbook,
+        from: text('Window start: RFC 3339 or Unix seconds (default: everything kept)', 40),
+        to: text('Window end: RFC 3339 or Unix seconds (default: now)', 40),
+        steam_window: z.number().int().min(1).max(3600).describe('Seconds within which a move follows another (default 60)'),
+        steam_min_followers: z.number().int().min(1).max(50).describe('Books that must follow for a steam move (default 2)'),
+        ...page(50, 200),
+      },
+      ['event'],
+    ),
+    noun: 'selections',
+    highlight: (i) => {
+      const first = i.first_mover as Item | null;
+      const steam = Array.isArray(i.steam) ? i.steam.length : 0;
+      return `${str(i.market_type)} ${str(i.selection)}${withLine(i)}: ${str(i.moves)} moves${first ? `, first ${str(first.sportsbook)}` : ''}, ${steam} steam`;
+    },
+  },
+  {
     name: 'get_futures',
     title: 'Futures markets',
     description:

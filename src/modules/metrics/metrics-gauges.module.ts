@@ -8,9 +8,11 @@ import { idsDigest } from '../detection/lifecycle-wire.js';
 import { StreamHub } from '../stream/stream-hub.js';
 import { StreamModule } from '../stream/stream.module.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
+import { LineHistoryModule } from '../stores/line-history/line-history.module.js';
+import { LineHistoryStore } from '../stores/line-history/line-history.store.js';
 
 /** Gauges read at scrape time from the services that own the numbers. */
-@Module({ imports: [BoardModule, DetectionModule, StreamModule] })
+@Module({ imports: [BoardModule, DetectionModule, StreamModule, LineHistoryModule] })
 export class MetricsGaugesModule implements OnApplicationBootstrap {
   constructor(
     private readonly metrics: MetricsService,
@@ -18,6 +20,7 @@ export class MetricsGaugesModule implements OnApplicationBootstrap {
     private readonly detection: DetectionEngine,
     private readonly hub: StreamHub,
     private readonly leadership: Leadership,
+    private readonly history: LineHistoryStore,
   ) {}
 
   // At bootstrap: every module (the opportunity types too) is initialised by then.
@@ -26,6 +29,13 @@ export class MetricsGaugesModule implements OnApplicationBootstrap {
     m.gauge('board_rows', 'Prices on the board', () => this.boards.board.size);
     m.gauge('board_events', 'Events on the board', () => this.boards.board.events.size);
     m.gauge('board_write_backlog', 'Board changes waiting to be written to the database', () => this.boards.writer.pending);
+    m.gauge('line_history_write_backlog', 'Line history changes waiting to be written to the database', () => this.history.writer.pending);
+    m.gauge('line_history_stored_total', 'Line history changes written since start', () => this.history.writer.stats.stored);
+    m.gauge(
+      'line_history_dropped_total',
+      'Line history changes not stored since start: dropped from a full buffer, or refused by the database for their data',
+      () => this.history.writer.stats.dropped + this.history.writer.stats.refused,
+    );
     // One gauge per opportunity type (its live count among all books): the types register before this runs.
     for (const d of this.detection.types()) m.gauge(d.gauge.name, d.gauge.help, () => this.detection.live(d.kind)?.size ?? 0);
     // And a fingerprint of its live ids: the active worker and its replicas show the same number when in step.
