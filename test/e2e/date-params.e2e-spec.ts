@@ -139,7 +139,17 @@ describe('date and time parameters: one strict reader, 400 naming the parameter'
       return { status: r.status, json: JSON.parse(data) as any };
     };
     const list = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    const tools = list.json.result.tools as Array<{ name: string; inputSchema: { properties?: Record<string, unknown> } }>;
+    const tools = list.json.result.tools as Array<{
+      name: string;
+      inputSchema: { properties?: Record<string, { type?: string }>; required?: string[] };
+    }>;
+    // A tool's other required arguments get a plain value, so the date argument is the one refused.
+    const required = (tool: (typeof tools)[number], except: string) =>
+      Object.fromEntries(
+        (tool.inputSchema.required ?? [])
+          .filter((n) => n !== except)
+          .map((n) => [n, ['number', 'integer'].includes(tool.inputSchema.properties?.[n]?.type ?? '') ? 1 : 'nba_x']),
+      );
     const failures: string[] = [];
     let tried = 0;
     for (const tool of tools)
@@ -147,7 +157,12 @@ describe('date and time parameters: one strict reader, 400 naming the parameter'
         if (!DATE_LIKE.test(name)) continue;
         for (const bad of ['2026-02-30', '0000-01-01', '2026-02-30T00:00:00Z', '0000-01-01T00:00:00Z']) {
           tried++;
-          const r = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool.name, arguments: { [name]: bad } } });
+          const r = await rpc({
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'tools/call',
+            params: { name: tool.name, arguments: { ...required(tool, name), [name]: bad } },
+          });
           const text = JSON.stringify(r.json);
           if (r.status !== 200 || r.json.result?.isError !== true || /internal_error|HTTP 500/.test(text) || !text.includes(name))
             failures.push(`${tool.name}(${name}=${bad}) -> ${r.status} ${text.slice(0, 200)}`);
