@@ -54,10 +54,12 @@ async function main(): Promise<void> {
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
 
   // Until a market is on the board, health says so (degraded, check `startup`). A restart serves the board it
-  // stored at once, while the providers catch up (the `data` check says how fresh it is).
+  // stored at once, while the providers catch up (the `data` check says how fresh it is). A replica (an api
+  // instance, a standby worker) is ready once it has caught up with the active worker's board.
   let loadedIn: number | null = null;
   const boards = app.get(BoardService);
   app.get(HealthService).addCheck('startup', () => {
+    if (!boards.caughtUp) return { status: 'degraded', message: `catching up with the active worker (${boards.board.size} prices so far)` };
     if (loadedIn !== null) return { status: 'ok', message: `initial market loaded ${(loadedIn / 1000).toFixed(1)} s after start` };
     if (boards.stored.events > 0)
       return {

@@ -14,7 +14,8 @@ import { Jobs } from '../cluster/jobs.service.js';
 import type { Leadership } from '../cluster/leadership.service.js';
 import { boardEvent, changeSet, oddsRow, removal, T0 } from './board.fixtures.js';
 import type { BoardRepository } from './board.repository.js';
-import { BoardService, CATCH_UP_JOB, CATCH_UP_MAX_MS } from './board.service.js';
+import { BoardService, CATCH_UP_JOB, CATCH_UP_MAX_MS, FIRST_RESYNC_MS, RESYNC_SLICE } from './board.service.js';
+import type { ChangeSet } from '../../domain/odds-row.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
 
 beforeAll(() => Logger.overrideLogger(false));
@@ -52,19 +53,19 @@ class FakeStore {
 const PERSIST_MS = 100;
 const WRITE_CYCLE = PERSIST_MS * 2 + 500;
 
-function replica(opts: { leader?: boolean } = {}) {
+function replica(opts: { leader?: boolean; schedulers?: boolean } = {}) {
   const clock = new ManualClock(T0);
   const store = new FakeStore();
-  const leadership = { isLeader: opts.leader ?? false };
+  const leadership = { isLeader: opts.leader ?? false, onChange: () => () => undefined };
   const config = {
-    schedulers: false,
+    schedulers: opts.schedulers ?? false,
     persistIntervalMs: PERSIST_MS,
     endedEventGraceSeconds: 3600,
     historyRetentionHours: 24,
     providers: [],
   } as unknown as AppConfig;
   const tiers = loadTiers();
-  const jobs = new Jobs(clock, new SchedulerRegistry(), leadership as Leadership, config);
+  const jobs = new Jobs(clock, new SchedulerRegistry(), leadership as unknown as Leadership, config);
   const service = new BoardService(
     clock,
     new InProcessBus(),
@@ -74,7 +75,7 @@ function replica(opts: { leader?: boolean } = {}) {
     store as unknown as BoardRepository,
     new AccessPolicy(tiers, new Catalog()),
     new Sequencer(),
-    leadership as Leadership,
+    leadership as unknown as Leadership,
     { enabled: false } as RedisService,
     new MetricsService(),
   );
@@ -138,6 +139,55 @@ describe('a replica resyncing from the store', () => {
     service.applyReplica(changeSet(2, T0 + 1, { upserted: [oddsRow('a', { american: -150 })], seq: 10 }));
     service.applyReplica(changeSet(3, T0 + 2, { upserted: [oddsRow('a', { american: -160 })], seq: 9 }));
     expect(service.board.rows.get('a')?.american).toBe(-110);
+  });
+});
+
+describe('a resync that brings many rows', () => {
+  it('applies them in slices of RESYNC_SLICE rows, and keeps a newer price the bus delivered between two slices', async () => {
+    const { store, service } = replica();
+    expect(RESYNC_SLICE).toBe(2_000);
+    store.events = [ev];
+    store.rows = Array.from({ length: 5_000 }, (_, i) => oddsRow(`r${i}`, { american: -110, changedAt: T0 }));
+    store.through = T0;
+    const sizes: number[] = [];
+    const newer = oddsRow('r4999', { american: -200, changedAt: T0 + 10_000 });
+    service.board.onChange((cs: ChangeSet) => {
+      sizes.push(cs.upserted.length);
+      // Between the first slice and the second, the bus brings a newer price of a row of the last slice.
+      if (sizes.length === 1) setImmediate(() => service.applyReplica(changeSet(99, T0 + 10_000, { upserted: [newer], seq: 1 })));
+    });
+    // 5,000 rows in slices of 2,000: 2,000 + 2,000 + 1,000, less the one the bus made newer (not overwritten).
+    expect(await service.resync()).toEqual({ changed: 4_999, through: T0 });
+    expect(sizes).toEqual([2_000, 1, 2_000, 999]);
+    expect(service.board.size).toBe(5_000);
+    expect(service.board.rows.get('r4999')?.american).toBe(-200);
+  });
+});
+
+describe('readiness of a replica (caughtUp)', () => {
+  it('is caught up once a catch-up covered its first change set from the bus', async () => {
+    const { clock, store, service } = replica({ schedulers: true });
+    store.through = T0;
+    expect(service.caughtUp).toBe(false);
+    service.applyReplica(changeSet(1, T0 + 5_000, { events: [ev], seq: 1 }));
+    await clock.advance(WRITE_CYCLE);
+    // The store is not yet complete through the change set: still catching up.
+    expect(service.caughtUp).toBe(false);
+    store.through = T0 + 5_000;
+    await clock.advance(2 * WRITE_CYCLE);
+    expect(service.caughtUp).toBe(true);
+  });
+
+  it('is caught up after its first resync when no active worker publishes anything', async () => {
+    const { clock, service } = replica({ schedulers: true });
+    await service.onApplicationBootstrap();
+    expect(service.caughtUp).toBe(false);
+    await clock.advance(FIRST_RESYNC_MS);
+    expect(service.caughtUp).toBe(true);
+  });
+
+  it('the active worker is always caught up', () => {
+    expect(replica({ leader: true, schedulers: true }).service.caughtUp).toBe(true);
   });
 });
 

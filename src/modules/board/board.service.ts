@@ -8,7 +8,7 @@ import { EventBus } from '../../common/bus/event-bus.js';
 import { Sequencer } from '../../common/bus/sequencer.js';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { Clock } from '../../common/time/clock.js';
-import type { ChangeSet } from '../../domain/odds-row.js';
+import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
 import { isChangeSetEmpty } from '../../domain/odds-row.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
@@ -32,6 +32,8 @@ export const CATCH_UP_MAX_MS = 60_000;
 /** The job names of a replica's catch-up retry and of its second resync after a bus outage. */
 export const CATCH_UP_JOB = 'board:catch-up';
 const OUTAGE_JOB = 'board:after-outage';
+/** The most rows a resync applies in one change set (one turn of the event loop). */
+export const RESYNC_SLICE = 2_000;
 
 /**
  * Owns the board: the primary OddsBoard, the delayed views the tiers need, persistence (rebuild at start,
@@ -110,7 +112,16 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     // Replicas catch up with the store now and then (anything a bus outage made them miss).
     this.jobs.every('board:resync', RESYNC_INTERVAL_MS, () => this.resync(), { runsOn: 'replicas' });
     // ... and once soon after start: the active worker may still have been writing when this one loaded.
-    this.jobs.after('board:first-resync', FIRST_RESYNC_MS, () => this.resync(), { runsOn: 'replicas' });
+    this.jobs.after(
+      'board:first-resync',
+      FIRST_RESYNC_MS,
+      async () => {
+        await this.resync();
+        // No change set from the bus by now: no active worker is publishing, so there is nothing to catch up with.
+        if (this.replicaSeen === 0) this.replicaCaughtUp = true;
+      },
+      { runsOn: 'replicas' },
+    );
   }
 
   /** Writes what is buffered now; true when it reached the database within the time limit. */
@@ -162,6 +173,17 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private replicaSeen = 0;
+  private replicaCaughtUp = false;
+
+  /**
+   * Whether this board holds what the active worker's does: always on the active worker; on a replica once a
+   * catch-up from the store has covered its first change set from the bus (or, with no worker publishing, after
+   * its first resync). Until then a replica that started while the worker's writes lagged serves a partial board,
+   * so readiness (GET /health/ready) waits for it.
+   */
+  get caughtUp(): boolean {
+    return this.leadership.isLeader || this.replicaCaughtUp || !this.config.schedulers;
+  }
   private gapPending = false;
   /** Row ids (and `event:ID`) removed over the bus, with when: newer than what a lagging store still holds. */
   private readonly tombstones = new Map<string, number>();
@@ -244,7 +266,10 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
         if (through < this.needThrough) {
           this.catchUpRetries++;
           this.catchUp(this.needThrough);
-        } else this.catchUpRetries = 0;
+        } else {
+          this.catchUpRetries = 0;
+          this.replicaCaughtUp = true;
+        }
       },
       { runsOn: 'replicas', always: true },
     );
@@ -258,6 +283,13 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
    * one change set, so detection and streams follow. Returns the number of rows changed and the store's watermark.
    */
   async resync(): Promise<{ changed: number; through: number }> {
+    // One resync at a time: the periodic one, a catch-up and the one after an outage share a run in progress.
+    this.resyncing ??= this.resyncOnce().finally(() => (this.resyncing = null));
+    return this.resyncing;
+  }
+  private resyncing: Promise<{ changed: number; through: number }> | null = null;
+
+  private async resyncOnce(): Promise<{ changed: number; through: number }> {
     const startedAt = this.clock.now();
     let loaded;
     let through: number;
@@ -270,39 +302,78 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
       return { changed: 0, through: 0 };
     }
     const inStore = new Map(loaded.rows.map((r) => [r.id, r]));
-    const buried = (key: string, at: number) => (this.tombstones.get(key) ?? -1) >= at;
-    const upserted = loaded.rows.filter((r) => {
+    const eventsInStore = new Set(loaded.events.map((e) => e.id));
+    const plan = {
+      upserted: loaded.rows,
+      removed: [...this.board.rows.values()]
+        .filter((r) => !inStore.has(r.id) && r.changedAt <= through)
+        .map((r) => ({ id: r.id, sportsbook: r.sportsbook, eventId: r.eventId, removedAt: startedAt })),
+      events: loaded.events,
+      eventsRemoved: [...this.board.events.values()].filter((e) => !eventsInStore.has(e.id) && e.updatedAt <= through).map((e) => e.id),
+    };
+    for (const [key, at] of this.tombstones) if (at <= through) this.tombstones.delete(key);
+    const applied = await this.applyInSlices(plan, startedAt, through);
+    if (applied.upserted || applied.removed || applied.events || applied.eventsRemoved)
+      this.logger.log({
+        msg: 'replica resynced from the store',
+        upserted: applied.upserted,
+        removed: applied.removed,
+        events: applied.events,
+        events_removed: applied.eventsRemoved,
+      });
+    return { changed: applied.upserted + applied.removed, through };
+  }
+
+  /**
+   * Applies what a resync found, in change sets of at most RESYNC_SLICE rows with a turn of the event loop
+   * between them, so that a replica filling tens of thousands of rows keeps answering reads meanwhile. Each
+   * slice is checked against the board as it is when the slice is applied: a change set from the bus that came
+   * in between (newer than the store) is never overwritten, and a removal heard on the bus is never undone.
+   */
+  private async applyInSlices(
+    plan: { upserted: OddsRow[]; removed: RemovedRow[]; events: BoardEvent[]; eventsRemoved: string[] },
+    at: number,
+    through: number,
+  ): Promise<{ upserted: number; removed: number; events: number; eventsRemoved: number }> {
+    const buried = (key: string, t: number) => (this.tombstones.get(key) ?? -1) >= t;
+    const newerRow = (r: OddsRow) => {
       if (buried(r.id, r.changedAt) || buried(`event:${r.eventId}`, r.changedAt)) return false;
       const cur = this.board.rows.get(r.id);
       return !cur || r.changedAt > cur.changedAt;
-    });
-    const removed = [];
-    for (const r of this.board.rows.values()) {
-      if (!inStore.has(r.id) && r.changedAt <= through)
-        removed.push({ id: r.id, sportsbook: r.sportsbook, eventId: r.eventId, removedAt: startedAt });
-    }
-    const eventsInStore = new Set(loaded.events.map((e) => e.id));
-    const events = loaded.events.filter((e) => {
+    };
+    const newerEvent = (e: BoardEvent) => {
       if (buried(`event:${e.id}`, e.updatedAt)) return false;
       const cur = this.board.events.get(e.id);
       return !cur || e.updatedAt > cur.updatedAt;
-    });
-    const eventsRemoved = [...this.board.events.values()]
-      .filter((e) => !eventsInStore.has(e.id) && e.updatedAt <= through)
-      .map((e) => e.id);
-    for (const [key, at] of this.tombstones) if (at <= through) this.tombstones.delete(key);
-    if (!upserted.length && !removed.length && !events.length && !eventsRemoved.length) return { changed: 0, through };
-    const cs: ChangeSet = { version: this.board.version + 1, at: startedAt, upserted, removed, events, eventsRemoved, seen: [] };
-    this.board.applyChangeSet(cs);
-    for (const d of this.delayed.values()) d.push(cs);
-    this.logger.log({
-      msg: 'replica resynced from the store',
-      upserted: upserted.length,
-      removed: removed.length,
-      events: events.length,
-      events_removed: eventsRemoved.length,
-    });
-    return { changed: upserted.length + removed.length, through };
+    };
+    const stillGone = (rm: RemovedRow) => (this.board.rows.get(rm.id)?.changedAt ?? Infinity) <= through;
+    const eventGone = (id: string) => (this.board.events.get(id)?.updatedAt ?? Infinity) <= through;
+    const counts = { upserted: 0, removed: 0, events: 0, eventsRemoved: 0 };
+    const steps = Math.max(1, Math.ceil(plan.upserted.length / RESYNC_SLICE), Math.ceil(plan.removed.length / RESYNC_SLICE));
+    for (let i = 0; i < steps; i++) {
+      if (i > 0) await new Promise((r) => setImmediate(r));
+      const first = i === 0;
+      const last = i === steps - 1;
+      const [from, to] = [i * RESYNC_SLICE, (i + 1) * RESYNC_SLICE];
+      const cs: ChangeSet = {
+        version: this.board.version + 1,
+        at,
+        // Events first (rows need their event), event removals last (after the rows that leave with them).
+        events: first ? plan.events.filter(newerEvent) : [],
+        upserted: plan.upserted.slice(from, to).filter(newerRow),
+        removed: plan.removed.slice(from, to).filter(stillGone),
+        eventsRemoved: last ? plan.eventsRemoved.filter(eventGone) : [],
+        seen: [],
+      };
+      if (isChangeSetEmpty(cs)) continue;
+      counts.upserted += cs.upserted.length;
+      counts.removed += cs.removed.length;
+      counts.events += cs.events.length;
+      counts.eventsRemoved += cs.eventsRemoved.length;
+      this.board.applyChangeSet(cs);
+      for (const d of this.delayed.values()) d.push(cs);
+    }
+    return counts;
   }
 
   /** The board as this caller sees it: the tier's delay applied (the one place the data delay is applied). */

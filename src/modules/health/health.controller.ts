@@ -31,7 +31,7 @@ export class HealthController {
   @ApiOperation({
     summary: 'Readiness (no key needed)',
     description:
-      'For load balancers and orchestrators: 200 `ready` once the instance serves reads, 503 `starting` before (while it opens the database and loads its board, every other route answers 503). A database or Redis outage does not make a started instance unready: it keeps serving reads from memory.',
+      "For load balancers and orchestrators: 200 `ready` once the instance serves reads, 503 `starting` before (while it opens the database and loads its board, every other route answers 503; a replica stays `starting` until it has caught up with the active worker's board). A database or Redis outage does not make a started instance unready: it keeps serving reads from memory.",
   })
   @ApiOkResponse({ description: 'ready', type: ReadinessDto })
   @ApiServiceUnavailableResponse({ description: 'starting', type: ReadinessDto })
