@@ -8,7 +8,7 @@ import type { EventBus } from '../src/common/bus/event-bus.js';
 import { Catalog } from '../src/config/catalog.js';
 import { DetectionEngine } from '../src/modules/detection/detection.engine.js';
 import type { Detector } from '../src/modules/detection/detector.js';
-import { LifecyclePublisher, type LiveState, type ScopeDiff } from '../src/modules/detection/lifecycle-publisher.js';
+import { LifecyclePublisher, MemorySnapshotStore, type LiveState, type ScopeDiff } from '../src/modules/detection/lifecycle-publisher.js';
 import type { LifecycleMessage } from '../src/modules/detection/lifecycle-wire.js';
 import type { LifecycleDiff, Tracked } from '../src/modules/detection/registry.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
@@ -28,7 +28,7 @@ function recorder() {
   const out: { last: string | null } = { last: null };
   const bus = { instanceId: 'count', publish: (_t: string, msg: LifecycleMessage) => void (out.last = JSON.stringify(msg)) };
   const state = { registries: () => [], flags: () => [], seq: () => 0, now: () => 0 } as LiveState;
-  const p = new LifecyclePublisher(bus as unknown as EventBus, { save: async () => undefined, load: async () => null }, state);
+  const p = new LifecyclePublisher(bus as unknown as EventBus, new MemorySnapshotStore(), state);
   p.begin();
   return { p, out };
 }

@@ -15,8 +15,9 @@ import type { Detector, OpportunityRecord } from './detector.js';
 import { groupInfo, type DetectContext } from './group-info.js';
 import type { MarketCheck } from './guards.js';
 import { gameTotalEvent, type BookFilter } from './market-groups.js';
-import { LifecyclePublisher, type ScopeDiff } from './lifecycle-publisher.js';
-import type { LifecycleMessage, LifecycleSnapshot, WireFlags } from './lifecycle-wire.js';
+import { assembleSnapshot, LifecyclePublisher, type ScopeDiff } from './lifecycle-publisher.js';
+import { RedisSnapshotStore } from './redis-snapshot-store.js';
+import type { LifecycleMessage, WireFlags } from './lifecycle-wire.js';
 import { OpportunityReplica } from './opportunity-replica.js';
 import { OpportunityRegistry, type LifecycleDiff, type LiveSet, type Tracked } from './registry.js';
 import {
@@ -363,11 +364,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
 
   /** The lifecycle topics, the snapshot store in Redis and the replica follower. */
   private setUpFollowing(): void {
-    const key = `${this.config.redisPrefix}detection:snapshot`;
-    const store = {
-      save: async (json: string) => void (await this.redis.client.set(key, json, 'EX', 3600)),
-      load: () => this.redis.client.get(key),
-    };
+    const store = new RedisSnapshotStore(() => this.redis.client, this.config.redisPrefix);
     this.publisher = new LifecyclePublisher(this.bus, store, {
       registries: () =>
         this.states.flatMap((s) => s.scopes.map((sc) => ({ detector: s.detector, scope: sc.key, live: s.live.get(sc.key)! }))),
@@ -391,10 +388,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
       },
       {
         request: () => this.bus.publish(RESYNC_REQUEST_TOPIC, { from: this.bus.instanceId }, { remoteOnly: true }),
-        load: async () => {
-          const raw = await store.load();
-          return raw ? (JSON.parse(raw) as LifecycleSnapshot) : null;
-        },
+        load: async () => assembleSnapshot(await store.read()),
         // Real time, whatever the clock says (see Clock): it waits on the network (a ready note lost while this
         // instance's subscriptions were still being made, a worker not there yet), not on the market.
         retryLater: (fn) => {
@@ -434,7 +428,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /** Lifecycle messages published to the replicas, snapshots written for them (null in one process). */
-  get publishing(): { published: number; snapshots: number } | null {
+  get publishing(): LifecyclePublisher['stats'] | null {
     return this.publisher ? { ...this.publisher.stats } : null;
   }
 

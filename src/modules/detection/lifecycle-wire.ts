@@ -122,3 +122,19 @@ export function idsDigest(ids: Iterable<string>): number {
   }
   return acc >>> 0;
 }
+
+/** A wire record whose row references point `by` rows further on (its row table appended to another's). */
+export function offsetRefs(wire: WireRecord, by: number): WireRecord {
+  return by === 0 ? wire : (shift(wire, by) as WireRecord);
+}
+
+function shift(v: unknown, by: number): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => shift(x, by));
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length === 1 && keys[0] === '$r' && typeof o.$r === 'number') return { $r: o.$r + by };
+  const out: Record<string, unknown> = dict();
+  for (const k of keys) out[k] = shift(o[k], by);
+  return out;
+}

@@ -4,7 +4,7 @@ import type { OddsRow } from '../../domain/odds-row.js';
 import { oddsRow } from '../board/board.fixtures.js';
 import { refOf } from './detection.engine.js';
 import type { Detector, OpportunityRecord } from './detector.js';
-import { LifecyclePublisher } from './lifecycle-publisher.js';
+import { assembleSnapshot, LifecyclePublisher, MemorySnapshotStore } from './lifecycle-publisher.js';
 import type { LifecycleMessage, WireFlags } from './lifecycle-wire.js';
 import { OpportunityReplica } from './opportunity-replica.js';
 import { OpportunityRegistry } from './registry.js';
@@ -45,19 +45,15 @@ function setUp() {
     instanceId: 'worker-1',
     publish: (topic: string, payload: unknown) => sent.push({ topic, payload: JSON.parse(JSON.stringify(payload)) }),
   } as unknown as EventBus;
-  let stored: string | null = null;
+  const store = new MemorySnapshotStore();
   const workerReg = new OpportunityRegistry<OpportunityRecord>();
   const workerFlags = new Map<string, WireFlags[number][1]>();
-  const publisher = new LifecyclePublisher(
-    bus,
-    { save: async (json) => void (stored = json), load: async () => stored },
-    {
-      registries: () => [{ detector, scope: 'all', live: workerReg }],
-      flags: () => [...workerFlags].filter((e): e is [string, NonNullable<(typeof e)[1]>] => e[1] !== null),
-      seq: () => 7,
-      now: () => 1000,
-    },
-  );
+  const publisher = new LifecyclePublisher(bus, store, {
+    registries: () => [{ detector, scope: 'all', live: workerReg }],
+    flags: () => [...workerFlags].filter((e): e is [string, NonNullable<(typeof e)[1]>] => e[1] !== null),
+    seq: () => 7,
+    now: () => 1000,
+  });
   publisher.begin();
 
   const replicaReg = new OpportunityRegistry<OpportunityRecord>();
@@ -73,7 +69,7 @@ function setUp() {
       setFlags: (flags, replaceAll) => flagCalls.push({ flags, replaceAll }),
       emit: (evt) => events.push(evt),
     },
-    { request: () => requests++, load: async () => (stored ? JSON.parse(stored) : null), retryLater: () => undefined },
+    { request: () => requests++, load: async () => assembleSnapshot(await store.read()), retryLater: () => undefined },
   );
 
   /** The worker evaluates one source and publishes; returns its message (not delivered yet). */
@@ -91,7 +87,7 @@ function setUp() {
   };
   const ids = (reg: OpportunityRegistry<OpportunityRecord>) => [...reg.values()].map((r) => r.id).sort();
   const byId = (reg: OpportunityRegistry<OpportunityRecord>) => Object.fromEntries([...reg.values()].map((r) => [r.id, r]));
-  return { replica, evaluate, answer, workerReg, replicaReg, events, flagCalls, ids, byId, requests: () => requests, publisher };
+  return { replica, evaluate, answer, workerReg, replicaReg, events, flagCalls, ids, byId, requests: () => requests, publisher, store };
 }
 
 const r1 = row('r1', 'draftkings', 'e1', 2.1);
@@ -257,5 +253,68 @@ describe('opportunity replica', () => {
     t.replica.stop();
     t.replica.onMessage(t.evaluate('g1', []));
     expect(t.requests()).toBe(1);
+  });
+});
+
+describe('the snapshot store, refreshed incrementally', () => {
+  it('the first refresh of a term writes every record; the next ones only those changed since, and the replica loads the same state', async () => {
+    const t = setUp();
+    t.evaluate('g1', [rec('a', 'g1', 1, r1), rec('b', 'g1', 1, r2)]);
+    t.evaluate('g2', [rec('c', 'g2', 3, r3)]);
+    await t.publisher.answer();
+    expect(t.publisher.stats).toMatchObject({ snapshots: 1, fullSnapshots: 1, lastSnapshotEntries: 3 });
+    // g1 again: a moves, b goes; g2 is not evaluated, so c is not written again.
+    t.evaluate('g1', [rec('a', 'g1', 2, r1)]);
+    await t.publisher.answer();
+    // a written, b dropped: 2 entries, where a full refresh would have written a and c.
+    expect(t.publisher.stats).toMatchObject({ snapshots: 2, fullSnapshots: 1, lastSnapshotEntries: 2 });
+    expect([...t.store.entries.keys()].sort()).toEqual(['toy|all|a', 'toy|all|c']);
+    t.replica.start();
+    await t.answer();
+    expect(t.byId(t.replicaReg)).toEqual(t.byId(t.workerReg));
+    expect((t.replicaReg.get('a') as ToyRecord).value).toBe(2);
+  });
+
+  it('writes everything again when the store lost the snapshot (a Redis restart) or a write failed', async () => {
+    const t = setUp();
+    t.evaluate('g1', [rec('a', 'g1', 1, r1), rec('b', 'g1', 1, r2)]);
+    await t.publisher.answer();
+    t.store.clear();
+    await t.publisher.answer();
+    expect(t.publisher.stats).toMatchObject({ fullSnapshots: 2, lastSnapshotEntries: 2 });
+    const write = t.store.write.bind(t.store);
+    t.store.write = async () => {
+      throw new Error('connection lost');
+    };
+    t.evaluate('g1', [rec('a', 'g1', 5, r1), rec('b', 'g1', 1, r2)]);
+    await expect(t.publisher.answer()).rejects.toThrow('connection lost');
+    t.store.write = write;
+    await t.publisher.answer();
+    expect(t.publisher.stats).toMatchObject({ fullSnapshots: 3, lastSnapshotEntries: 2 });
+    t.replica.start();
+    await t.answer();
+    expect((t.replicaReg.get('a') as ToyRecord).value).toBe(5);
+  });
+
+  it('a torn store (fewer entries than its meta counts) reads as no snapshot', async () => {
+    const t = setUp();
+    t.evaluate('g1', [rec('a', 'g1', 1, r1), rec('b', 'g1', 1, r2)]);
+    await t.publisher.answer();
+    expect(assembleSnapshot(await t.store.read())?.registries[0]?.records).toHaveLength(2);
+    t.store.entries.delete('toy|all|b');
+    expect(assembleSnapshot(await t.store.read())).toBeNull();
+  });
+
+  it("joins the entries' row tables into one: each record points at its own rows", async () => {
+    const t = setUp();
+    t.evaluate('g1', [rec('a', 'g1', 1, r1), rec('b', 'g1', 1, r2)]);
+    await t.publisher.answer();
+    const snap = assembleSnapshot(await t.store.read())!;
+    expect(snap.rows.map((r) => r.id).sort()).toEqual(['r1', 'r2']);
+    const refs = snap.registries[0]!.records.map((w) => [w.id, snap.rows[(w.row as { $r: number }).$r]!.id]);
+    expect(refs.sort()).toEqual([
+      ['a', 'r1'],
+      ['b', 'r2'],
+    ]);
   });
 });

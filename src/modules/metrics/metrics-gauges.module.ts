@@ -50,6 +50,21 @@ export class MetricsGaugesModule implements OnApplicationBootstrap {
       'Opportunities the full re-scan found different from the incremental state',
       () => this.detection.stats.rescanMismatches,
     );
+    m.gauge(
+      'detection_snapshot_entries_written',
+      'Records written (or removed) by the last refresh of the opportunities snapshot replicas load: only those changed since the one before',
+      () => this.detection.publishing?.lastSnapshotEntries ?? 0,
+    );
+    m.gauge(
+      'detection_snapshot_bytes_written',
+      'Bytes of JSON written by the last refresh of the opportunities snapshot',
+      () => this.detection.publishing?.lastSnapshotBytes ?? 0,
+    );
+    m.gauge(
+      'detection_snapshots_full_total',
+      'Refreshes of the opportunities snapshot that rewrote every record (a new term, a lost or failed write, every 60th)',
+      () => this.detection.publishing?.fullSnapshots ?? 0,
+    );
     m.gauge('stream_open', 'Open SSE and WebSocket streams', () => this.hub.openStreams);
     m.gauge(
       'stream_closing',
