@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import type { IncomingHttpHeaders } from 'node:http';
+import autocannon, { type Request } from 'autocannon';
 import pg from 'pg';
+import { cpuSeconds } from './odds.bench.js';
 import { save } from './run.js';
 
 const ROOT = process.cwd();
@@ -100,6 +102,63 @@ async function sameOpportunities(tries = 100): Promise<InStep> {
   return { same: false, reads: tries, kinds };
 }
 
+/** The paths a polling client re-asks (a dashboard refreshing its panels). */
+const POLLED = [
+  '/api/v1/odds?league=nba&market=moneyline&limit=50',
+  '/api/v1/events?limit=50',
+  '/api/v1/sports',
+  '/api/v1/opportunities/arbitrage?min_profit=0',
+  '/api/v1/odds/best?league=nhl&limit=50',
+];
+
+export interface PollingRun {
+  etag: boolean;
+  rps: number;
+  p99: number;
+  not_modified_share: number;
+  cpu_us_per_request: number | null;
+}
+
+/**
+ * Polling clients on one api instance: the same paths re-asked in a loop, either plainly or sending back the
+ * ETag of their last answer (If-None-Match), which a page that did not change answers 304 without a body.
+ * The api instance's CPU time per request (from /proc) is the cost the ETag saves.
+ */
+async function pollingRun(port: number, pid: number | undefined, etag: boolean): Promise<PollingRun> {
+  let notModified = 0;
+  let answered = 0;
+  const requests = POLLED.map((path) => {
+    let last: string | undefined;
+    return {
+      method: 'GET' as const,
+      path,
+      setupRequest: (req: Request): Request => (etag && last ? { ...req, headers: { ...req.headers, 'If-None-Match': last } } : req),
+      onResponse: (status: number, _body: string, _ctx: object, headers?: IncomingHttpHeaders) => {
+        answered++;
+        if (status === 304) notModified++;
+        else if (status === 200 && typeof headers?.etag === 'string') last = headers.etag;
+      },
+    };
+  });
+  const before = cpuSeconds(pid);
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 16,
+    duration: Math.max(5, Math.round(SECONDS / 2)),
+    headers: { 'X-API-Key': KEY },
+    requests,
+  });
+  const after = cpuSeconds(pid);
+  const cpu = before !== undefined && after !== undefined && r.requests.total ? ((after - before) * 1e6) / r.requests.total : null;
+  return {
+    etag,
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    not_modified_share: answered ? notModified / answered : 0,
+    cpu_us_per_request: cpu === null ? null : Math.round(cpu),
+  };
+}
+
 /**
  * Two api instances and one worker on PostgreSQL and Redis: a mixed read workload on both api instances
  * (autocannon, cycling through odds, best prices, events, opportunities and reference reads) while the worker
@@ -120,7 +179,17 @@ export async function loadBench(): Promise<void> {
       `| activity ${r.activity} | ${r.ingest_changes_per_second} | ${r.board_rows} (replicas ${r.replica_rows.join(', ')}) | ${Math.round(a!.rps)} | ${a!.p50} / ${a!.p99} | ${Math.round(b!.rps)} | ${b!.p50} / ${b!.p99} | ${Math.round(r.total_rps)} | ${a!.non2xx + b!.non2xx} | ${a!.errors + b!.errors} |`,
     );
   }
-  // Issue 18, "Done means": the replicas hold the same opportunity ids as the worker at the end of the run.
+  console.log('\n| market | polling clients (16, api 1) | req/s | p99 ms | answered 304 | api CPU µs per request | CPU vs plain polling |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const [plain, tagged] = r.polling;
+    for (const p of r.polling)
+      console.log(
+        `| activity ${r.activity} | ${p.etag ? 'with If-None-Match' : 'plain (baseline)'} | ${Math.round(p.rps)} | ${p.p99} | ${(p.not_modified_share * 100).toFixed(0)}% | ${p.cpu_us_per_request ?? 'n/a'} | ${p === plain || !plain!.cpu_us_per_request || p.cpu_us_per_request === null ? '1.00x' : `${(p.cpu_us_per_request / plain!.cpu_us_per_request).toFixed(2)}x`} |`,
+      );
+    void tagged;
+  }
+  // The replicas hold the same opportunity ids as the worker at the end of the run.
   console.log('\n| market | kind | live ids: worker / api 1 / api 2 | same ids on both replicas |');
   console.log('|---|---|---|---|');
   for (const r of results) {
@@ -183,6 +252,8 @@ async function loadRun(activity: string) {
   );
   const changes = (await metric(4201, 'ingest_price_changes_total')) - changes0;
   const elapsed = (Date.now() - t0) / 1000;
+  // Polling clients, plain then with the ETag of their last answer (the baseline first, in the same run).
+  const polling = [await pollingRun(4202, procs[1]!.pid, false), await pollingRun(4202, procs[1]!.pid, true)];
   const [rows, rowsA, rowsB] = await Promise.all([4201, 4202, 4203].map((p) => metric(p, 'board_rows')));
   // "Replicas hold the same opportunity ids as the worker" (issue 18, Done means), checked after the load.
   const inStep = await sameOpportunities();
@@ -209,5 +280,6 @@ async function loadRun(activity: string) {
     replica_rows: [rowsA!, rowsB!],
     seconds: SECONDS,
     replicas_in_step: inStep,
+    polling,
   };
 }

@@ -47,7 +47,7 @@ interface Hit {
 }
 
 /** User + system CPU seconds a process has used (Linux /proc; undefined elsewhere). Clock ticks at 100 Hz. */
-function cpuSeconds(pid: number | undefined): number | undefined {
+export function cpuSeconds(pid: number | undefined): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;

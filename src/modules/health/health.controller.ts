@@ -15,7 +15,7 @@ export class HealthController {
   @ApiOperation({
     summary: 'Service health (no key needed)',
     description:
-      'Checks store connectivity (`database`), data freshness (`data`), schema compatibility (`schema`) and Redis (`redis`). 200 with `ok` or `degraded`; 503 with `down` when the database cannot be reached.',
+      'Checks store connectivity (`database`), data freshness (`data`), schema compatibility (`schema`) and Redis (`redis`). 200 with `ok` or `degraded`; 503 with `down` when the database cannot be reached (the embedded store, busy with a large write, is `degraded`, not `down`).',
   })
   @ApiExtraModels(HealthCheckDto)
   @ApiOkResponse({ description: 'ok or degraded', type: HealthReportDto })
