@@ -129,3 +129,42 @@ describe('BoardWriter', () => {
     expect(store.rows.has('b')).toBe(true);
   });
 });
+
+describe('BoardWriter with a bound per transaction (the embedded store)', () => {
+  it('writes a large flush in parts of at most maxBatch of each kind; event removals and confirmations with the last part', async () => {
+    const store = new FakeStore();
+    const writer = new BoardWriter(store, new ManualClock(T0), 2);
+    const rows = ['a', 'b', 'c', 'd', 'e'].map((id) => oddsRow(id, { eventId: 'ev1' }));
+    writer.enqueue(changeSet(1, T0, { events: [boardEvent('ev1'), boardEvent('ev2')], upserted: rows }));
+    writer.enqueue(changeSet(2, T0 + 1, { upserted: [oddsRow('x', { eventId: 'ev2' })], seen: ['a'] }));
+    writer.enqueue(changeSet(3, T0 + 2, { eventsRemoved: ['ev2'] }));
+    await writer.flush();
+    // 5 prices (x left with its event) and 6 history entries, 2 at a time: 3 transactions.
+    expect(store.writes.map((w) => [w.rows.map((r) => r.id), w.history.length, w.events.map((e) => e.id), w.eventsRemoved])).toEqual([
+      [['a', 'b'], 2, ['ev1'], []],
+      [['c', 'd'], 2, [], []],
+      [['e'], 2, [], ['ev2']],
+    ]);
+    expect(store.touches).toEqual([{ ids: ['a'], at: T0 + 1 }]);
+    expect(writer.pending).toBe(0);
+  });
+
+  it('a part that fails keeps the rest buffered; the next flush writes it, with nothing written twice', async () => {
+    const store = new FakeStore();
+    const writer = new BoardWriter(store, new ManualClock(T0), 2);
+    writer.enqueue(changeSet(1, T0, { events: [boardEvent('ev1')], upserted: ['a', 'b', 'c'].map((id) => oddsRow(id)) }));
+    const write = store.write.bind(store);
+    let calls = 0;
+    store.write = async (b) => {
+      if (++calls === 2) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      return write(b);
+    };
+    await writer.flush();
+    expect(writer.healthy).toBe(false);
+    expect(store.writes.map((w) => w.rows.map((r) => r.id))).toEqual([['a', 'b']]);
+    await writer.flush();
+    expect(writer.healthy).toBe(true);
+    expect(store.writes.map((w) => w.rows.map((r) => r.id))).toEqual([['a', 'b'], ['c']]);
+    expect(store.history.map((h) => h.row.id).sort()).toEqual(['a', 'b', 'c']);
+  });
+});

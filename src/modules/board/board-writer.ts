@@ -86,9 +86,16 @@ export class BoardWriter {
   /** The latest quarantined items (at most QUARANTINE_KEPT). */
   readonly quarantine: Quarantined[] = [];
 
+  /**
+   * @param maxBatch the most prices, removals and history entries (each) one transaction writes; more is written
+   *   in several transactions one after the other. On the embedded store a transaction holds its only session, so
+   *   a bound lets other callers (a key lookup, a read) have their turn between them; with PostgreSQL a flush is
+   *   one transaction whatever its size (replicas read the store as complete up to its newest history entry).
+   */
   constructor(
     private readonly repo: BoardStore,
     private readonly clock: Clock = new SystemClock(),
+    private readonly maxBatch = Infinity,
   ) {}
 
   get pending(): number {
@@ -217,20 +224,41 @@ export class BoardWriter {
   }
 
   private async doFlush(): Promise<void> {
-    const batch: Batch = {
-      rows: [...this.rows.values()],
-      removed: [...this.removed.values()],
-      history: this.history,
-      events: [...this.events.values()],
-      eventsRemoved: [...this.eventsRemoved],
-    };
-    const seen = this.seen;
-    this.rows = new Map();
-    this.removed = new Map();
-    this.history = [];
+    // Bounded batches (embedded store) one after the other, each leaving the session to waiting callers.
+    while (await this.writeBatch()) await new Promise((r) => setImmediate(r));
+  }
+
+  /** Takes up to `maxBatch` of each kind out of a buffer (all of it when it holds no more). */
+  private take<T>(buffer: Map<string, T>): T[] {
+    if (buffer.size <= this.maxBatch) {
+      const all = [...buffer.values()];
+      buffer.clear();
+      return all;
+    }
+    const part: T[] = [];
+    for (const [id, v] of buffer) {
+      if (part.length >= this.maxBatch) break;
+      part.push(v);
+      buffer.delete(id);
+    }
+    return part;
+  }
+
+  /** Writes one batch; true when it was a part of what is buffered and the rest should follow. */
+  private async writeBatch(): Promise<boolean> {
+    const rows = this.take(this.rows);
+    const removed = this.take(this.removed);
+    const history = this.history.length <= this.maxBatch ? this.history : this.history.slice(0, this.maxBatch);
+    this.history = history === this.history ? [] : this.history.slice(this.maxBatch);
+    const last = !this.rows.size && !this.removed.size && !this.history.length;
+    // Event removals (they delete their prices) and confirmations go with the last part.
+    const batch: Batch = { rows, removed, history, events: [...this.events.values()], eventsRemoved: last ? [...this.eventsRemoved] : [] };
+    const seen = last ? this.seen : new Map<string, number>();
     this.events = new Map();
-    this.eventsRemoved = new Set();
-    this.seen = new Map();
+    if (last) {
+      this.eventsRemoved = new Set();
+      this.seen = new Map();
+    }
     try {
       try {
         await this.repo.write(batch);
@@ -254,7 +282,9 @@ export class BoardWriter {
       if (!this.failing)
         this.logger.warn({ msg: 'database write failed; buffering board changes', error: (err as Error).message, buffered: this.pending });
       this.failing = true;
+      return false;
     }
+    return !last;
   }
 
   private requeue(batch: Batch): void {

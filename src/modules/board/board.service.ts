@@ -32,6 +32,8 @@ export const CATCH_UP_MAX_MS = 60_000;
 /** The job names of a replica's catch-up retry and of its second resync after a bus outage. */
 export const CATCH_UP_JOB = 'board:catch-up';
 const OUTAGE_JOB = 'board:after-outage';
+/** The most prices (and history entries) one transaction of the embedded store writes: see BoardWriter. */
+export const EMBEDDED_MAX_BATCH = 5_000;
 /** The most rows a resync applies in one change set (one turn of the event loop). */
 export const RESYNC_SLICE = 2_000;
 
@@ -65,7 +67,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly redis: RedisService,
     private readonly metrics: MetricsService,
   ) {
-    this.writer = new BoardWriter(this.repo, this.clock);
+    this.writer = new BoardWriter(this.repo, this.clock, config.databaseUrl ? Infinity : EMBEDDED_MAX_BATCH);
     for (const t of TIERS) {
       const ms = tiers.byName[t].dataDelaySeconds * 1000;
       if (ms > 0 && !this.delayed.has(ms)) this.delayed.set(ms, new DelayedBoard(ms));
