@@ -34,6 +34,15 @@ export function splitName(displayName: string): { first: string | null; last: st
   return { first: words[0]!, last: words.slice(1).join(' ') };
 }
 
+/**
+ * A player's name as feeds spell it, and the team some add in brackets: "Shea Langeliers (Athletics)" is
+ * Shea Langeliers of the Athletics. A name without one is itself (team null).
+ */
+export function nameAndTeam(raw: string): { name: string; team: string | null } {
+  const m = /^(.*\S)\s*\(([^()]*\S[^()]*)\)$/.exec(raw.trim());
+  return m ? { name: m[1]!, team: m[2]!.trim() } : { name: raw.trim(), team: null };
+}
+
 /** The canonical id of a sighting's player (the +EV item's `player_id`), or null for an unusable name. */
 export function sightingId(s: Pick<PlayerSighting, 'sport' | 'league' | 'name'>): string | null {
   return playerId(s.sport, s.league, s.name.trim());

@@ -2,7 +2,7 @@ import type { Catalog } from '../../config/catalog.js';
 import type { FuturesMarket, FuturesPrice, ResolvedFuture } from '../../domain/futures.js';
 import { slugId } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
-import type { PlayerSighting } from '../../domain/players.js';
+import { nameAndTeam, type PlayerSighting } from '../../domain/players.js';
 import type { Quote } from '../../domain/types.js';
 
 /**
@@ -20,10 +20,13 @@ export function teamIdOf(catalog: Catalog, league: string, name: string | null |
   return catalog.team(league, n)?.id ?? (slugId(n, 64) || null);
 }
 
-function team(catalog: Catalog, league: string, q: Quote): Pick<PlayerSighting, 'teamId' | 'teamName'> {
-  const id = teamIdOf(catalog, league, q.playerTeam);
-  if (!id) return {};
-  return { teamId: id, teamName: catalog.team(league, q.playerTeam!.trim())?.name ?? q.playerTeam!.trim() };
+/** A sighting of a name as sent: a team in brackets after the name counts when the source names none otherwise. */
+function sighting(catalog: Catalog, sport: string, league: string, raw: string, sentTeam: string | null | undefined, at: number): PlayerSighting {
+  const { name, team: bracketed } = nameAndTeam(raw);
+  const teamName = (typeof sentTeam === 'string' && sentTeam.trim()) || bracketed;
+  const id = teamIdOf(catalog, league, teamName);
+  if (!id) return { sport, league, name, at };
+  return { sport, league, name, at, teamId: id, teamName: catalog.team(league, teamName!)?.name ?? teamName! };
 }
 
 /** The players of a batch's game quotes the board took (`rejected`: indexes of the refused ones). */
@@ -33,7 +36,7 @@ export function gameSightings(quotes: readonly Quote[], rejected: ReadonlySet<nu
     if (rejected.has(i) || typeof q.playerName !== 'string' || !q.playerName.trim()) return;
     const league = catalog.league(String(q.league), q.sport ?? undefined);
     if (!league) return;
-    out.push({ sport: league.sport, league: league.id, name: q.playerName.trim(), at: Math.min(q.sourceTime ?? now, now), ...team(catalog, league.id, q) });
+    out.push(sighting(catalog, league.sport, league.id, q.playerName, q.playerTeam, Math.min(q.sourceTime ?? now, now)));
   });
   return out;
 }
@@ -44,7 +47,7 @@ export function futureSightings(items: ReadonlyArray<{ quote: Quote; future: Res
   for (const { quote, future } of items) {
     const m = future.market;
     if (m.history || m.futureType !== 'PLAYER' || future.price.selectionType !== 'other') continue;
-    out.push({ sport: m.sport, league: m.league, name: future.price.selection, at: future.at, ...team(catalog, m.league, quote) });
+    out.push(sighting(catalog, m.sport, m.league, future.price.selection, quote.playerTeam, future.at));
   }
   return out;
 }
@@ -56,11 +59,11 @@ export function storedSightings(
   prices: Iterable<FuturesPrice>,
 ): PlayerSighting[] {
   const out: PlayerSighting[] = [];
-  for (const r of rows) if (r.playerName) out.push({ sport: r.sport, league: r.league, name: r.playerName, at: r.lastSeenAt });
+  for (const r of rows) if (r.playerName) out.push({ sport: r.sport, league: r.league, name: nameAndTeam(r.playerName).name, at: r.lastSeenAt });
   for (const p of prices) {
     const m = markets.get(p.marketId);
     if (!m || m.history || m.futureType !== 'PLAYER' || p.selectionType !== 'other') continue;
-    out.push({ sport: m.sport, league: m.league, name: p.selection, at: p.lastSeenAt });
+    out.push({ sport: m.sport, league: m.league, name: nameAndTeam(p.selection).name, at: p.lastSeenAt });
   }
   return out;
 }
