@@ -50,7 +50,7 @@ describe('players and prediction markets over HTTP (the MLB sample imported)', (
   /** Every item of a paged list, page by page. */
   const all = async (path: string, key?: string) => {
     const out: J[] = [];
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const r = await get(`${path}${path.includes('?') ? '&' : '?'}limit=200&offset=${offset}`, key);
       out.push(...(r.data as J[]));
       if (r.pagination.next_offset === null) return out;
@@ -110,8 +110,7 @@ describe('players and prediction markets over HTTP (the MLB sample imported)', (
       expect(cats.reduce((a, c) => a + c.market_count, 0)).toBe(markets.length);
       for (const c of cats) {
         expect(c.books.reduce((a: number, b: J) => a + b.market_count, 0)).toBe(c.market_count);
-        for (const b of c.books as J[])
-          expect(b.market_count).toBe(markets.filter((m) => m.category === c.id && m.venue === b.id).length);
+        for (const b of c.books as J[]) expect(b.market_count).toBe(markets.filter((m) => m.category === c.id && m.venue === b.id).length);
       }
       expect(cats.find((c) => c.id === 'game')!.books).toEqual([{ id: 'polymarket', label: 'Polymarket', market_count: 1 }]);
       const kalshiOnly = (await get('/prediction-markets/categories?venue=kalshi')).data as J[];

@@ -146,7 +146,10 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     await this.boards.rebuild();
     this.pipeline.syncFixtures();
     // The players the stored prices name (their teams come back with the next quote naming them).
-    this.players.observe(storedSightings(this.boards.board.rows.values(), this.futures.store.markets, this.futures.store.prices.values()), false);
+    this.players.observe(
+      storedSightings(this.boards.board.rows.values(), this.futures.store.markets, this.futures.store.prices.values()),
+      false,
+    );
     // Providers run on the active worker only, and move with the leadership.
     this.leadership.onChange((leader) => {
       if (leader) void this.startAll();

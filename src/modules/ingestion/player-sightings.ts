@@ -21,7 +21,14 @@ export function teamIdOf(catalog: Catalog, league: string, name: string | null |
 }
 
 /** A sighting of a name as sent: a team in brackets after the name counts when the source names none otherwise. */
-function sighting(catalog: Catalog, sport: string, league: string, raw: string, sentTeam: string | null | undefined, at: number): PlayerSighting {
+function sighting(
+  catalog: Catalog,
+  sport: string,
+  league: string,
+  raw: string,
+  sentTeam: string | null | undefined,
+  at: number,
+): PlayerSighting {
   const { name, team: bracketed } = nameAndTeam(raw);
   const teamName = (typeof sentTeam === 'string' && sentTeam.trim()) || bracketed;
   const id = teamIdOf(catalog, league, teamName);
@@ -59,7 +66,8 @@ export function storedSightings(
   prices: Iterable<FuturesPrice>,
 ): PlayerSighting[] {
   const out: PlayerSighting[] = [];
-  for (const r of rows) if (r.playerName) out.push({ sport: r.sport, league: r.league, name: nameAndTeam(r.playerName).name, at: r.lastSeenAt });
+  for (const r of rows)
+    if (r.playerName) out.push({ sport: r.sport, league: r.league, name: nameAndTeam(r.playerName).name, at: r.lastSeenAt });
   for (const p of prices) {
     const m = markets.get(p.marketId);
     if (!m || m.history || m.futureType !== 'PLAYER' || p.selectionType !== 'other') continue;

@@ -53,10 +53,18 @@ const row = (side: 'home' | 'away', american: number, probability: number, over:
 
 describe('game contracts', () => {
   it('are one market per venue group, linked to the canonical event, quotes null when none rests', () => {
-    const m = gameContract([row('away', 120, 0.4545, { volume: 100 }), row('home', -120, 0.5455, { bid: 0.54, ask: 0.56, last: 0.55, volume: 250 })], event, undefined);
+    const m = gameContract(
+      [row('away', 120, 0.4545, { volume: 100 }), row('home', -120, 0.5455, { bid: 0.54, ask: 0.56, last: 0.55, volume: 250 })],
+      event,
+      undefined,
+    );
     expect(m).toMatchObject({
       market_id: 'polymarket:mlb_rays_redsox_2026-07-12_b3-moneyline',
-      source_ids: { market_id: 'mlb_rays_redsox_2026-07-12_b3-moneyline', event_id: 'mlb_rays_redsox_2026-07-12_b3', selection_ids: ['r-home', 'r-away'] },
+      source_ids: {
+        market_id: 'mlb_rays_redsox_2026-07-12_b3-moneyline',
+        event_id: 'mlb_rays_redsox_2026-07-12_b3',
+        selection_ids: ['r-home', 'r-away'],
+      },
       title: 'Tampa Bay Rays @ Boston Red Sox: Moneyline',
       category: 'game',
       status: 'open',
@@ -77,9 +85,9 @@ describe('game contracts', () => {
 
   it("use the venue's market id when it sent one, else event, market, period, player and line", () => {
     expect(gameVenueId(row('home', -120, 0.5, { marketId: 'KXMLBGAME-26JUL12TBBOS' }))).toBe('KXMLBGAME-26JUL12TBBOS');
-    expect(gameVenueId(row('home', -120, 0.5, { marketType: 'player_hits', period: 'f5', playerName: 'Rafael Devers', groupLine: 0.5 }))).toBe(
-      'mlb_rays_redsox_2026-07-12_b3-player_hits-f5-rafael_devers-0.5',
-    );
+    expect(
+      gameVenueId(row('home', -120, 0.5, { marketType: 'player_hits', period: 'f5', playerName: 'Rafael Devers', groupLine: 0.5 })),
+    ).toBe('mlb_rays_redsox_2026-07-12_b3-player_hits-f5-rafael_devers-0.5');
   });
 
   it('are closed once the game ended, suspended when no outcome takes orders', () => {
@@ -105,7 +113,8 @@ describe('futures contracts', () => {
     selection,
     selectionType,
     line: null,
-    american: probability > 0.5 ? -Math.round((probability / (1 - probability)) * 100) : Math.round(((1 - probability) / probability) * 100),
+    american:
+      probability > 0.5 ? -Math.round((probability / (1 - probability)) * 100) : Math.round(((1 - probability) / probability) * 100),
     decimal: 1 / probability,
     probability,
     externalId: 'kxmlballstar',
@@ -116,7 +125,11 @@ describe('futures contracts', () => {
   it('are one per runner of a Yes/No question, never linked to an event', () => {
     const out = futuresContracts(
       market,
-      [price('a', 'Miguel Vargas: Yes', 'yes', 0.98), price('b', 'Miguel Vargas: No', 'no', 0.02), price('c', 'Bobby Witt Jr.: Yes', 'yes', 0.98)],
+      [
+        price('a', 'Miguel Vargas: Yes', 'yes', 0.98),
+        price('b', 'Miguel Vargas: No', 'no', 0.02),
+        price('c', 'Bobby Witt Jr.: Yes', 'yes', 0.98),
+      ],
       undefined,
       T,
     );
@@ -124,14 +137,26 @@ describe('futures contracts', () => {
       ['kalshi:mlb_outright_abc-miguel_vargas', 'Will Miguel Vargas be selected to the 2026 AL All-Star Team?', ['Yes', 'No'], null],
       ['kalshi:mlb_outright_abc-bobby_witt_jr', 'Will Bobby Witt Jr. be selected to the 2026 AL All-Star Team?', ['Yes'], null],
     ]);
-    expect(out[0]!.source_ids).toEqual({ market_id: 'mlb_outright_abc-miguel_vargas', event_id: 'kxmlballstar', selection_ids: ['a', 'b'] });
+    expect(out[0]!.source_ids).toEqual({
+      market_id: 'mlb_outright_abc-miguel_vargas',
+      event_id: 'kxmlballstar',
+      selection_ids: ['a', 'b'],
+    });
     expect(out[0]!.futures_market_id).toBe(market.id);
     // Closed once the question's close time has passed.
-    expect(futuresContracts(market, [price('a', 'Miguel Vargas: Yes', 'yes', 0.98)], undefined, market.closesAt + 1)[0]!.status).toBe('closed');
+    expect(futuresContracts(market, [price('a', 'Miguel Vargas: Yes', 'yes', 0.98)], undefined, market.closesAt + 1)[0]!.status).toBe(
+      'closed',
+    );
   });
 
   it('an n-way market is one contract with a runner per outcome', () => {
-    const winner = { ...market, id: 'mlb_championship_winner_2026', name: 'MLB Championship winner 2026', futureType: 'TEAM' as const, kind: 'championship_winner' };
+    const winner = {
+      ...market,
+      id: 'mlb_championship_winner_2026',
+      name: 'MLB Championship winner 2026',
+      futureType: 'TEAM' as const,
+      kind: 'championship_winner',
+    };
     const out = futuresContracts(winner, [price('x', 'Dodgers', 'other', 0.2), price('y', 'Yankees', 'other', 0.15)], undefined, T);
     expect(out).toHaveLength(1);
     expect(out[0]!.outcomes.map((o) => o.name)).toEqual(['Dodgers', 'Yankees']);

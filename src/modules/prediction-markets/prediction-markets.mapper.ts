@@ -76,7 +76,10 @@ export function sportsbookRef(book: BookDef | undefined): ContractMarket['sports
 function bySide(a: { selectionType: string; selection: string }, b: { selectionType: string; selection: string }): number {
   const ra = SIDE_ORDER.indexOf(a.selectionType);
   const rb = SIDE_ORDER.indexOf(b.selectionType);
-  return (ra < 0 ? SIDE_ORDER.length : ra) - (rb < 0 ? SIDE_ORDER.length : rb) || (a.selection < b.selection ? -1 : a.selection > b.selection ? 1 : 0);
+  return (
+    (ra < 0 ? SIDE_ORDER.length : ra) - (rb < 0 ? SIDE_ORDER.length : rb) ||
+    (a.selection < b.selection ? -1 : a.selection > b.selection ? 1 : 0)
+  );
 }
 
 /** The venue's own id of a game contract: its market id when the source sent one, else event, market, period, player, line. */
@@ -146,7 +149,12 @@ export function runnerOf(p: Pick<FuturesPrice, 'selection' | 'selectionType'>): 
  * The futures contracts of one venue in one futures market: one per runner of a Yes/No question asked about
  * several runners, else one with every outcome the venue quotes. Never linked to an event.
  */
-export function futuresContracts(m: FuturesMarket, prices: readonly FuturesPrice[], book: BookDef | undefined, now: number): ContractMarket[] {
+export function futuresContracts(
+  m: FuturesMarket,
+  prices: readonly FuturesPrice[],
+  book: BookDef | undefined,
+  now: number,
+): ContractMarket[] {
   const byRunner = new Map<string, FuturesPrice[]>();
   for (const p of prices) {
     const k = runnerOf(p) ?? '';

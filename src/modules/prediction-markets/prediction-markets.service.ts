@@ -34,11 +34,17 @@ export class PredictionMarketsService {
       const b = this.catalog.book(raw);
       if (!b) throw badRequest(`Invalid parameter "venue": unknown venue "${raw}"`, { parameter: 'venue' });
       if (!VENUE_CLASSES.has(b.class))
-        throw badRequest(`Invalid parameter "venue": ${b.id} is a sportsbook, not an exchange or prediction market`, { parameter: 'venue' });
-      if (!this.policy.mayUseBook(tier, b))
-        throw tierRestricted(`${b.display_name} (${b.id}) requires the ${b.requires_tier} tier or higher; this key is on the ${tier} tier`, b.requires_tier!, {
-          tier,
+        throw badRequest(`Invalid parameter "venue": ${b.id} is a sportsbook, not an exchange or prediction market`, {
+          parameter: 'venue',
         });
+      if (!this.policy.mayUseBook(tier, b))
+        throw tierRestricted(
+          `${b.display_name} (${b.id}) requires the ${b.requires_tier} tier or higher; this key is on the ${tier} tier`,
+          b.requires_tier!,
+          {
+            tier,
+          },
+        );
       return b;
     });
   }

@@ -19,12 +19,18 @@ export class ContractOutcomeDto {
   @nullableNumber(0.55, 'Last trade, contract price 0-1 (null: none reported)') last: number | null;
   @nullableNumber(15230, "Amount traded on the outcome, in the venue's units (null: unknown)") volume: number | null;
   @nullableNumber(9138, 'Contracts outstanding (null: unknown)') open_interest: number | null;
-  @ApiProperty({ example: '9f2c4e1a0b3d5c67', description: 'The odds row id (game contracts, /odds) or the futures price id (/futures/odds)' })
+  @ApiProperty({
+    example: '9f2c4e1a0b3d5c67',
+    description: 'The odds row id (game contracts, /odds) or the futures price id (/futures/odds)',
+  })
   odds_id: string;
 }
 
 export class ContractSourceIdsDto {
-  @ApiProperty({ example: 'mlb_rays_redsox_2026-07-12_b3-moneyline', description: "The venue's id of the market (after the colon of market_id)" })
+  @ApiProperty({
+    example: 'mlb_rays_redsox_2026-07-12_b3-moneyline',
+    description: "The venue's id of the market (after the colon of market_id)",
+  })
   market_id: string;
   @nullableString('mlb_rays_redsox_2026-07-12_b3', "The venue's event or series id, when the source sent one") event_id: string | null;
   @ApiProperty({ type: [String], description: "The venue's selection ids (or the row ids), one per outcome" }) selection_ids: string[];
@@ -42,7 +48,10 @@ export class PredictionMarketDto {
   @ApiProperty({ example: 'polymarket' }) venue: string;
   @ApiProperty({ type: ContractSourceIdsDto }) source_ids: ContractSourceIdsDto;
   @ApiProperty({ example: 'Tampa Bay Rays @ Boston Red Sox: Moneyline' }) title: string;
-  @ApiProperty({ example: 'game', description: '`game` for a game contract, else the futures kind (championship_winner, mvp, outright, ...)' })
+  @ApiProperty({
+    example: 'game',
+    description: '`game` for a game contract, else the futures kind (championship_winner, mvp, outright, ...)',
+  })
   category: string;
   @ApiProperty({ example: 'baseball' }) sport: string;
   @ApiProperty({ example: 'mlb' }) league: string;
@@ -58,7 +67,8 @@ export class PredictionMarketDto {
   )
   linked_event_id: string | null;
   @nullableString(null, 'The /futures market id of a futures contract (null for a game contract)') futures_market_id: string | null;
-  @ApiProperty({ example: '2026-07-12T23:44:29.241Z', description: 'Game start (game contracts) or when the question closes' }) closes_at: string;
+  @ApiProperty({ example: '2026-07-12T23:44:29.241Z', description: 'Game start (game contracts) or when the question closes' })
+  closes_at: string;
   @ApiProperty({ example: '2026-07-13T01:45:50.346Z', description: 'When an outcome last changed' }) updated_at: string;
 }
 

@@ -61,7 +61,10 @@ export class PredictionMarketsQuery extends PageQuery(PAGE_DEFAULT) {
   @MaxLength(64, { each: true })
   category?: string[];
 
-  @ApiPropertyOptional({ description: 'Linked canonical event id: the game contracts of one game', example: 'mlb_rays_redsox_2026-07-12_b3' })
+  @ApiPropertyOptional({
+    description: 'Linked canonical event id: the game contracts of one game',
+    example: 'mlb_rays_redsox_2026-07-12_b3',
+  })
   @IsOptional()
   @StringParam()
   @IsString({ message: 'event_id must be a string' })

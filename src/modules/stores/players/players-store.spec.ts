@@ -8,7 +8,13 @@ const mlb = { sport: 'baseball', league: 'mlb' };
 describe('players store', () => {
   it('one player per canonical id whatever the spelling; the first spelling is the display name', () => {
     const s = new PlayersStore();
-    expect(s.observe([{ ...mlb, name: 'José Ramírez', at }, { ...mlb, name: 'Jose Ramirez', at: at + 1 }, { ...mlb, name: '  JOSE RAMIREZ ', at }])).toBe(1);
+    expect(
+      s.observe([
+        { ...mlb, name: 'José Ramírez', at },
+        { ...mlb, name: 'Jose Ramirez', at: at + 1 },
+        { ...mlb, name: '  JOSE RAMIREZ ', at },
+      ]),
+    ).toBe(1);
     expect([...s.players.keys()]).toEqual(['baseball_mlb_jose_ramirez']);
     expect(toPlayerItem(s.players.get('baseball_mlb_jose_ramirez')!)).toEqual({
       id: 'baseball_mlb_jose_ramirez',
