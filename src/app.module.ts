@@ -37,6 +37,8 @@ import { ClosingLinesModule } from './modules/closing-lines/closing-lines.module
 import { ClvModule } from './modules/clv/clv.module.js';
 import { GameStateModule } from './modules/game-state/game-state.module.js';
 import { SettlementsModule } from './modules/settlements/settlements.module.js';
+import { PlayersModule } from './modules/players/players.module.js';
+import { PredictionMarketsModule } from './modules/prediction-markets/prediction-markets.module.js';
 import { ParlayModule } from './modules/parlay/parlay.module.js';
 import { LineHistoryModule } from './modules/stores/line-history/line-history.module.js';
 import { OddsHistoryModule } from './modules/odds-history/odds-history.module.js';
@@ -90,6 +92,8 @@ export class AppModule {
       ClvModule,
       GameStateModule,
       SettlementsModule,
+      PlayersModule,
+      PredictionMarketsModule,
       ParlayModule,
       LineHistoryModule,
       OddsHistoryModule,

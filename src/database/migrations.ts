@@ -9,6 +9,7 @@ import { AccountAddons1764300000000 } from '../../migrations/1764300000000-Accou
 import { FuturesSources1764300000100 } from '../../migrations/1764300000100-FuturesSources.js';
 import { ClvMethodVoid1764300024000 } from '../../migrations/1764300024000-ClvMethodVoid.js';
 import { LineHistory1764400000000 } from '../../migrations/1764400000000-LineHistory.js';
+import { ContractQuotes1764500000000 } from '../../migrations/1764500000000-ContractQuotes.js';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   FuturesSources1764300000100,
   ClvMethodVoid1764300024000,
   LineHistory1764400000000,
+  ContractQuotes1764500000000,
 ];

@@ -34,6 +34,14 @@ function optionalTime(v: unknown, field: string): EdgeProblem | null {
 }
 
 /** An optional number: absent, null or a finite number. */
+/** A contract price (bid, ask, last trade): absent, null, or a number from 0 to 1 (dollars per contract). */
+function contractPrice(v: unknown, field: string): EdgeProblem | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1)
+    return problem('invalid_market_data', `${field} must be a contract price from 0 to 1, got ${JSON.stringify(v) ?? String(v)}`);
+  return null;
+}
+
 function optionalNumber(v: unknown, field: string): EdgeProblem | null {
   if (v === undefined || v === null) return null;
   if (typeof v !== 'number' || !Number.isFinite(v))
@@ -60,6 +68,7 @@ export function quoteProblem(q: Quote): EdgeProblem | null {
     selection: q.selection,
     selectionType: q.selectionType,
     playerName: q.playerName,
+    playerTeam: q.playerTeam,
     statCategory: q.statCategory,
     externalEventId: q.externalEventId,
     marketId: q.marketId,
@@ -78,6 +87,9 @@ export function quoteProblem(q: Quote): EdgeProblem | null {
     optionalTime(q.sourceTime, 'sourceTime') ??
     optionalNumber(q.line, 'line') ??
     optionalNumber(q.maxBet, 'maxBet') ??
+    contractPrice(q.bid, 'bid') ??
+    contractPrice(q.ask, 'ask') ??
+    contractPrice(q.last, 'last') ??
     gameNumber(q.gameNumber) ??
     optionalFlag(q.isLive, 'isLive') ??
     optionalFlag(q.isActive, 'isActive') ??

@@ -56,6 +56,15 @@ export interface FuturesPrice {
   changedAt: number;
   /** When its source last sent or confirmed it (a price not confirmed within its source's window has left the market). */
   lastSeenAt: number;
+  /**
+   * Exchanges and prediction markets (absent or null elsewhere, and when the source sends none): best bid, best
+   * ask and last trade as a contract price (0-1), amount traded and contracts outstanding.
+   */
+  bid?: number | null;
+  ask?: number | null;
+  last?: number | null;
+  volume?: number | null;
+  openInterest?: number | null;
   /** The batch source that last sent it (`simulator-futures`, `odds_api`, `import:<name>`, ...): its staleness window. */
   source?: string;
 }

@@ -43,6 +43,10 @@ export interface OddsRow {
   volume?: number | null;
   volume24h?: number | null;
   openInterest?: number | null;
+  /** Exchange and prediction-market best bid, best ask and last trade (contract price 0-1); null: none rests. */
+  bid?: number | null;
+  ask?: number | null;
+  last?: number | null;
   /** Baseball starters as the source names them (null or absent when it does not). */
   homePitcher?: string | null;
   awayPitcher?: string | null;

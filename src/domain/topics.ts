@@ -11,6 +11,8 @@ export const ODDS_TOPIC = 'odds';
 export const FUTURES_TOPIC = 'futures';
 /** Splits resolved to their events (SplitsMessage), from the splits store to the other instances. */
 export const SPLITS_TOPIC = 'splits';
+/** Players seen by the intake (PlayerSighting[], src/domain/players.ts), from the players store to the other instances. */
+export const PLAYERS_TOPIC = 'players';
 /** A key changed (KeyChange): every instance drops its cached key lookups and re-checks its open streams. */
 export const KEYS_TOPIC = 'keys';
 /** The detection engine's lifecycle changes (OpportunityEvent), delivered locally: every instance detects for itself. */

@@ -46,6 +46,8 @@ export interface QuoteKey {
   /** Handicap or total; null/undefined without a line. For spreads, the selection's own handicap. */
   line?: number | null;
   playerName?: string | null;
+  /** Player props and player futures: the player's team as the source names it (not part of the key). */
+  playerTeam?: string | null;
   statCategory?: string | null;
   /**
    * Set by sources that know a quote is a futures (outright) price, with its market: ingestion hands such quotes
@@ -73,6 +75,13 @@ export interface Quote extends QuoteKey {
   volume24h?: number | null;
   /** Prediction markets: contracts outstanding. */
   openInterest?: number | null;
+  /**
+   * Exchanges and prediction markets: the best resting bid and ask and the last trade of the selection's contract,
+   * as a contract price in dollars (0-1, the probability it pays). Absent or null: no quote rests (no trade yet).
+   */
+  bid?: number | null;
+  ask?: number | null;
+  last?: number | null;
   /** Baseball: the probable or actual starting pitchers, when the source names them. */
   homePitcher?: string | null;
   awayPitcher?: string | null;

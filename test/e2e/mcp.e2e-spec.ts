@@ -13,6 +13,8 @@ const market = () => knownOpportunities({ alsoOnChiefsBills: nflMoneyline('betmg
 type J = Record<string, any>;
 
 const ALL_TOOLS = [
+  'get_players',
+  'get_prediction_markets',
   'get_settlements',
   'price_parlay',
   'get_sports',
@@ -122,6 +124,8 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
       get_sports: 'free',
       get_settlements: 'pro',
       price_parlay: 'pro',
+      get_players: 'free',
+      get_prediction_markets: 'hobby',
     };
     for (const [name, tier] of Object.entries(expected)) {
       expect(byName(free, name)._meta).toMatchObject({ 'odds-service/required_tier': tier, 'odds-service/available': tier === 'free' });
@@ -172,6 +176,12 @@ describe('MCP server (end to end, the SDK client over HTTP)', () => {
       ['get_game_state', { sport: 'football' }, '/gamestate/football'],
       ['get_splits', { league: 'nfl', limit: 10 }, '/splits?league=nfl&limit=10'],
       ['get_settlements', { market_type: 'moneyline', limit: 5 }, '/settlements?market_type=moneyline&limit=5'],
+      ['get_players', { league: 'nfl', q: 'mahomes', limit: 5 }, '/players?league=nfl&q=mahomes&limit=5'],
+      [
+        'get_prediction_markets',
+        { venue: 'kalshi', category: 'game', status: 'open' },
+        '/prediction-markets?venue=kalshi&category=game&status=open',
+      ],
       [
         'price_parlay',
         { legs: [{ event_id: chiefs, market: 'moneyline', selection: 'home', sportsbook: 'draftkings' }] },

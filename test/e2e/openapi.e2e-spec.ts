@@ -7,7 +7,7 @@ import { IngestionService } from '../../src/modules/ingestion/ingestion.service.
 import { SplitsStoreService } from '../../src/modules/stores/splits/splits-store.service.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 import { jsonSchema } from '../support/json-schema.js';
-import { CHIEFS_BILLS, everyOpportunityType, KICK, nflMoneyline, NOW } from '../factories/quotes.js';
+import { CHIEFS_BILLS, everyOpportunityType, gameQuote, KICK, nflMoneyline, NOW } from '../factories/quotes.js';
 
 /**
  * The API document as a contract: every operation in /docs-json declares a 2xx schema, and a real answer of
@@ -41,6 +41,22 @@ const market = [
     price: { decimal },
     future: { market: 'championship_winner_2027', name: 'NBA Championship winner 2027', type: 'TEAM', kind: 'championship_winner' },
   })),
+  // A Kalshi game contract with its order book (/prediction-markets) and a player prop naming the team (/players).
+  ...nflMoneyline('kalshi', CHIEFS_BILLS, -122, 110).map((q, i): Quote => ({
+    ...q,
+    bid: i ? 0.46 : 0.54,
+    ask: i ? 0.48 : 0.56,
+    last: i ? null : 0.55,
+  })),
+  gameQuote('draftkings', 'nfl', ...CHIEFS_BILLS, KICK, {
+    marketType: 'player_passing_yards',
+    selection: 'Over',
+    selectionType: 'over',
+    line: 250.5,
+    playerName: 'Patrick Mahomes',
+    playerTeam: 'Kansas City Chiefs',
+    statCategory: 'passing_yards',
+  }),
 ];
 const splits = (book: string): SplitsInput => ({
   book,

@@ -57,6 +57,9 @@ export class OddsEntity {
   @Column('double precision', { nullable: true }) volume: number | null;
   @Column('double precision', { name: 'volume_24h', nullable: true }) volume24h: number | null;
   @Column('double precision', { name: 'open_interest', nullable: true }) openInterest: number | null;
+  @Column('double precision', { nullable: true }) bid: number | null;
+  @Column('double precision', { nullable: true }) ask: number | null;
+  @Column('double precision', { name: 'last_price', nullable: true }) lastPrice: number | null;
   @Column('text', { name: 'home_pitcher', nullable: true }) homePitcher: string | null;
   @Column('text', { name: 'away_pitcher', nullable: true }) awayPitcher: string | null;
 }

@@ -92,6 +92,9 @@ export function toOddsRow(r: OddsEntity, str: Interner = new Interner()): OddsRo
     volume: r.volume,
     volume24h: r.volume24h,
     openInterest: r.openInterest,
+    bid: r.bid,
+    ask: r.ask,
+    last: r.lastPrice,
     homePitcher: r.homePitcher,
     awayPitcher: r.awayPitcher,
   };
@@ -133,6 +136,9 @@ const ODDS_COLUMNS: Array<Column<OddsRow>> = [
   ['volume', 'double precision', (r) => r.volume],
   ['volume_24h', 'double precision', (r) => r.volume24h],
   ['open_interest', 'double precision', (r) => r.openInterest],
+  ['bid', 'double precision', (r) => r.bid ?? null],
+  ['ask', 'double precision', (r) => r.ask ?? null],
+  ['last_price', 'double precision', (r) => r.last ?? null],
   ['home_pitcher', 'text', (r) => r.homePitcher],
   ['away_pitcher', 'text', (r) => r.awayPitcher],
 ];

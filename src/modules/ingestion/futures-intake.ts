@@ -1,5 +1,5 @@
 import type { Catalog } from '../../config/catalog.js';
-import type { FuturesChange } from '../../domain/futures.js';
+import type { FuturesChange, ResolvedFuture } from '../../domain/futures.js';
 import type { ProviderBatch, Quote } from '../../domain/types.js';
 import type { IngestReport, RejectReason } from './pipeline.js';
 import { FutureRejection, isFutureQuote, resolveFuture } from './futures-mapping.js';
@@ -45,6 +45,8 @@ export interface FuturesIngestResult {
   rejections: Array<{ index: number; reason: RejectReason; message: string }>;
   /** The price id of each accepted futures quote, by its index in the batch. */
   ids: Map<number, string>;
+  /** Each accepted futures quote with what it resolved to. */
+  resolved: Array<{ quote: Quote; future: ResolvedFuture }>;
 }
 
 /** The batch's context for its futures: its source, whether it is history, the ids it withdraws. */
@@ -64,11 +66,13 @@ export function applyFutures(
 ): FuturesIngestResult {
   const rejections: FuturesIngestResult['rejections'] = [];
   const resolved = [];
+  const taken: FuturesIngestResult['resolved'] = [];
   const ids = new Map<number, string>();
   for (const f of futures) {
     try {
       const r = resolveFuture(f.quote, catalog, now, { source: ctx.source, history: ctx.history });
       resolved.push(r);
+      taken.push({ quote: f.quote, future: r });
       ids.set(f.index, r.price.id);
     } catch (err) {
       // Anything else thrown is a field of the wrong type (a number where text belongs): that row is malformed.
@@ -88,7 +92,7 @@ export function applyFutures(
     change.removedMarkets = gone.removedMarkets;
   }
   const changed = changedFlags.filter(Boolean).length;
-  return { change, accepted: resolved.length, changed, unchanged: resolved.length - changed, removed, rejections, ids };
+  return { change, accepted: resolved.length, changed, unchanged: resolved.length - changed, removed, rejections, ids, resolved: taken };
 }
 
 /**

@@ -152,6 +152,19 @@ function runnerOf(q: Quote): { runner: string; side: string } | null {
   return { runner: home.replace(/^[A-Z0-9]{2,}\s+(?=\S)/, ''), side: `${m[2]![0]!.toUpperCase()}${m[2]!.slice(1).toLowerCase()}` };
 }
 
+/** A futures quote's exchange and prediction-market data (bid, ask, last trade, volume, open interest): the fields it sends. */
+function marketDataOf(q: Quote): Pick<ResolvedFuture['price'], 'bid' | 'ask' | 'last' | 'volume' | 'openInterest'> {
+  const out: Pick<ResolvedFuture['price'], 'bid' | 'ask' | 'last' | 'volume' | 'openInterest'> = {};
+  for (const k of ['bid', 'ask', 'last', 'volume', 'openInterest'] as const) {
+    const v = q[k];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+      throw new FutureRejection('invalid_market_data', `${k === 'openInterest' ? 'open_interest' : k} must be a number from 0 up`);
+    out[k] = v;
+  }
+  return out;
+}
+
 function runnerSelection(q: Quote): string {
   const r = runnerOf(q);
   return r ? `${r.runner}: ${r.side}` : q.selection.trim();
@@ -224,6 +237,7 @@ export function resolveFuture(q: Quote, catalog: Catalog, now: number, origin: F
       probability: price.probability,
       externalId: tag.externalId ?? null,
       ...(source ? { source } : {}),
+      ...marketDataOf(q),
     },
     at: q.sourceTime ?? now,
   };

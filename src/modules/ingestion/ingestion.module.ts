@@ -4,10 +4,11 @@ import { IngestionService } from './ingestion.service.js';
 import { BoardModule } from '../board/board.module.js';
 import { FuturesStoreModule } from '../stores/futures/futures-store.module.js';
 import { SplitsStoreModule } from '../stores/splits/splits-store.module.js';
+import { PlayersStoreModule } from '../stores/players/players-store.module.js';
 
 /** The intake: providers on their schedules and imports, mapped and validated, each part handed to its store. */
 @Module({
-  imports: [BoardModule, FuturesStoreModule, SplitsStoreModule],
+  imports: [BoardModule, FuturesStoreModule, SplitsStoreModule, PlayersStoreModule],
   controllers: [AdminIngestController],
   providers: [IngestionService],
   exports: [IngestionService],

@@ -19,6 +19,8 @@ import { createProviders } from './providers.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { FuturesStoreService } from '../stores/futures/futures-store.service.js';
 import { SplitsStoreService } from '../stores/splits/splits-store.service.js';
+import { PlayersStoreService } from '../stores/players/players-store.service.js';
+import { futureSightings, gameSightings, storedSightings } from './player-sightings.js';
 import { applyFutures, mergeFuturesReport, splitFutures, type FuturesIngestResult, type SplitBatch } from './futures-intake.js';
 
 export interface IngestTotals {
@@ -52,6 +54,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     private readonly metrics: MetricsService,
     private readonly futures: FuturesStoreService,
     private readonly splits: SplitsStoreService,
+    private readonly players: PlayersStoreService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.pipeline = new IngestionPipeline(catalog, boards.board);
@@ -82,6 +85,11 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     const report = mergeFuturesReport(processed.report, split, futures);
     this.boards.apply(changeSet, opts);
     this.splits.apply(splits, now, opts.backfill);
+    const refused = new Set(processed.report.rejections.map((r) => r.index));
+    this.players.observe([
+      ...gameSightings(split.games.quotes, refused, this.catalog, now),
+      ...(futures && !batch.history ? futureSightings(futures.resolved, this.catalog) : []),
+    ]);
     this.metrics.ingestQuotes.inc({ source: batch.source }, report.quotes);
     this.metrics.ingestChanges.inc(report.changed);
     for (const [k, v] of Object.entries(report.rejected)) this.metrics.ingestRejected.inc({ reason: k }, v ?? 0);
@@ -137,6 +145,11 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   async onApplicationBootstrap(): Promise<void> {
     await this.boards.rebuild();
     this.pipeline.syncFixtures();
+    // The players the stored prices name (their teams come back with the next quote naming them).
+    this.players.observe(
+      storedSightings(this.boards.board.rows.values(), this.futures.store.markets, this.futures.store.prices.values()),
+      false,
+    );
     // Providers run on the active worker only, and move with the leadership.
     this.leadership.onChange((leader) => {
       if (leader) void this.startAll();

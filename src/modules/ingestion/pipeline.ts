@@ -589,6 +589,9 @@ export class IngestionPipeline {
       volume: amount(q.volume, 'volume'),
       volume24h: amount(q.volume24h, 'volume_24h'),
       openInterest: amount(q.openInterest, 'open_interest'),
+      bid: q.bid ?? null,
+      ask: q.ask ?? null,
+      last: q.last ?? null,
       homePitcher: str.intern(pitcher(q.homePitcher)),
       awayPitcher: str.intern(pitcher(q.awayPitcher)),
     };
@@ -853,7 +856,10 @@ export class IngestionPipeline {
         prev.decimal === row.decimal &&
         prev.line === row.line &&
         prev.isActive === row.isActive &&
-        prev.isLive === row.isLive
+        prev.isLive === row.isLive &&
+        (prev.bid ?? null) === row.bid &&
+        (prev.ask ?? null) === row.ask &&
+        (prev.last ?? null) === row.last
       ) {
         seen.push(row.id);
         report.unchanged++;

@@ -520,6 +520,38 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     noun: 'settlements',
   },
   {
+    name: 'get_players',
+    title: 'Players',
+    description:
+      'Every player the sources quoted (player props, player futures and awards): id (sport_league_name, the player_id of +EV items and settlements), display name, first and last name and current team_id when known, leagues. Filter by league, team (id or name) and part of the name.',
+    route: '/players',
+    input: params({
+      league,
+      team: text("The player's current team: its team id or name", 200),
+      q: text('Part of the player name (accents and case ignored)'),
+      ...page(50, 200),
+    }),
+    noun: 'players',
+    highlight: (i) => `${str(i.display_name)} (${str(i.id)}${i.team_id ? `, ${str(i.team_id)}` : ''})`,
+  },
+  {
+    name: 'get_prediction_markets',
+    title: 'Prediction-market and exchange contracts',
+    description:
+      'Every exchange and prediction-market contract (Kalshi, Polymarket, Novig, ...) as a market of its own: market_id "{venue}:{venue id}", outcomes with price, bid, ask and last trade (null when no quote rests), volume and open interest where known. A game contract has linked_event_id (the canonical event id of get_events); a futures or question contract has linked_event_id null.',
+    route: '/prediction-markets',
+    input: params({
+      venue: list('Venue(s): exchange or prediction-market book ids', 'kalshi,polymarket'),
+      category: list('Category id(s): game, or a futures kind such as championship_winner or mvp', 'game'),
+      league,
+      event_id: text('Linked canonical event id: the game contracts of one game', 200),
+      status: oneOf(['open', 'suspended', 'closed'], 'Contract status'),
+      ...page(50, 200),
+    }),
+    noun: 'contracts',
+    highlight: (i) => `${str(i.title)} (${str(i.market_id)})`,
+  },
+  {
     name: 'price_parlay',
     title: 'Price a parlay',
     description:

@@ -27,8 +27,21 @@ export const SAMPLE_CSV_COLUMNS = [
   'timestamp',
 ] as const;
 
-/** Columns a file in the sample format may add (sources that send them): market data and baseball starters. */
-export const SAMPLE_CSV_OPTIONAL_COLUMNS = ['volume', 'volume_24h', 'open_interest', 'home_pitcher', 'away_pitcher'] as const;
+/**
+ * Columns a file in the sample format may add (sources that send them): market data (exchange and prediction-market
+ * best bid, best ask and last trade as contract prices 0-1), baseball starters, a player's team.
+ */
+export const SAMPLE_CSV_OPTIONAL_COLUMNS = [
+  'volume',
+  'volume_24h',
+  'open_interest',
+  'bid',
+  'ask',
+  'last',
+  'home_pitcher',
+  'away_pitcher',
+  'player_team',
+] as const;
 
 const FUTURES_MARKETS =
   /^(outright|futures?|championship_winner|conference_winner|division_winner|tournament_winner|make_playoffs|exact_seed|mvp|cy_young|rookie_of_the_year|season_leader|.*_award.*)$/;
@@ -215,6 +228,12 @@ export function parseSampleCsv(text: string, catalog: Catalog): ParsedFile {
       );
       continue;
     }
+    const quoted = { bid: num(r.bid), ask: num(r.ask), last: num(r.last) };
+    const badQuote = Object.entries(quoted).find(([, v]) => v !== null && (Number.isNaN(v) || v < 0 || v > 1));
+    if (badQuote) {
+      bad(`${badQuote[0]} must be a contract price from 0 to 1`);
+      continue;
+    }
     if (american !== null && decimal !== null) {
       const fromAmerican = american > 0 ? 1 + american / 100 : 1 + 100 / Math.abs(american);
       if (Math.abs(fromAmerican - decimal) / decimal > 0.02) {
@@ -267,6 +286,10 @@ export function parseSampleCsv(text: string, catalog: Catalog): ParsedFile {
       ...(market.volume !== null ? { volume: market.volume } : {}),
       ...(market.volume24h !== null ? { volume24h: market.volume24h } : {}),
       ...(market.openInterest !== null ? { openInterest: market.openInterest } : {}),
+      ...(quoted.bid !== null ? { bid: quoted.bid } : {}),
+      ...(quoted.ask !== null ? { ask: quoted.ask } : {}),
+      ...(quoted.last !== null ? { last: quoted.last } : {}),
+      ...(r.player_team ? { playerTeam: r.player_team } : {}),
       ...(r.home_pitcher ? { homePitcher: r.home_pitcher } : {}),
       ...(r.away_pitcher ? { awayPitcher: r.away_pitcher } : {}),
     };

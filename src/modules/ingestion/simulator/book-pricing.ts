@@ -123,6 +123,7 @@ export class BookPricing {
     stat: string | null,
     q: number,
     live: boolean,
+    team: string | null = null,
   ): void {
     const lk = `${marketType}|${line ?? 'null'}|${selType}|${player ?? ''}`;
     const pv = formatPrice(q, be.p.format);
@@ -137,6 +138,7 @@ export class BookPricing {
         selType,
         line,
         player,
+        team,
         stat,
         pv,
         active: true,
@@ -320,8 +322,9 @@ export class BookPricing {
       const o = sigmoid(logit(propOver(pf, line, bias)) + this.noise(be));
       if (o < 0.04 || o > 0.96) continue;
       const q = applyMargin([o, 1 - o], be.p.propMargin);
-      this.upsert(be, 1, slot.market, 'Over', 'over', line, slot.player.name, slot.stat, q[0] as number, false);
-      this.upsert(be, 1, slot.market, 'Under', 'under', line, slot.player.name, slot.stat, q[1] as number, false);
+      const team = slot.side === 'home' ? ev.home : ev.away;
+      this.upsert(be, 1, slot.market, 'Over', 'over', line, slot.player.name, slot.stat, q[0] as number, false, team);
+      this.upsert(be, 1, slot.market, 'Under', 'under', line, slot.player.name, slot.stat, q[1] as number, false, team);
     }
   }
 }

@@ -146,6 +146,7 @@ function keyOf(r: Row): QuoteKey {
   };
   if (r.player !== null) {
     k.playerName = r.player;
+    k.playerTeam = r.team;
     k.statCategory = r.stat;
   }
   return k;

@@ -34,9 +34,10 @@ describe('MarketSimulator digest', () => {
   it('produces the recorded market for seed 20251115', () => {
     // Re-recorded once when exchange and prediction rows gained volume / open interest and live games began
     // reporting their state every 5 s: the same batches and quotes, the same draws (ea4b33c9... before). Re-recorded
-    // when hockey books without alternate rungs stopped quoting the alternate puck lines (ca9af659..., 347056 quotes before).
+    // when hockey books without alternate rungs stopped quoting the alternate puck lines (ca9af659..., 347056 quotes before). Re-recorded when
+    // player props began naming the player's team (playerTeam): the same batches, quotes and draws (18122954... before).
     expect(digest(20251115)).toEqual({
-      sha: '18122954f90238546b368a344a7de67c537f9f5f4fde2e3bf3726bf209b4b1e8',
+      sha: '96aadb83db1e1bd799d22c75c8a5f595f343fac3afb712a3fcfae1ce43dd3ca3',
       batches: 361,
       quotes: 345459,
     });

@@ -44,6 +44,8 @@ export interface Row {
   selType: string;
   line: number | null;
   player: string | null;
+  /** A prop's player's team (the event's home or away team). */
+  team: string | null;
   stat: string | null;
   pv: number;
   active: boolean;

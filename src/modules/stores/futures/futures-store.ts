@@ -70,6 +70,11 @@ export class FuturesStore {
         prev.decimal !== it.price.decimal ||
         prev.line !== it.price.line ||
         prev.selection !== it.price.selection ||
+        (prev.bid ?? null) !== (it.price.bid ?? null) ||
+        (prev.ask ?? null) !== (it.price.ask ?? null) ||
+        (prev.last ?? null) !== (it.price.last ?? null) ||
+        (prev.volume ?? null) !== (it.price.volume ?? null) ||
+        (prev.openInterest ?? null) !== (it.price.openInterest ?? null) ||
         (prev.source ?? '') !== (it.price.source ?? '');
       changedFlags.push(moved);
       if (moved) {

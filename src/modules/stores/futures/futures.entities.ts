@@ -30,4 +30,9 @@ export class FuturesPriceEntity {
   @Column('timestamptz', { name: 'changed_at' }) changedAt: Date;
   @Column('timestamptz', { name: 'last_seen_at' }) lastSeenAt: Date;
   @Column('text', { default: '' }) source: string;
+  @Column('double precision', { nullable: true }) bid: number | null;
+  @Column('double precision', { nullable: true }) ask: number | null;
+  @Column('double precision', { name: 'last_price', nullable: true }) lastPrice: number | null;
+  @Column('double precision', { nullable: true }) volume: number | null;
+  @Column('double precision', { name: 'open_interest', nullable: true }) openInterest: number | null;
 }

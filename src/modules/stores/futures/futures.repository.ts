@@ -36,11 +36,13 @@ export class FuturesRepository {
       for (let i = 0; i < c.prices.length; i += CHUNK) {
         const k = c.prices.slice(i, i + CHUNK);
         await m.query(
-          `INSERT INTO futures_prices (id, market_id, sportsbook, selection, selection_type, line, american, decimal, probability, external_id, changed_at, last_seen_at, source)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::int[], $8::float8[], $9::float8[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::text[])
+          `INSERT INTO futures_prices (id, market_id, sportsbook, selection, selection_type, line, american, decimal, probability, external_id, changed_at, last_seen_at, source, bid, ask, last_price, volume, open_interest)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::int[], $8::float8[], $9::float8[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::text[],
+             $14::float8[], $15::float8[], $16::float8[], $17::float8[], $18::float8[])
            ON CONFLICT (id) DO UPDATE SET selection = EXCLUDED.selection, line = EXCLUDED.line, american = EXCLUDED.american, decimal = EXCLUDED.decimal,
              probability = EXCLUDED.probability, external_id = EXCLUDED.external_id, changed_at = EXCLUDED.changed_at, last_seen_at = EXCLUDED.last_seen_at,
-             source = EXCLUDED.source`,
+             source = EXCLUDED.source, bid = EXCLUDED.bid, ask = EXCLUDED.ask, last_price = EXCLUDED.last_price, volume = EXCLUDED.volume,
+             open_interest = EXCLUDED.open_interest`,
           [
             k.map((x) => x.id),
             k.map((x) => x.marketId),
@@ -55,6 +57,11 @@ export class FuturesRepository {
             k.map((x) => iso(x.changedAt)),
             k.map((x) => iso(x.lastSeenAt)),
             k.map((x) => x.source ?? ''),
+            k.map((x) => x.bid ?? null),
+            k.map((x) => x.ask ?? null),
+            k.map((x) => x.last ?? null),
+            k.map((x) => x.volume ?? null),
+            k.map((x) => x.openInterest ?? null),
           ],
         );
       }
@@ -105,6 +112,7 @@ export class FuturesRepository {
       changedAt: ms(r.changed_at),
       lastSeenAt: ms(r.last_seen_at),
       ...(r.source ? { source: r.source as string } : {}),
+      ...marketData(r),
     }));
     return { markets, prices, seen: [], at: prices.reduce((a, p) => Math.max(a, p.lastSeenAt), 0) };
   }
@@ -114,4 +122,22 @@ export class FuturesRepository {
     await this.ds.query(`DELETE FROM futures_prices WHERE market_id = ANY($1::text[])`, [ids]);
     await this.ds.query(`DELETE FROM futures_markets WHERE id = ANY($1::text[])`, [ids]);
   }
+}
+
+const optionalNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** A stored price's exchange and prediction-market data: only the fields it has. */
+function marketData(r: Record<string, unknown>): Pick<FuturesPrice, 'bid' | 'ask' | 'last' | 'volume' | 'openInterest'> {
+  const out: Pick<FuturesPrice, 'bid' | 'ask' | 'last' | 'volume' | 'openInterest'> = {};
+  const bid = optionalNumber(r.bid);
+  const ask = optionalNumber(r.ask);
+  const last = optionalNumber(r.last_price);
+  const volume = optionalNumber(r.volume);
+  const openInterest = optionalNumber(r.open_interest);
+  if (bid !== null) out.bid = bid;
+  if (ask !== null) out.ask = ask;
+  if (last !== null) out.last = last;
+  if (volume !== null) out.volume = volume;
+  if (openInterest !== null) out.openInterest = openInterest;
+  return out;
 }
