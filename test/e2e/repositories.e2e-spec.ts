@@ -9,6 +9,8 @@ import { ApiKeyEntity } from '../../src/modules/accounts/api-key.entity.js';
 import { ApiKeysRepository } from '../../src/modules/accounts/api-keys.repository.js';
 import { BoardWriter } from '../../src/modules/board/board-writer.js';
 import { BoardRepository } from '../../src/modules/board/board.repository.js';
+import { OddsEntity } from '../../src/modules/board/board.entities.js';
+import { readCompact, selectList } from '../../src/database/rows.js';
 import { testConfig } from '../support/test-app.js';
 import { SplitsRepository } from '../../src/modules/stores/splits/splits.repository.js';
 import type { CurrentSplits } from '../../src/modules/stores/splits/splits-store.js';
@@ -80,6 +82,9 @@ const full: OddsRow = {
   volume: 125000.5,
   volume24h: 8200,
   openInterest: 40000,
+  bid: 0.54,
+  ask: 0.56,
+  last: 0.55,
   homePitcher: 'Gerrit Cole',
   awayPitcher: 'Chris Sale',
 };
@@ -107,6 +112,9 @@ const bare: OddsRow = {
   volume: null,
   volume24h: null,
   openInterest: null,
+  bid: null,
+  ask: null,
+  last: null,
   homePitcher: null,
   awayPitcher: null,
 };
@@ -128,6 +136,19 @@ describe('BoardRepository', () => {
     const loaded = await repo().load();
     expect(loaded.events.sort((a, b) => a.id.localeCompare(b.id))).toEqual([event, pending].sort((a, b) => a.id.localeCompare(b.id)));
     expect(loaded.rows.sort((a, b) => a.id.localeCompare(b.id))).toEqual([bare, full].sort((a, b) => a.id.localeCompare(b.id)));
+  });
+
+  it('the compact read (pages of JSON) gives exactly what the row query gives, across pages', async () => {
+    const more = Array.from({ length: 7 }, (_, i) => ({ ...(i % 2 ? full : bare), id: `compact-${i}`, changedAt: T + i }));
+    await repo().write({ ...empty, events: [event], rows: more });
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    const rows = await ds.query<OddsEntity[]>(`SELECT ${selectList(ds, OddsEntity)} FROM odds`);
+    const compact = await readCompact(ds, OddsEntity, 3);
+    expect(compact.length).toBe(rows.length);
+    expect(compact.length).toBeGreaterThanOrEqual(7);
+    expect(compact.map((r) => ({ ...r })).sort(byId)).toEqual(rows.map((r) => ({ ...r })).sort(byId));
+    // Gone again without a trace (no removal entry): the tests after this one see the table as it was.
+    await ds.query(`DELETE FROM odds WHERE id LIKE 'compact-%'`);
   });
 
   it('an upsert replaces the price; touch moves last_seen_at forward only', async () => {

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Interner } from '../../domain/interner.js';
 import type { BoardEvent, OddsRow, RemovedRow } from '../../domain/odds-row.js';
-import { epochMs, selectList } from '../../database/rows.js';
+import { epochMs, readCompact, selectList } from '../../database/rows.js';
+import { isEmbedded } from '../../database/data-source.js';
 import { IsoTimes } from './iso-times.js';
 import { EventEntity, OddsEntity } from './board.entities.js';
 
@@ -261,7 +262,10 @@ export class BoardRepository {
   /** Everything needed to rebuild the board at start. */
   async load(): Promise<{ events: BoardEvent[]; rows: OddsRow[] }> {
     const events = await this.ds.query<EventEntity[]>(`SELECT ${selectList(this.ds, EventEntity)} FROM events`);
-    const rows = await this.ds.query<OddsEntity[]>(`SELECT ${selectList(this.ds, OddsEntity)} FROM odds`);
+    // The embedded store reads the largest table as compact pages of JSON (about twice as fast on PGlite).
+    const rows = isEmbedded(this.ds)
+      ? await readCompact(this.ds, OddsEntity)
+      : await this.ds.query<OddsEntity[]>(`SELECT ${selectList(this.ds, OddsEntity)} FROM odds`);
     const str = new Interner();
     return { events: events.map(toBoardEvent), rows: rows.map((r) => toOddsRow(r, str)) };
   }
