@@ -1,7 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Account } from '../../common/auth/account.js';
 import { ApiError, badRequest } from '../../common/http/api-error.js';
+import { envelope, type DataEnvelope } from '../../common/http/envelope.js';
 import type { DevigMethod } from '../../math/index.js';
 import { runBacktest, type BacktestReport } from './backtest.engine.js';
 import { betsCsv } from './backtest.output.js';
@@ -10,7 +11,7 @@ import type { BacktestBody } from './dto/backtest.body.js';
 import { SimulatedSource } from './simulated-source.js';
 
 /** Backtests one account may run at once (another start is refused with 429 until one finishes). */
-export const MAX_RUNNING_PER_ACCOUNT = 1;
+export const MAX_RUNNING_PER_ACCOUNT = 2;
 /** Finished backtests kept per account (in memory: a restart forgets them); the oldest goes first. */
 const KEPT_PER_ACCOUNT = 20;
 
@@ -29,17 +30,27 @@ interface Job {
 
 /** Backtest jobs: started by POST /historical/backtest, read by GET /historical/backtest/{id}; one account's jobs only. */
 @Injectable()
-export class BacktestService {
+export class BacktestService implements OnModuleDestroy {
   private readonly log = new Logger('Backtest');
   private readonly jobs = new Map<string, Job>();
+  /** Stops the running replays when the application closes. */
+  private readonly stop = new AbortController();
 
-  start(account: Account, body: BacktestBody): { id: string; status: string } {
+  onModuleDestroy(): void {
+    this.stop.abort();
+  }
+
+  start(account: Account, body: BacktestBody): DataEnvelope<{ id: string; status: string }> {
     const rule = ruleOf(body);
     const mine = [...this.jobs.values()].filter((j) => j.accountId === account.accountId);
     if (mine.filter((j) => j.status === 'running').length >= MAX_RUNNING_PER_ACCOUNT)
-      throw new ApiError('rate_limited', `at most ${MAX_RUNNING_PER_ACCOUNT} backtest may run at once per account; wait for it to finish`, {
-        retry_after: 30,
-      });
+      throw new ApiError(
+        'rate_limited',
+        `at most ${MAX_RUNNING_PER_ACCOUNT} backtests may run at once per account; wait for it to finish`,
+        {
+          retry_after: 30,
+        },
+      );
     const finished = mine.filter((j) => j.status !== 'running');
     for (const old of finished.slice(0, Math.max(0, finished.length - KEPT_PER_ACCOUNT + 1))) this.jobs.delete(old.id);
     const job: Job = {
@@ -62,6 +73,7 @@ export class BacktestService {
         job.bets = p.bets;
       },
       yieldEvery: 5,
+      signal: this.stop.signal,
     }).then(
       (report) => {
         job.report = report;
@@ -76,12 +88,12 @@ export class BacktestService {
         this.log.warn(`backtest ${job.id} failed: ${job.error}`);
       },
     );
-    return { id: job.id, status: job.status };
+    return envelope({ id: job.id, status: job.status });
   }
 
-  get(account: Account, id: string): Record<string, unknown> {
+  get(account: Account, id: string): DataEnvelope<Record<string, unknown>> {
     const job = this.find(account, id);
-    return {
+    return envelope({
       id: job.id,
       status: job.status,
       progress: Math.round(job.progress * 1000) / 10,
@@ -90,7 +102,7 @@ export class BacktestService {
       finished_at: job.finishedAt === null ? null : new Date(job.finishedAt).toISOString(),
       error: job.error,
       report: job.report,
-    };
+    });
   }
 
   csv(account: Account, id: string): { filename: string; body: string } {

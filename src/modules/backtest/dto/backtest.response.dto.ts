@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** `202` of POST /historical/backtest. */
-export class BacktestStartedDto {
+/** `202` of POST /historical/backtest: the job. */
+export class BacktestStartedDataDto {
   @ApiProperty({ description: 'The job id (a UUID)', example: '9fd10a1b-bda6-40fe-b2b3-c9d55f55e53e' })
   id: string;
 
@@ -9,8 +9,8 @@ export class BacktestStartedDto {
   status: string;
 }
 
-/** GET /historical/backtest/{id}. */
-export class BacktestJobDto {
+/** GET /historical/backtest/{id}: the job. */
+export class BacktestJobDataDto {
   @ApiProperty({ example: '9fd10a1b-bda6-40fe-b2b3-c9d55f55e53e' })
   id: string;
 
@@ -38,4 +38,14 @@ export class BacktestJobDto {
     description: 'When done: source, rule, summary, truth (simulated days), bankroll curve, notes and every bet (docs/backtest.md)',
   })
   report: Record<string, unknown> | null;
+}
+
+export class BacktestStartedDto {
+  @ApiProperty({ example: true }) success: boolean;
+  @ApiProperty({ type: BacktestStartedDataDto }) data: BacktestStartedDataDto;
+}
+
+export class BacktestJobDto {
+  @ApiProperty({ example: true }) success: boolean;
+  @ApiProperty({ type: BacktestJobDataDto }) data: BacktestJobDataDto;
 }
