@@ -43,9 +43,11 @@ export class BacktestJobDataDto {
 export class BacktestStartedDto {
   @ApiProperty({ example: true }) success: boolean;
   @ApiProperty({ type: BacktestStartedDataDto }) data: BacktestStartedDataDto;
+  @ApiProperty({ example: '2026-11-27T17:29:24.238Z' }) updated_at: string;
 }
 
 export class BacktestJobDto {
   @ApiProperty({ example: true }) success: boolean;
   @ApiProperty({ type: BacktestJobDataDto }) data: BacktestJobDataDto;
+  @ApiProperty({ example: '2026-11-27T17:29:24.238Z' }) updated_at: string;
 }
