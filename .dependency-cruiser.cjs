@@ -12,14 +12,16 @@
  *   detection       modules/detection: the engine and what detectors share; reads the board
  *   readers         every other folder of modules/ (reference, events, odds, splits, futures, game-state, closing-lines,
  *                   clv, settlements, parlay, accounts, deep-links, opportunity-lists, the opportunity types, ...)
- *   API / stream    stream, mcp, health, the metrics module (GET /metrics and the gauges), app.module, openapi, cli, main
+ *   API / stream    stream, mcp, health, the metrics module (GET /metrics and the gauges), backtest (replays a window
+ *                   through a pipeline and board of its own, the +EV detector and the CLV maths), app.module, openapi,
+ *                   cli, main
  */
 const STORES = '^src/modules/(board|stores)/';
-const NOT_READERS = 'board|stores|ingestion|detection|cluster|stream|mcp|health|metrics';
+const NOT_READERS = 'board|stores|ingestion|detection|cluster|stream|mcp|health|metrics|backtest';
 /** Every folder of src/modules that is not a store, ingestion, detection, infrastructure or the API surface. */
 const READERS = `^src/modules/(?!(${NOT_READERS})/)[^/]+/`;
 const TYPES = '^src/modules/(ev|arbitrage|middles|low-hold)/';
-const TOP = '^src/(modules/(stream|mcp|health|metrics)/|app\\.|openapi|cli|main)';
+const TOP = '^src/(modules/(stream|mcp|health|metrics|backtest)/|app\\.|openapi|cli|main)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

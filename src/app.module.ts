@@ -34,6 +34,7 @@ import { McpModule } from './modules/mcp/mcp.module.js';
 import { DeepLinksModule } from './modules/deep-links/deep-links.module.js';
 import { FuturesModule } from './modules/futures/futures.module.js';
 import { ClosingLinesModule } from './modules/closing-lines/closing-lines.module.js';
+import { BacktestModule } from './modules/backtest/backtest.module.js';
 import { ClvModule } from './modules/clv/clv.module.js';
 import { GameStateModule } from './modules/game-state/game-state.module.js';
 import { SettlementsModule } from './modules/settlements/settlements.module.js';
@@ -97,6 +98,7 @@ export class AppModule {
       ParlayModule,
       LineHistoryModule,
       OddsHistoryModule,
+      BacktestModule,
       MetricsGaugesModule,
     ];
     return {

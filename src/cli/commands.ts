@@ -38,6 +38,13 @@ Commands:
                                                                        header, all rejected)
   import:remove <SOURCE>                                               withdraw every price the import SOURCE brought
   migration:run                                                        apply pending database migrations
+  backtest (--simulate DAYS | --file PATH) [--min-ev PCT] [--devig METHOD] [--books A,B] [--flat UNITS | --kelly FRACTION
+           [--cap FRACTION]] [--delay SECONDS] [--bankroll UNITS] [--seed N] [--events N] [--step SECONDS] [--out DIR]
+                                                                       replay simulated days (e.g. 7d) or an imported file through
+                                                                       the +EV detector, bet by the rule, grade at the results and
+                                                                       report (docs/backtest.md); writes report.html, bets.csv and
+                                                                       report.json in DIR (default: a new directory under DATA_DIR
+                                                                       when set, else the working directory)
 
 The CLI uses the same environment as the server (DATABASE_URL or DATA_DIR). With the embedded store, while a
 server is running on the same DATA_DIR, the CLI goes through that server (the embedded database allows one process).`;
@@ -72,6 +79,25 @@ export const COMMANDS: Record<string, CommandSpec> = dict<CommandSpec>({
   },
   'import:remove': { options: {}, positionals: [1, 1] },
   'migration:run': { options: {}, positionals: [0, 0] },
+  backtest: {
+    options: {
+      simulate: { type: 'string' },
+      file: { type: 'string' },
+      'min-ev': { type: 'string' },
+      devig: { type: 'string' },
+      books: { type: 'string' },
+      flat: { type: 'string' },
+      kelly: { type: 'string' },
+      cap: { type: 'string' },
+      delay: { type: 'string' },
+      bankroll: { type: 'string' },
+      seed: { type: 'string' },
+      events: { type: 'string' },
+      step: { type: 'string' },
+      out: { type: 'string' },
+    },
+    positionals: [0, 0],
+  },
   help: { options: {}, positionals: [0, 0] },
 });
 
@@ -310,6 +336,17 @@ async function runMigrationsNow({ config, server }: CommandContext): Promise<voi
   }
 }
 
+/** backtest: the engine and its report load only for this command. */
+async function runBacktestNow({ flags, config }: CommandContext): Promise<number> {
+  const { runBacktestCommand, BacktestUsageError } = await import('./backtest.js');
+  try {
+    return await runBacktestCommand(flags, config);
+  } catch (err) {
+    if (err instanceof BacktestUsageError) throw new UsageError(`backtest: ${err.message}`);
+    throw err;
+  }
+}
+
 /** Each command's run, by name (the names COMMANDS lists). */
 const RUNS: Record<string, Command> = dict<Command>({
   'keys:create': createKey,
@@ -321,5 +358,6 @@ const RUNS: Record<string, Command> = dict<Command>({
   import: importFile,
   'import:remove': removeImportedSource,
   'migration:run': runMigrationsNow,
+  backtest: runBacktestNow,
   help: async () => console.log(USAGE),
 });

@@ -10,3 +10,4 @@ export * from './odds.js';
 export * from './pmf.js';
 export * from './scores.js';
 export * from './line-fit.js';
+export * from './backtest.js';

@@ -115,6 +115,13 @@ describe('the API document', () => {
     const events = (await t.call('/events', { key: KEYS.enterprise })).json.data as Array<{ id: string; home_team: string }>;
     ids.eventId = events.find((e) => e.home_team === CHIEFS_BILLS[0])!.id;
     ids.middleId = (await t.call('/opportunities/middles', { key: KEYS.enterprise })).json.data[0].id;
+    ids.backtestId = (
+      await t.call(`${t.url}/api/v1/historical/backtest`, {
+        method: 'POST',
+        body: { days: 0.05 },
+        headers: { 'X-API-Key': KEYS.enterprise },
+      })
+    ).json.data.id;
     // The admin key routes revoke this key: the free tier's, never the enterprise key making the calls (keys made at
     // the same instant are listed in id order, so the first one listed could be any of them).
     const adminKeys = (await t.call(`${t.url}/api/v1/admin/keys`, { headers: { 'X-Admin-Token': t.adminToken } })).json.data as Array<{
@@ -220,6 +227,7 @@ describe('the API document', () => {
         if (path.includes('/admin/accounts/')) return ids.accountId!;
         if (path.endsWith('/rotate')) return ids.rotateKeyId!;
         if (path.includes('/account/keys/')) return ids.deleteKeyId!;
+        if (path.includes('/historical/backtest/')) return ids.backtestId!;
         return ids.middleId!;
       }
       if (!(name in values)) throw new Error(`${method} ${path}: no sample value for path parameter ${name}; add one to this test`);
@@ -243,6 +251,7 @@ describe('the API document', () => {
       'post /api/v1/account/keys/{id}/rotate': {},
       'delete /api/v1/account/keys/{id}': undefined,
       'post /api/v1/deeplinks/batch': { ids: [ids.oddsId] },
+      'post /api/v1/historical/backtest': { days: 0.05 },
       // Both sides of one moneyline: a 200 with no price (mutually exclusive legs).
       'post /api/v1/parlay/price': {
         sportsbook: 'draftkings',

@@ -148,6 +148,7 @@ export class Listing {
     let rungs = p.rungs;
     if (rungs >= 2 && (sport === 'basketball' || sport === 'football')) rungs++;
     if (rungs > 0 && rng.chance(0.15)) rungs--;
+    const lean = this.w.lean;
     return {
       p,
       ev,
@@ -168,9 +169,9 @@ export class Listing {
       token: 0,
       spread: lines && rng.chance(0.95),
       total: lines && rng.chance(0.9),
-      asian: p.asian && sport === 'soccer',
-      propSlots: ev.props.map((s) => p.props && rng.chance(ev.league.sport === 'soccer' ? 0.45 : 0.75) && s.base > 0),
-      rungs,
+      asian: p.asian && sport === 'soccer' && !lean,
+      propSlots: ev.props.map((s) => p.props && rng.chance(ev.league.sport === 'soccer' ? 0.45 : 0.75) && s.base > 0 && !lean),
+      rungs: lean ? 0 : rungs,
       spreadStep: spreadSteps[hs % spreadSteps.length] ?? 1,
       totalStep: totalSteps[(hs >>> 8) % totalSteps.length] ?? 1,
       gone: false,

@@ -20,7 +20,20 @@ import { GameEngine } from './game-engine.js';
 import { Listing } from './listing.js';
 import { SplitsFeed } from './splits-feed.js';
 import { assertNever } from '../../../common/assert-never.js';
+import { lineSides, moneyline } from './model.js';
 import { DAY, HOUR, SPLITS_EVERY, SimWorld, lockedOut, type Action } from './world.js';
+
+/** A full-game selection as a quote names it: its event (league, teams, start) and its market, side and line. */
+export interface SimSelection {
+  league: string;
+  homeTeam: string;
+  awayTeam: string;
+  startTime: number;
+  marketType: string;
+  selectionType: string;
+  line: number | null;
+  playerName?: string | null;
+}
 
 /** The world is simulated from this long before `start`, so games are in progress at start. */
 const WARM_UP = 4.5 * HOUR;
@@ -37,6 +50,8 @@ export interface MarketSimulatorOptions {
   start: number;
   /** Multiplier on the pregame rate of fair-value moves (default 1). */
   activity?: number;
+  /** Main lines only (moneyline, main spread and total; no alternates, Asian handicaps or props): a backtest's lighter world. */
+  lean?: boolean;
 }
 
 /**
@@ -62,6 +77,7 @@ export class MarketSimulator implements OddsProvider {
     const start = options.start;
     const t0 = start - WARM_UP;
     const w = new SimWorld(seed, Math.max(0.05, options.activity ?? 1), profiles, t0);
+    w.lean = options.lean ?? false;
     this.w = w;
     this.fair = new FairValues(w);
     this.books = new BookPricing(w);
@@ -109,6 +125,37 @@ export class MarketSimulator implements OddsProvider {
   /** Number of events currently on the board (listed, not yet removed). */
   eventCount(): number {
     return this.w.events.size;
+  }
+
+  /**
+   * The simulator's own probability, now, that a full-game selection wins (a whole line's push left out: the
+   * probability of winning given no push): moneyline, spread and total from the event's current fair model
+   * (the truth books price from with their lag, margin, bias and noise). Null for what it does not model here
+   * (props, quarter lines, other markets) and for an event it no longer holds or that has ended.
+   */
+  trueProbability(sel: SimSelection): number | null {
+    if (sel.playerName) return null;
+    let ev = null;
+    for (const e of this.w.events.values())
+      if (e.startTime === sel.startTime && e.home === sel.homeTeam && e.away === sel.awayTeam && e.league.id === sel.league) ev = e;
+    if (!ev || ev.status === 'ended' || ev.stale) return null;
+    const f = ev.fair;
+    if (sel.marketType === 'moneyline') {
+      const [h, d, a] = moneyline(f, 0, 0);
+      const p = sel.selectionType === 'home' ? h : sel.selectionType === 'away' ? a : sel.selectionType === 'draw' && f.threeWay ? d : null;
+      return p !== null && p > 0 && p < 1 ? p : null;
+    }
+    if (sel.line === null || Math.abs((sel.line * 4) % 2) === 1) return null;
+    if (sel.marketType === 'point_spread' && f.margin) {
+      // A home -3.5 wins when the margin is above 3.5 (the threshold is minus the home line); an away +3.5 when below.
+      if (sel.selectionType === 'home') return lineSides(f.margin, -sel.line, 0)[0];
+      if (sel.selectionType === 'away') return lineSides(f.margin, sel.line, 0)[1];
+    }
+    if (sel.marketType === 'total_points' && f.total) {
+      if (sel.selectionType === 'over') return lineSides(f.total, sel.line, 0)[0];
+      if (sel.selectionType === 'under') return lineSides(f.total, sel.line, 0)[1];
+    }
+    return null;
   }
 
   /** At the start: books price every event (live-only books leave games in progress), splits begin. */

@@ -163,6 +163,8 @@ export class SimWorld {
   now: number;
   /** Before the start: the world is simulated without books pricing or reporting. */
   warm = true;
+  /** Main lines only: no alternate rungs, Asian handicaps or props (a backtest's lighter world; the service's is full). */
+  lean = false;
 
   constructor(
     readonly seed: number,
