@@ -40,7 +40,8 @@ describe('roiInterval', () => {
     // flat 1 unit: won at 2.0 (+1), lost at 2.0 (-1), won at 3.0 (+2), lost at 1.5 (-1)
     // profit 1, turnover 4, ROI 0.25; returns per unit r = 1, -1, 2, -1; deviations 0.75, -1.25, 1.75, -1.25;
     // squares sum 0.5625 + 1.5625 + 3.0625 + 1.5625 = 6.75; s^2 = 6.75 / 3 = 2.25, s = 1.5; SE = 1.5 / sqrt(4) = 0.75;
-    // 95%: 0.25 +- 1.959964 * 0.75 = 0.25 +- 1.469973 -> [-1.219973, 1.719973]
+    // 95%: 0.25 +- 1.959964 * 0.75 = 0.25 +- 1.469973 -> [-1.219973, 1.719973], the low end held at -1 (no bet
+    // loses more than its stake)
     const r = roiInterval([
       { stake: 1, profit: 1 },
       { stake: 1, profit: -1 },
@@ -49,7 +50,7 @@ describe('roiInterval', () => {
     ]);
     expect(r.roi).toBeCloseTo(0.25, 12);
     expect(r.standardError).toBeCloseTo(0.75, 12);
-    expect(r.low).toBeCloseTo(-1.219973, 5);
+    expect(r.low).toBe(-1);
     expect(r.high).toBeCloseTo(1.719973, 5);
     expect(r.bets).toBe(4);
   });
@@ -63,6 +64,33 @@ describe('roiInterval', () => {
     ]);
     expect(r.roi).toBeCloseTo(-0.5, 12);
     expect(r.standardError).toBeCloseTo(0.75, 12);
+  });
+
+  it('with prices and probabilities, four lost bets still have an interval (the model variance)', () => {
+    // 4 x stake 10 at decimal 2.0, p = 0.5, all lost: ROI = -40 / 40 = -1; the sample variance is 0;
+    // the model's: 4 x 10^2 x 2^2 x 0.5 x 0.5 = 400, SE = sqrt(400) / 40 = 0.5;
+    // 95%: -1 +- 1.959964 x 0.5 = -1 +- 0.979982 -> [-1 (held), -0.020018]
+    const r = roiInterval(Array.from({ length: 4 }, () => ({ stake: 10, profit: -10, decimal: 2, probability: 0.5 })));
+    expect(r.roi).toBe(-1);
+    expect(r.standardError).toBeCloseTo(0.5, 12);
+    expect(r.low).toBe(-1);
+    expect(r.high).toBeCloseTo(-0.020018, 5);
+    // Without them, the same bets have a zero-width interval (what the model variance prevents).
+    expect(roiInterval(Array.from({ length: 4 }, () => ({ stake: 10, profit: -10 }))).standardError).toBe(0);
+  });
+
+  it('takes the larger of the sample and the model variance', () => {
+    // The four-bet example above (sample SE 0.75) with d = 2, p = 0.5 on each: model variance 4 x 1 x 4 x 0.25 = 4,
+    // SE sqrt(4) / 4 = 0.5 < 0.75: the sample's stands.
+    const r = roiInterval([
+      { stake: 1, profit: 1, decimal: 2, probability: 0.5 },
+      { stake: 1, profit: -1, decimal: 2, probability: 0.5 },
+      { stake: 1, profit: 2, decimal: 2, probability: 0.5 },
+      { stake: 1, profit: -1, decimal: 2, probability: 0.5 },
+    ]);
+    expect(r.standardError).toBeCloseTo(0.75, 12);
+    // One bet: the model alone (1 x 4 x 0.25 = 1, SE = 1).
+    expect(roiInterval([{ stake: 1, profit: -1, decimal: 2, probability: 0.5 }]).standardError).toBeCloseTo(1, 12);
   });
 
   it('has no interval below two staked bets', () => {

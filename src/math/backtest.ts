@@ -59,10 +59,16 @@ export interface RoiInterval {
  * ROI and its confidence interval. ROI R = sum(profit) / sum(stake): the stake-weighted mean of each bet's
  * return per unit staked, r_i = profit_i / stake_i. Its standard error is the normal approximation of a
  * weighted mean (ratio estimator): SE = sqrt(n / (n - 1) x sum(w_i^2 (r_i - R)^2)) / sum(w_i), w_i = stake_i;
- * with equal stakes this is the familiar s / sqrt(n). Interval: R -+ z SE (z = 1.96 for 95%). An approximation:
- * fair for a few dozen bets and more, optimistic for a handful.
+ * with equal stakes this is the familiar s / sqrt(n). Where every bet gives its decimal price d_i and a
+ * probability p_i of winning (the fair probability at detection, or the simulator's true one), the variance is at
+ * least the model's, sum(s_i^2 d_i^2 p_i (1 - p_i)): a handful of bets that all lost (a sample variance of 0)
+ * does not make the interval a point. Interval: R -+ z SE (z = 1.96 for 95%), never below -100%. An
+ * approximation: fair for a few dozen bets and more, rough for a handful.
  */
-export function roiInterval(bets: ReadonlyArray<{ stake: number; profit: number }>, z = Z95): RoiInterval {
+export function roiInterval(
+  bets: ReadonlyArray<{ stake: number; profit: number; decimal?: number; probability?: number | null }>,
+  z = Z95,
+): RoiInterval {
   const staked = bets.filter((b) => b.stake > 0);
   const n = staked.length;
   if (n === 0) return { roi: null, standardError: null, low: null, high: null, bets: 0 };
@@ -73,14 +79,20 @@ export function roiInterval(bets: ReadonlyArray<{ stake: number; profit: number 
     profit += b.profit;
   }
   const roi = profit / turnover;
-  if (n < 2) return { roi, standardError: null, low: null, high: null, bets: n };
+  // The model's variance of the profit, where every bet says its price and probability: s^2 d^2 p (1 - p).
+  const modelled = staked.every((b) => b.decimal !== undefined && b.probability !== undefined && b.probability !== null);
+  let model = 0;
+  if (modelled) for (const b of staked) model += b.stake * b.stake * b.decimal! * b.decimal! * b.probability! * (1 - b.probability!);
+  if (n < 2 && !modelled) return { roi, standardError: null, low: null, high: null, bets: n };
   let ss = 0;
   for (const b of staked) {
     const d = b.stake * (b.profit / b.stake - roi);
     ss += d * d;
   }
-  const se = Math.sqrt((n / (n - 1)) * ss) / turnover;
-  return { roi, standardError: se, low: roi - z * se, high: roi + z * se, bets: n };
+  const sample = n < 2 ? 0 : (n / (n - 1)) * ss;
+  const se = Math.sqrt(Math.max(sample, model)) / turnover;
+  // No bet loses more than its stake: the interval never goes below -100%.
+  return { roi, standardError: se, low: Math.max(-1, roi - z * se), high: roi + z * se, bets: n };
 }
 
 export interface Drawdown {

@@ -319,7 +319,9 @@ function report(
 ): BacktestReport {
   const graded = bets.filter((b) => b.outcome !== 'void');
   const count = (o: BetOutcome) => bets.filter((b) => b.outcome === o).length;
-  const roi = roiInterval(graded.map((b) => ({ stake: b.stake, profit: b.profit })));
+  const roi = roiInterval(
+    graded.map((b) => ({ stake: b.stake, profit: b.profit, decimal: b.decimal_taken, probability: b.fair_probability })),
+  );
   const turnover = graded.reduce((s, b) => s + b.stake, 0);
   const profit = graded.reduce((s, b) => s + b.profit, 0);
   const dd = maxDrawdown(curve.map((c) => c.bankroll));
@@ -369,7 +371,9 @@ function nullableRound(x: number | null): number | null {
 
 function truthCheck(bets: BacktestBet[]): TruthCheck {
   const decided = bets.filter((b) => (b.outcome === 'won' || b.outcome === 'lost') && b.true_edge_percent !== null);
-  const roi = roiInterval(decided.map((b) => ({ stake: b.stake, profit: b.profit })));
+  const roi = roiInterval(
+    decided.map((b) => ({ stake: b.stake, profit: b.profit, decimal: b.decimal_taken, probability: b.true_probability })),
+  );
   const turnover = decided.reduce((s, b) => s + b.stake, 0);
   const expected = turnover > 0 ? decided.reduce((s, b) => s + b.stake * b.true_edge_percent!, 0) / turnover : null;
   const ci: [number, number] | null = roi.low === null || roi.high === null ? null : [round(roi.low * 100), round(roi.high * 100)];
