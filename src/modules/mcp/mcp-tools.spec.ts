@@ -10,7 +10,7 @@ describe('MCP tool table', () => {
   it('names each tool once, with a GET route under the API', () => {
     const names = MCP_TOOLS.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const t of MCP_TOOLS) expect(t.route).toMatch(/^\/[a-z_/{}?]+$/);
+    for (const t of MCP_TOOLS) expect(t.route).toMatch(/^\/[a-z_/{}?-]+$/);
   });
 
   it('fills path arguments and leaves optional segments out when absent', () => {
