@@ -21,4 +21,8 @@ export default {
   ],
   testTimeout: 60_000,
   maxWorkers: process.env.JEST_WORKERS ?? '50%',
+  // Tests run in worker processes (never in band), and a worker whose memory passed this after a test file is
+  // replaced: the e2e suites start many applications with embedded databases, and one process holding them all
+  // grew past 5 GB and slowed every suite after it.
+  workerIdleMemoryLimit: '1500MB',
 };
