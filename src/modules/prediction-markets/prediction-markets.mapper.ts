@@ -65,6 +65,22 @@ function sumKnown(xs: ReadonlyArray<number | null | undefined>): number | null {
   return total === null ? null : roundTo(total, 6);
 }
 
+/** One outcome of a contract, from a board row or a futures price (both carry the quote's fields). */
+function outcome(q: OddsRow | FuturesPrice, name: string) {
+  return {
+    name,
+    selection_type: q.selectionType,
+    line: q.line,
+    price: price(q),
+    bid: q.bid ?? null,
+    ask: q.ask ?? null,
+    last: q.last ?? null,
+    volume: q.volume ?? null,
+    open_interest: q.openInterest ?? null,
+    odds_id: q.id,
+  };
+}
+
 function price(p: { american: number; decimal: number; probability: number }) {
   return { american: p.american, decimal: roundTo(p.decimal, 4), probability: roundTo(p.probability, 6) };
 }
@@ -116,18 +132,7 @@ export function gameContract(rows: readonly OddsRow[], e: BoardEvent, book: Book
     league: e.league,
     market_type: first.marketType,
     status: gameStatus(e, sorted),
-    outcomes: sorted.map((r) => ({
-      name: r.selection,
-      selection_type: r.selectionType,
-      line: r.line,
-      price: price(r),
-      bid: r.bid ?? null,
-      ask: r.ask ?? null,
-      last: r.last ?? null,
-      volume: r.volume ?? null,
-      open_interest: r.openInterest ?? null,
-      odds_id: r.id,
-    })),
+    outcomes: sorted.map((r) => outcome(r, r.selection)),
     volume: sumKnown(sorted.map((r) => r.volume)),
     open_interest: sumKnown(sorted.map((r) => r.openInterest)),
     sportsbook_ref: sportsbookRef(book),
@@ -178,18 +183,7 @@ export function futuresContracts(
       league: m.league,
       market_type: m.kind,
       status: m.closesAt < now ? 'closed' : 'open',
-      outcomes: sorted.map((p) => ({
-        name: runner ? (p.selectionType === 'yes' ? 'Yes' : 'No') : p.selection,
-        selection_type: p.selectionType,
-        line: p.line,
-        price: price(p),
-        bid: p.bid ?? null,
-        ask: p.ask ?? null,
-        last: p.last ?? null,
-        volume: p.volume ?? null,
-        open_interest: p.openInterest ?? null,
-        odds_id: p.id,
-      })),
+      outcomes: sorted.map((p) => outcome(p, runner ? (p.selectionType === 'yes' ? 'Yes' : 'No') : p.selection)),
       volume: sumKnown(sorted.map((p) => p.volume)),
       open_interest: sumKnown(sorted.map((p) => p.openInterest)),
       sportsbook_ref: sportsbookRef(book),
