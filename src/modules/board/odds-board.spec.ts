@@ -104,7 +104,8 @@ describe('OddsBoard indexes', () => {
     const gone = [board.rows.get('r0')!, board.rows.get('r5')!, board.rows.get('r7')!];
     board.applyChangeSet(changeSet(3, T0 + 2000, { removed: gone.map((r) => removal(r, T0 + 2000)), seen: ['r2', 'r4', 'r9'] }));
     expectIndexesMatchScan(board);
-    expect(board.rows.get('r2')!.lastSeenAt).toBe(T0 + 2000);
+    expect(board.seenAt(board.rows.get('r2')!)).toBe(T0 + 2000);
+    expect(board.rows.get('r2')!.lastSeenAt).toBe(T0);
     expect(board.size).toBe(57);
 
     board.applyChangeSet(changeSet(4, T0 + 3000, { eventsRemoved: ['ev2'] }));
@@ -114,7 +115,7 @@ describe('OddsBoard indexes', () => {
     expect([...board.rows.values()].every((r) => r.eventId !== 'ev2')).toBe(true);
   });
 
-  it('a ladder keeps its rows in id-set order: a re-priced row moves to the end, a sighting keeps its place with the new object', () => {
+  it('a ladder keeps its rows in id-set order: a re-priced row moves to the end, a sighting keeps its place, its object and the array of its group', () => {
     const board = new OddsBoard();
     // Three rows of one ladder (ev0 moneyline).
     const rows = [row(0, T0), row(3, T0), row(6, T0)];
@@ -126,13 +127,16 @@ describe('OddsBoard indexes', () => {
     const groupBefore = board.groupRows(rows[0]!.groupKey);
     board.applyChangeSet(changeSet(2, T0 + 1000, { seen: [before[0]!] }));
     expect(ids()).toEqual(before);
-    expect(board.ladderRows(ladder)!.get(before[0]!)!.lastSeenAt).toBe(T0 + 1000);
-    // A changed group is a new array (what a cache keyed on the array relies on); an unchanged one stays.
-    const touched = board.rows.get(before[0]!)!.groupKey;
-    expect(touched).toBe(rows[0]!.groupKey);
-    expect(board.groupRows(touched)).not.toBe(groupBefore);
+    const seenRow = board.ladderRows(ladder)!.get(before[0]!)!;
+    expect(board.seenAt(seenRow)).toBe(T0 + 1000);
+    // Nothing but the sighting changed: the same row object, the same group array (what caches keyed on them rely on).
+    expect(seenRow).toBe(rows.find((r) => r.id === before[0])!);
+    expect(board.groupRows(rows[0]!.groupKey)).toBe(groupBefore);
     const repriced = board.rows.get(before[0]!)!;
-    board.applyChangeSet(changeSet(3, T0 + 2000, { upserted: [{ ...repriced, decimal: 3 }] }));
+    board.applyChangeSet(changeSet(3, T0 + 2000, { upserted: [{ ...repriced, decimal: 3, lastSeenAt: T0 + 2000 }] }));
+    // The new price carries its own sighting; the replaced object keeps its own.
+    expect(board.seenAt(board.rows.get(before[0]!)!)).toBe(T0 + 2000);
+    expect(board.seenAt(repriced)).toBe(T0);
     expect(ids()).toEqual([...before.slice(1), before[0]]);
     expect(board.ladderRows(ladder)!.get(before[0]!)!.decimal).toBe(3);
     expectIndexesMatchScan(board);

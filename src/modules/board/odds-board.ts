@@ -157,6 +157,12 @@ export class OddsBoard {
   private readonly mainLineCache = new Map<string, number | null>();
   /** When each delta feed last confirmed all of a book's prices. */
   readonly bookConfirmedAt = new Map<string, number>();
+  /**
+   * A price's last sighting when later than its row's lastSeenAt (a `seen` change set). Kept beside the row, not
+   * as a copy of it: a sighting changes nothing else, and a copy per sighting (every price, every poll) made
+   * the delayed view and the detection engine's memory hold a second and third version of most rows.
+   */
+  private readonly seenLater = new Map<string, number>();
   /** Latest change time per book (the sportsbook list's last_update). */
   readonly bookLastUpdate = new Map<string, number>();
   /** The change log: when (ascending) and which row, in two parallel arrays (no object per change). */
@@ -324,8 +330,10 @@ export class OddsBoard {
 
   /** When a price was last confirmed: its own last sighting, or its book's last whole-feed confirmation. */
   seenAt(r: OddsRow): number {
+    const later = this.seenLater.get(r.id);
+    const own = later !== undefined && later > r.lastSeenAt ? later : r.lastSeenAt;
     const book = this.bookConfirmedAt.get(r.sportsbook);
-    return book !== undefined && book > r.lastSeenAt ? book : r.lastSeenAt;
+    return book !== undefined && book > own ? book : own;
   }
 
   /** true / false, or null when the row has no line (always main). */
@@ -400,18 +408,6 @@ export class OddsBoard {
     }
   }
 
-  /** A row replaced by a copy with the same keys (a new lastSeenAt): its group and ladder hold the copy. */
-  private replaceInGroup(prev: OddsRow, next: OddsRow): void {
-    const ladder = this.ladders.get(prev.ladderKey);
-    if (ladder?.has(prev.id)) ladder.set(prev.id, next);
-    const g = this.groups.get(prev.groupKey);
-    if (g)
-      this.groups.set(
-        prev.groupKey,
-        g.map((x) => (x === prev ? next : x)),
-      );
-  }
-
   private putEvent(e: BoardEvent): void {
     const prev = this.events.get(e.id);
     if (prev && prev.league !== e.league) removeFrom(this.eventsByLeague, prev.league, prev.id);
@@ -437,6 +433,7 @@ export class OddsBoard {
       const prev = this.rows.get(r.id);
       if (prev) this.unindexRow(prev);
       this.rows.set(r.id, r);
+      this.seenLater.delete(r.id);
       this.indexRow(r);
       this.changeAt.push(cs.at);
       this.changeIds.push(r.id);
@@ -447,14 +444,13 @@ export class OddsBoard {
       if (!prev) continue;
       this.unindexRow(prev);
       this.rows.delete(rm.id);
+      this.seenLater.delete(rm.id);
       this.removalLog.push(rm);
     }
     for (const id of cs.seen) {
       const prev = this.rows.get(id);
-      if (prev && prev.lastSeenAt < cs.at) {
-        const next = { ...prev, lastSeenAt: cs.at };
-        this.rows.set(id, next);
-        this.replaceInGroup(prev, next);
+      if (prev && (this.seenLater.get(id) ?? prev.lastSeenAt) < cs.at) {
+        this.seenLater.set(id, cs.at);
         this.touchEvent(prev.eventId);
       }
     }
@@ -464,6 +460,7 @@ export class OddsBoard {
         if (!prev) continue;
         this.unindexRow(prev);
         this.rows.delete(rowId);
+        this.seenLater.delete(rowId);
         this.removalLog.push({ id: rowId, sportsbook: prev.sportsbook, eventId: id, removedAt: cs.at });
       }
       this.dropEvent(id);
@@ -537,6 +534,7 @@ export class OddsBoard {
       const prev = this.rows.get(r.id);
       if (prev) this.unindexRow(prev);
       this.rows.set(r.id, r);
+      this.seenLater.delete(r.id);
       this.indexRow(r);
       if (r.lastSeenAt > this.lastChangeAt) this.lastChangeAt = r.lastSeenAt;
       if ((this.bookLastUpdate.get(r.sportsbook) ?? 0) < r.changedAt) this.bookLastUpdate.set(r.sportsbook, r.changedAt);

@@ -248,7 +248,7 @@ describe('IngestionPipeline', () => {
     const r = ingest([q({})], T0 + 5000);
     expect(r.report).toMatchObject({ changed: 0, unchanged: 1 });
     expect(r.changeSet.upserted).toEqual([]);
-    expect([...s.board.rows.values()][0]!.lastSeenAt).toBe(T0 + 5000);
+    expect(s.board.seenAt([...s.board.rows.values()][0]!)).toBe(T0 + 5000);
     expect([...s.board.rows.values()][0]!.changedAt).toBe(T0);
   });
 
@@ -262,7 +262,8 @@ describe('IngestionPipeline', () => {
     // Still suspended, yet another price: nothing changed, only confirmed.
     r = ingest([q({ isActive: false, price: { american: 250 } })], T0 + 2000);
     expect(r.report).toMatchObject({ changed: 0, unchanged: 1 });
-    expect(row()).toMatchObject({ isActive: false, american: -150, changedAt: T0 + 1000, lastSeenAt: T0 + 2000 });
+    expect(row()).toMatchObject({ isActive: false, american: -150, changedAt: T0 + 1000 });
+    expect(s.board.seenAt(row())).toBe(T0 + 2000);
     // Reopened at a new price: the price and its time move.
     r = ingest([q({ price: { american: -170 } })], T0 + 3000);
     expect(r.report).toMatchObject({ changed: 1, unchanged: 0 });
