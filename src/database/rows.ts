@@ -25,36 +25,52 @@ export function epochMs(v: Date): number {
   return v.getTime();
 }
 
-/** How many rows one compact read (see readCompact) brings at a time. */
-const COMPACT_PAGE = 20_000;
+/** How many heap blocks (8 kB each) of the table one compact read (see readCompact) covers at a time. */
+const COMPACT_BLOCKS = 1024;
 
 /**
  * Every row of an entity's table, shaped as `selectList` shapes them, read as pages of JSON arrays (one text
- * value per page, timestamps as epoch milliseconds) rather than as rows of columns. On the embedded store this
- * reads a large table in about half the time: PGlite decodes one long text much faster than thousands of rows
- * of forty fields. Pages follow the primary key (`id`), so each stays a bounded text.
+ * value per page, timestamps as epoch milliseconds) rather than as rows of columns: PGlite decodes one long text
+ * much faster than thousands of rows of forty fields. Pages are ranges of the table's storage blocks (a TID range
+ * scan: the blocks in the order they lie, no index, no sort), so each stays a bounded text; they are read in
+ * one REPEATABLE READ transaction, so a row updated meanwhile (a new version in another block) is read exactly
+ * once. Rows come in storage order, not key order. `map` shapes each row as its page is read, so the caller's
+ * form of the table is all that is held at the end, never the rows as well.
  */
-export async function readCompact<T extends ObjectLiteral>(ds: DataSource, entity: EntityTarget<T>, pageSize = COMPACT_PAGE): Promise<T[]> {
+export async function readCompact<T extends ObjectLiteral, R = T>(
+  ds: DataSource,
+  entity: EntityTarget<T>,
+  blocksPerPage = COMPACT_BLOCKS,
+  map: (row: T) => R = (row) => row as unknown as R,
+): Promise<R[]> {
   const meta = ds.getMetadata(entity);
   const cols = meta.columns.map((c) => ({ name: c.databaseName, prop: c.propertyName, time: c.type === 'timestamptz' }));
   const select = cols.map((c) => (c.time ? `(extract(epoch from "${c.name}") * 1000)::float8` : `"${c.name}"`)).join(', ');
-  const sql = `SELECT coalesce(json_agg(json_build_array(${select}) ORDER BY "id"), '[]')::text AS page, max("id") AS last
-    FROM (SELECT * FROM "${meta.tableName}" WHERE "id" > $1 ORDER BY "id" LIMIT ${Math.max(1, Math.trunc(pageSize))}) t`;
-  const out: T[] = [];
-  let after = '';
-  for (;;) {
-    const [r] = await ds.query<Array<{ page: string; last: string | null }>>(sql, [after]);
-    const page = JSON.parse(r!.page) as unknown[][];
-    for (const values of page) {
-      const row: Record<string, unknown> = dict();
-      for (let i = 0; i < cols.length; i++) {
-        const c = cols[i]!;
-        const v = values[i];
-        row[c.prop] = c.time && v !== null ? new Date(v as number) : v;
+  const step = Math.max(1, Math.trunc(blocksPerPage));
+  const sql = `SELECT coalesce(json_agg(json_build_array(${select})), '[]')::text AS page FROM "${meta.tableName}" WHERE ctid >= $1::tid AND ctid < $2::tid`;
+  const out: R[] = [];
+  const runner = ds.createQueryRunner();
+  try {
+    await runner.startTransaction('REPEATABLE READ');
+    const [size] = (await runner.query(
+      `SELECT (pg_relation_size('"${meta.tableName}"') / current_setting('block_size')::int)::int AS blocks`,
+    )) as Array<{ blocks: number }>;
+    for (let block = 0; block < size!.blocks; block += step) {
+      const [r] = (await runner.query(sql, [`(${block},0)`, `(${block + step},0)`])) as Array<{ page: string }>;
+      for (const values of JSON.parse(r!.page) as unknown[][]) {
+        const row: Record<string, unknown> = dict();
+        for (let i = 0; i < cols.length; i++) {
+          const c = cols[i]!;
+          const v = values[i];
+          row[c.prop] = c.time && v !== null ? new Date(v as number) : v;
+        }
+        out.push(map(row as T));
       }
-      out.push(row as T);
     }
-    if (page.length < pageSize || r!.last === null) return out;
-    after = r!.last;
+    await runner.commitTransaction();
+    return out;
+  } finally {
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+    await runner.release();
   }
 }

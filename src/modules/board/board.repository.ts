@@ -263,11 +263,18 @@ export class BoardRepository {
   async load(): Promise<{ events: BoardEvent[]; rows: OddsRow[] }> {
     const events = await this.ds.query<EventEntity[]>(`SELECT ${selectList(this.ds, EventEntity)} FROM events`);
     // The embedded store reads the largest table as compact pages of JSON (about twice as fast on PGlite).
-    const rows = isEmbedded(this.ds)
-      ? await readCompact(this.ds, OddsEntity)
-      : await this.ds.query<OddsEntity[]>(`SELECT ${selectList(this.ds, OddsEntity)} FROM odds`);
+    // Each entity becomes a board row as its page is read: the entities of the whole table are never held at once.
     const str = new Interner();
-    return { events: events.map(toBoardEvent), rows: rows.map((r) => toOddsRow(r, str)) };
+    const toRow = (r: OddsEntity) => toOddsRow(r, str);
+    const rows = isEmbedded(this.ds)
+      ? await readCompact(this.ds, OddsEntity, undefined, toRow)
+      : (await this.ds.query<OddsEntity[]>(`SELECT ${selectList(this.ds, OddsEntity)} FROM odds`)).map(toRow);
+    return { events: events.map(toBoardEvent), rows };
+  }
+
+  /** Marks the space of old row versions of the price tables free for reuse (VACUUM; not in a transaction). */
+  async vacuum(): Promise<void> {
+    await this.ds.query('VACUUM odds, odds_removals');
   }
 
   /** Deletes history and removals older than the retention. */
