@@ -22,6 +22,36 @@ interface StartRun {
   load_avg: number;
   /** CPU time the server process had used when it said ok (Linux /proc): what the wall times become on an idle machine. */
   cpu_ms: number | null;
+  /** Which tree ran: this one, or BENCH_BASELINE_ROOT's. */
+  tree: string;
+  /** Resident memory of the server (MB): at ok, and BENCH_SETTLE_S seconds after the board was written (steady). */
+  rss_ok_mb: number | null;
+  rss_steady_mb: number | null;
+  /** The most it held at any point of the run (VmHWM). */
+  rss_peak_mb: number | null;
+  /** At the steady reading: V8's heap (committed, in use) and memory outside it (PGlite's WebAssembly heap, buffers), MB. */
+  heap_total_mb: number;
+  heap_used_mb: number;
+  external_mb: number;
+}
+
+/** Seconds the steady memory reading waits after the start's board is written. */
+const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 20);
+/** Targets of the performance issue: ready within 3 s, 300 MB resident. */
+const READY_TARGET_MS = 3000;
+const RSS_TARGET_MB = 300;
+
+/** VmRSS / VmHWM of the server (its pid from DATA_DIR/server.json), in MB; null off Linux. */
+function serverMemMb(field: 'VmRSS' | 'VmHWM'): number | null {
+  try {
+    const { pid } = JSON.parse(readFileSync(`${DATA_DIR}/server.json`, 'utf8')) as { pid: number };
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${field}:`));
+    return line ? Math.round(Number(line.split(/\s+/)[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** User + system CPU time of the server (its pid from DATA_DIR/server.json), in ms; null off Linux. */
@@ -36,10 +66,10 @@ function serverCpuMs(): number | null {
   }
 }
 
-function npmStart(): ChildProcess {
+function npmStart(root: string): ChildProcess {
   // Its own process group, so stopping it stops npm's child (the server) too.
   return spawn(NPM[0]!, [...NPM.slice(1), 'start', '--silent'], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'warn', API_KEYS: '', PROVIDERS: 'simulator' },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
@@ -83,10 +113,21 @@ async function settle(): Promise<void> {
   }
 }
 
-async function timeStart(kind: StartRun['kind'], cli?: number[]): Promise<StartRun> {
+async function metricsOf(): Promise<(name: string) => number> {
+  const metrics = await (await fetch(`http://127.0.0.1:${PORT}/metrics`)).text();
+  return (name: string) =>
+    Number(
+      metrics
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.split(' ')[1] ?? 0,
+    );
+}
+
+async function timeStart(kind: StartRun['kind'], tree: { name: string; root: string }, cli?: number[]): Promise<StartRun> {
   const load = loadavg()[0] ?? 0;
   const t0 = performance.now();
-  const proc = npmStart();
+  const proc = npmStart(tree.root);
   let healthMs = 0;
   try {
     while (performance.now() - t0 < 180_000) {
@@ -98,23 +139,27 @@ async function timeStart(kind: StartRun['kind'], cli?: number[]): Promise<StartR
         if (body.status === 'ok' && body.checks.startup?.status === 'ok') {
           const okMs = performance.now() - t0;
           const cpu = serverCpuMs();
-          const metrics = await (await fetch(`http://127.0.0.1:${PORT}/metrics`)).text();
-          const gauge = (name: string) =>
-            Number(
-              metrics
-                .split('\n')
-                .find((l) => l.startsWith(`${name} `))
-                ?.split(' ')[1] ?? 0,
-            );
+          const rssOk = serverMemMb('VmRSS');
+          const gauge = await metricsOf();
           if (cli) for (let i = 0; i < 3; i++) cli.push(timeCli());
           await settle();
+          await new Promise((r) => setTimeout(r, SETTLE_S * 1000));
+          const steady = await metricsOf();
+          const mb = (name: string) => Math.round(steady(name) / 2 ** 20);
           return {
             kind,
+            tree: tree.name,
             health_ms: Math.round(healthMs),
             ok_ms: Math.round(okMs),
             board_rows: gauge('board_rows'),
             events: gauge('board_events'),
             load_avg: Math.round(load * 10) / 10,
+            rss_ok_mb: rssOk,
+            rss_steady_mb: serverMemMb('VmRSS'),
+            rss_peak_mb: serverMemMb('VmHWM'),
+            heap_total_mb: mb('nodejs_heap_size_total_bytes'),
+            heap_used_mb: mb('nodejs_heap_size_used_bytes'),
+            external_mb: mb('nodejs_external_memory_bytes'),
             cpu_ms: cpu,
           };
         }
@@ -148,28 +193,52 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * market loaded, on a first start (a new DATA_DIR: database created, demo keys, the simulator's market) and on a
  * restart of the same DATA_DIR; then, on each restart, three `npm run cli -- keys:list` against the running server. BENCH_RUNS rounds
  * (default 3); medians reported. Wall times on a shared machine: the 1-minute load average is given per run.
+ * Each run also reads the server's resident memory (at ok, and BENCH_SETTLE_S s after its board is written) and
+ * how it splits between V8's heap and what lies outside it. BENCH_BASELINE_ROOT=<a built checkout of another
+ * tree> runs the same rounds on that tree too, alternated with this one, for a side-by-side table.
  */
 export async function startupBench(): Promise<void> {
   const runs: StartRun[] = [];
   const cli: number[] = [];
+  const trees = [{ name: 'this tree', root: ROOT }];
+  if (process.env.BENCH_BASELINE_ROOT) trees.push({ name: 'baseline', root: process.env.BENCH_BASELINE_ROOT });
   for (let i = 0; i < RUNS; i++) {
-    rmSync(DATA_DIR, { recursive: true, force: true });
-    runs.push(await timeStart('first start'));
-    runs.push(await timeStart('restart', cli));
+    // Alternated, so both trees see the machine in the same state.
+    for (const tree of trees) {
+      rmSync(DATA_DIR, { recursive: true, force: true });
+      runs.push(await timeStart('first start', tree));
+      runs.push(await timeStart('restart', tree, tree.root === ROOT ? cli : undefined));
+    }
   }
+  const mid = (xs: Array<number | null>) => {
+    const v = xs.filter((x): x is number => x !== null);
+    return v.length ? median(v) : null;
+  };
   console.log(
-    '\n| start | runs | npm start -> /health answers (median, max) | -> ok with the market (median, max) | server CPU time to ok (median) | board rows | load avg (1 min) |',
+    `\n| tree | start | runs | npm start -> /health answers (median, max) | -> ok with the market (median, max; target ${READY_TARGET_MS} ms) | server CPU time to ok (median) | board rows | load avg (1 min) |`,
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const tree of trees)
+    for (const kind of ['first start', 'restart'] as const) {
+      const rs = runs.filter((r) => r.kind === kind && r.tree === tree.name);
+      const h = rs.map((r) => r.health_ms);
+      const o = rs.map((r) => r.ok_ms);
+      const cpu = rs.map((r) => r.cpu_ms).filter((c): c is number => c !== null);
+      console.log(
+        `| ${tree.name} | ${kind} | ${rs.length} | ${median(h)} ms, ${Math.max(...h)} ms | ${median(o)} ms, ${Math.max(...o)} ms | ${cpu.length ? `${median(cpu)} ms` : 'n/a'} | ${median(rs.map((r) => r.board_rows))} | ${rs.map((r) => r.load_avg).join(', ')} |`,
+      );
+    }
+  console.log(
+    `\n| tree | start | resident at ok | resident ${SETTLE_S} s after the board is written (target ${RSS_TARGET_MB} MB) | peak | V8 heap committed / in use | outside the heap (PGlite, buffers) |`,
   );
   console.log('|---|---|---|---|---|---|---|');
-  for (const kind of ['first start', 'restart'] as const) {
-    const rs = runs.filter((r) => r.kind === kind);
-    const h = rs.map((r) => r.health_ms);
-    const o = rs.map((r) => r.ok_ms);
-    const cpu = rs.map((r) => r.cpu_ms).filter((c): c is number => c !== null);
-    console.log(
-      `| ${kind} | ${rs.length} | ${median(h)} ms, ${Math.max(...h)} ms | ${median(o)} ms, ${Math.max(...o)} ms | ${cpu.length ? `${median(cpu)} ms` : 'n/a'} | ${median(rs.map((r) => r.board_rows))} | ${rs.map((r) => r.load_avg).join(', ')} |`,
-    );
-  }
+  for (const tree of trees)
+    for (const kind of ['first start', 'restart'] as const) {
+      const rs = runs.filter((r) => r.kind === kind && r.tree === tree.name);
+      console.log(
+        `| ${tree.name} | ${kind} | ${mid(rs.map((r) => r.rss_ok_mb))} MB | ${mid(rs.map((r) => r.rss_steady_mb))} MB | ${mid(rs.map((r) => r.rss_peak_mb))} MB | ${mid(rs.map((r) => r.heap_total_mb))} / ${mid(rs.map((r) => r.heap_used_mb))} MB | ${mid(rs.map((r) => r.external_mb))} MB |`,
+      );
+    }
   console.log(`\nnpm run cli -- keys:list (server running): median ${median(cli)} ms, max ${Math.max(...cli)} ms over ${cli.length} calls`);
   save('startup', { runs, cli_ms: cli });
   rmSync(DATA_DIR, { recursive: true, force: true });
