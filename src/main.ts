@@ -3,6 +3,7 @@
 // database and the stored board) is loaded behind it. See EarlyServer.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { EarlyServer } from './common/http/early-server.js';
 import { checkServerConfig, ConfigError, loadConfig, type AppConfig } from './config/env.js';
 import { packageVersion } from './config/paths.js';
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
     .then(() => {
       loadedIn = performance.now() - startedAt;
       logger.log({ msg: 'initial market loaded', ms: Math.round(loadedIn) });
+      // From here on the heap grows by at most this share past what is live (the start, which allocates in a burst, keeps V8's sizing).
+      if (config.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
     });
 
   await app.listen(config.port, config.host);

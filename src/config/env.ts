@@ -16,6 +16,11 @@ export interface AppConfig {
   dataDir: string;
   /** Embedded store kept in memory only (tests). */
   embeddedInMemory: boolean;
+  /**
+   * How far the JavaScript heap may grow past what is live before a full collection, once the initial market
+   * is in (V8's --heap-growing-percent); 0 leaves V8's own sizing (up to four times the live heap).
+   */
+  heapGrowthPercent: number;
   redisUrl?: string;
   /** Prefix of every Redis key and channel, so several deployments (or test suites) can share one Redis. */
   redisPrefix: string;
@@ -240,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     databaseSchema: ident(env, 'DATABASE_SCHEMA', 'public'),
     dataDir,
     embeddedInMemory,
+    heapGrowthPercent: int(env, 'HEAP_GROWTH_PERCENT', 50, 0, 1000),
     redisUrl,
     redisPrefix: env.REDIS_PREFIX?.trim() || 'odds:',
     apiKeys: parseApiKeys(env.API_KEYS),
