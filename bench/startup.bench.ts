@@ -186,7 +186,12 @@ function timeCli(): number {
   return Math.round(performance.now() - t0);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+/** The middle value (the mean of the two middle ones for an even count), rounded. */
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length ? Math.round(s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2) : 0;
+};
 
 /**
  * `npm start` as a user runs it: the time to the first answer of /health and to /health `ok` with the initial

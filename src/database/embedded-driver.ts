@@ -37,7 +37,7 @@ export function embeddedDriver(options: PGliteOptions, leaseTimeoutMs = EMBEDDED
  * PostgreSQL's memory settings for the embedded store. Its defaults (128 MB of shared buffers, 64 MB for
  * maintenance) are sized for a server of its own; here the buffers live in the service's own memory (PGlite's
  * WebAssembly heap, which never shrinks), and the tables a default start holds fit in a fraction of that. With
- * these, the embedded store costs about 130 MB less resident memory (docs/operations.md, "Memory").
+ * these, the embedded store costs about 60-140 MB less resident memory (README, "Memory").
  */
 export const EMBEDDED_START_PARAMS: readonly string[] = [
   ...PGlite.defaultStartParams,
