@@ -408,6 +408,22 @@ export class OddsBoard {
     }
   }
 
+  /** A row onto the board in place of the one with its id (its own lastSeenAt replaces any later sighting). */
+  private placeRow(r: OddsRow): void {
+    const prev = this.rows.get(r.id);
+    if (prev) this.unindexRow(prev);
+    this.rows.set(r.id, r);
+    this.seenLater.delete(r.id);
+    this.indexRow(r);
+  }
+
+  /** A row off the board, with its indexes and its sighting. */
+  private dropRow(prev: OddsRow): void {
+    this.unindexRow(prev);
+    this.rows.delete(prev.id);
+    this.seenLater.delete(prev.id);
+  }
+
   private putEvent(e: BoardEvent): void {
     const prev = this.events.get(e.id);
     if (prev && prev.league !== e.league) removeFrom(this.eventsByLeague, prev.league, prev.id);
@@ -430,11 +446,7 @@ export class OddsBoard {
   applyChangeSet(cs: ChangeSet): void {
     for (const e of cs.events) this.putEvent(e);
     for (const r of cs.upserted) {
-      const prev = this.rows.get(r.id);
-      if (prev) this.unindexRow(prev);
-      this.rows.set(r.id, r);
-      this.seenLater.delete(r.id);
-      this.indexRow(r);
+      this.placeRow(r);
       this.changeAt.push(cs.at);
       this.changeIds.push(r.id);
       if ((this.bookLastUpdate.get(r.sportsbook) ?? 0) < r.changedAt) this.bookLastUpdate.set(r.sportsbook, r.changedAt);
@@ -442,9 +454,7 @@ export class OddsBoard {
     for (const rm of cs.removed) {
       const prev = this.rows.get(rm.id);
       if (!prev) continue;
-      this.unindexRow(prev);
-      this.rows.delete(rm.id);
-      this.seenLater.delete(rm.id);
+      this.dropRow(prev);
       this.removalLog.push(rm);
     }
     for (const id of cs.seen) {
@@ -458,9 +468,7 @@ export class OddsBoard {
       for (const rowId of [...(this.index.event.get(id) ?? [])]) {
         const prev = this.rows.get(rowId);
         if (!prev) continue;
-        this.unindexRow(prev);
-        this.rows.delete(rowId);
-        this.seenLater.delete(rowId);
+        this.dropRow(prev);
         this.removalLog.push({ id: rowId, sportsbook: prev.sportsbook, eventId: id, removedAt: cs.at });
       }
       this.dropEvent(id);
@@ -531,11 +539,7 @@ export class OddsBoard {
   load(events: BoardEvent[], rows: OddsRow[], at: number): void {
     for (const e of events) this.putEvent(e);
     for (const r of rows) {
-      const prev = this.rows.get(r.id);
-      if (prev) this.unindexRow(prev);
-      this.rows.set(r.id, r);
-      this.seenLater.delete(r.id);
-      this.indexRow(r);
+      this.placeRow(r);
       if (r.lastSeenAt > this.lastChangeAt) this.lastChangeAt = r.lastSeenAt;
       if ((this.bookLastUpdate.get(r.sportsbook) ?? 0) < r.changedAt) this.bookLastUpdate.set(r.sportsbook, r.changedAt);
     }
