@@ -10,6 +10,7 @@ import { RedisService } from '../../common/redis/redis.service.js';
 import { Clock } from '../../common/time/clock.js';
 import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
 import { isChangeSetEmpty } from '../../domain/odds-row.js';
+import { storeKind } from '../../database/data-source.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import { BoardWriter } from './board-writer.js';
@@ -73,7 +74,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly redis: RedisService,
     private readonly metrics: MetricsService,
   ) {
-    this.writer = new BoardWriter(this.repo, this.clock, config.databaseUrl ? Infinity : EMBEDDED_MAX_BATCH);
+    this.writer = new BoardWriter(this.repo, this.clock, storeKind(config) === 'embedded' ? EMBEDDED_MAX_BATCH : Infinity);
     for (const t of TIERS) {
       const ms = tiers.byName[t].dataDelaySeconds * 1000;
       if (ms > 0 && !this.delayed.has(ms)) this.delayed.set(ms, new DelayedBoard(ms));
@@ -117,7 +118,8 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     });
     this.jobs.every('board:maintain', MAINTAIN_INTERVAL_MS, () => this.maintain(), { runsOn: 'leader' });
     this.jobs.every('board:purge', PURGE_INTERVAL_MS, () => this.purge(), { runsOn: 'leader' });
-    if (!this.config.databaseUrl) this.jobs.every('board:vacuum', VACUUM_INTERVAL_MS, () => this.vacuum(), { runsOn: 'leader' });
+    if (storeKind(this.config) === 'embedded')
+      this.jobs.every('board:vacuum', VACUUM_INTERVAL_MS, () => this.vacuum(), { runsOn: 'leader' });
     // Replicas catch up with the store now and then (anything a bus outage made them miss).
     this.jobs.every('board:resync', RESYNC_INTERVAL_MS, () => this.resync(), { runsOn: 'replicas' });
     // ... and once soon after start: the active worker may still have been writing when this one loaded.
