@@ -219,31 +219,34 @@ export async function startupBench(): Promise<void> {
     const v = xs.filter((x): x is number => x !== null);
     return v.length ? median(v) : null;
   };
+  // One group of runs per tree and kind of start, in the order both tables print them.
+  const groups = trees.flatMap((tree) =>
+    (['first start', 'restart'] as const).map((kind) => ({
+      tree: tree.name,
+      kind,
+      rs: runs.filter((r) => r.kind === kind && r.tree === tree.name),
+    })),
+  );
   console.log(
     `\n| tree | start | runs | npm start -> /health answers (median, max) | -> ok with the market (median, max; target ${READY_TARGET_MS} ms) | server CPU time to ok (median) | board rows | load avg (1 min) |`,
   );
   console.log('|---|---|---|---|---|---|---|---|');
-  for (const tree of trees)
-    for (const kind of ['first start', 'restart'] as const) {
-      const rs = runs.filter((r) => r.kind === kind && r.tree === tree.name);
-      const h = rs.map((r) => r.health_ms);
-      const o = rs.map((r) => r.ok_ms);
-      const cpu = rs.map((r) => r.cpu_ms).filter((c): c is number => c !== null);
-      console.log(
-        `| ${tree.name} | ${kind} | ${rs.length} | ${median(h)} ms, ${Math.max(...h)} ms | ${median(o)} ms, ${Math.max(...o)} ms | ${cpu.length ? `${median(cpu)} ms` : 'n/a'} | ${median(rs.map((r) => r.board_rows))} | ${rs.map((r) => r.load_avg).join(', ')} |`,
-      );
-    }
+  for (const { tree, kind, rs } of groups) {
+    const h = rs.map((r) => r.health_ms);
+    const o = rs.map((r) => r.ok_ms);
+    const cpu = mid(rs.map((r) => r.cpu_ms));
+    console.log(
+      `| ${tree} | ${kind} | ${rs.length} | ${median(h)} ms, ${Math.max(...h)} ms | ${median(o)} ms, ${Math.max(...o)} ms | ${cpu === null ? 'n/a' : `${cpu} ms`} | ${median(rs.map((r) => r.board_rows))} | ${rs.map((r) => r.load_avg).join(', ')} |`,
+    );
+  }
   console.log(
     `\n| tree | start | resident at ok | resident ${SETTLE_S} s after the board is written (target ${RSS_TARGET_MB} MB) | peak | V8 heap committed / in use | outside the heap (PGlite, buffers) |`,
   );
   console.log('|---|---|---|---|---|---|---|');
-  for (const tree of trees)
-    for (const kind of ['first start', 'restart'] as const) {
-      const rs = runs.filter((r) => r.kind === kind && r.tree === tree.name);
-      console.log(
-        `| ${tree.name} | ${kind} | ${mid(rs.map((r) => r.rss_ok_mb))} MB | ${mid(rs.map((r) => r.rss_steady_mb))} MB | ${mid(rs.map((r) => r.rss_peak_mb))} MB | ${mid(rs.map((r) => r.heap_total_mb))} / ${mid(rs.map((r) => r.heap_used_mb))} MB | ${mid(rs.map((r) => r.external_mb))} MB |`,
-      );
-    }
+  for (const { tree, kind, rs } of groups)
+    console.log(
+      `| ${tree} | ${kind} | ${mid(rs.map((r) => r.rss_ok_mb))} MB | ${mid(rs.map((r) => r.rss_steady_mb))} MB | ${mid(rs.map((r) => r.rss_peak_mb))} MB | ${mid(rs.map((r) => r.heap_total_mb))} / ${mid(rs.map((r) => r.heap_used_mb))} MB | ${mid(rs.map((r) => r.external_mb))} MB |`,
+    );
   console.log(`\nnpm run cli -- keys:list (server running): median ${median(cli)} ms, max ${Math.max(...cli)} ms over ${cli.length} calls`);
   save('startup', { runs, cli_ms: cli });
   rmSync(DATA_DIR, { recursive: true, force: true });
