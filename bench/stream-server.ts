@@ -39,11 +39,20 @@ if (profile) {
 const writesFile = process.env.BENCH_WRITES_FILE;
 if (writesFile) {
   const writes: Record<string, number> = {};
+  /** The channel of each response written to (null: not a stream), found once per response, not per write. */
+  const channels = new WeakMap<ServerResponse, string | null>();
   const count = (socket: Socket) => {
     const res = (socket as unknown as { _httpMessage?: ServerResponse & { req?: IncomingMessage } })._httpMessage;
-    if (!res || !String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) return;
-    const channel = new URL(res.req?.url ?? '/', 'http://x').searchParams.get('channel') ?? 'all';
-    writes[channel] = (writes[channel] ?? 0) + 1;
+    if (!res) return;
+    let channel = channels.get(res);
+    if (channel === undefined) {
+      channel = String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')
+        ? (new URL(res.req?.url ?? '/', 'http://x').searchParams.get('channel') ?? 'all')
+        : null;
+      // Known once the headers are set: a response written to before them is looked at again.
+      if (res.headersSent) channels.set(res, channel);
+    }
+    if (channel !== null) writes[channel] = (writes[channel] ?? 0) + 1;
   };
   const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (this: Socket, ...a: unknown[]) => void>;
   for (const m of ['_write', '_writev'] as const) {
