@@ -146,4 +146,18 @@ describe('MemoryStreamLog', () => {
     expect(ids.some((id) => id.startsWith(String(old)))).toBe(false);
     expect(ids).toHaveLength(1);
   });
+
+  it('expires the whole log once its window has passed with no append (a stopped worker leaves nothing behind)', async () => {
+    const prefix = `${base}5:`;
+    const redis = connect();
+    const key = `${prefix}stream:log`;
+    // A 60 s window and the 10 s clock skew allowance: the key lives 70 s past each append.
+    const log = new RedisStreamLog(redis, prefix, 60_000, 3000);
+    const s = seqAt(Date.now());
+    log.append({ seq: s, at: T0, part: 'cs', cs: cs(s, ['r']), removedRows: [], events: [] });
+    await log.settled();
+    const ttl = await redis.pttl(key);
+    expect(ttl).toBeGreaterThan(60_000);
+    expect(ttl).toBeLessThanOrEqual(70_000);
+  });
 });

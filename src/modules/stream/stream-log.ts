@@ -190,6 +190,9 @@ export class RedisStreamLog implements StreamLog {
     }
     // Exact by age (costs what it evicts), approximate by length (whole macro nodes, cheap).
     pipe.xtrim(this.key, 'MINID', String(Date.now() - this.windowMs - SKEW_MS));
+    // Trimming happens on append: a log no one appends to any more (its worker stopped) would keep its last entries,
+    // each a whole change set, for good. Once the window has passed since the last append, none is resumable from.
+    pipe.pexpire(this.key, this.windowMs + SKEW_MS);
     try {
       const res = (await pipe.exec()) ?? [];
       const err = res.find(([e]) => e)?.[0];
