@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { ManualClock } from '../../common/time/clock.js';
-import { BoardWriter, isDataError, type BoardStore } from './board-writer.js';
+import { BoardWriter, isDataError, MAX_BUFFERED_HISTORY, type BoardStore } from './board-writer.js';
 import type { HistoryEntry } from './board.repository.js';
 import { boardEvent, changeSet, oddsRow, removal, T0 } from './board.fixtures.js';
 import type { BoardEvent, OddsRow, RemovedRow } from '../../domain/odds-row.js';
@@ -27,7 +27,7 @@ class FakeStore implements BoardStore {
     this.writes.push(batch);
     for (const r of batch.rows) this.rows.set(r.id, r);
     for (const r of batch.removed) this.rows.delete(r.id);
-    this.history.push(...batch.history);
+    for (const h of batch.history) this.history.push(h);
   }
 
   async touch(ids: string[], at: number): Promise<void> {
@@ -96,6 +96,22 @@ describe('BoardWriter', () => {
     expect(store.history.map((h) => h.row.american)).toEqual([-110, -130]);
     expect(store.touches).toEqual([{ ids: ['s'], at: T0 }]);
     expect(writer.lossReport()).toBeNull();
+  });
+
+  it('history is bounded while the database is away: past MAX_BUFFERED_HISTORY the oldest entries are dropped and counted', async () => {
+    const { store, writer } = setup();
+    store.down = true;
+    // One row changed MAX + 3 times: one current price, MAX + 3 history entries, of which the 3 oldest go.
+    const prices = Array.from({ length: MAX_BUFFERED_HISTORY + 3 }, (_, i) => oddsRow('a', { decimal: 1.5 + i / 1e7 }));
+    for (let i = 0; i < prices.length; i += 100_000) writer.enqueue(changeSet(i + 1, T0 + i, { upserted: prices.slice(i, i + 100_000) }));
+    expect([writer.pending, writer.droppedHistory]).toEqual([1 + MAX_BUFFERED_HISTORY, 3]);
+    await writer.flush();
+    store.down = false;
+    await writer.drain();
+    expect(store.history).toHaveLength(MAX_BUFFERED_HISTORY);
+    // The newest kept, in order, after a failed write put them back.
+    expect(store.history[0]!.row).toBe(prices[3]);
+    expect(store.history[MAX_BUFFERED_HISTORY - 1]!.row).toBe(prices[prices.length - 1]);
   });
 
   it('a batch refused for its data is bisected: everything else is stored, the refused item quarantined with the time', async () => {

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
 import { Clock, SystemClock } from '../../common/time/clock.js';
 import type { BoardRepository, HistoryEntry } from './board.repository.js';
+import { DropOldestBuffer } from '../../common/drop-oldest-buffer.js';
 
 /** What the writer needs of the store. */
 export type BoardStore = Pick<BoardRepository, 'write' | 'touch'>;
@@ -73,13 +74,16 @@ export class BoardWriter {
   private readonly logger = new Logger('board-writer');
   private rows = new Map<string, OddsRow>();
   private removed = new Map<string, RemovedRow>();
-  private history: HistoryEntry[] = [];
+  /** History entries not written yet, oldest first; past MAX_BUFFERED_HISTORY the oldest are dropped (counted). */
+  private readonly history = new DropOldestBuffer<HistoryEntry>(MAX_BUFFERED_HISTORY);
   private events = new Map<string, BoardEvent>();
   private eventsRemoved = new Set<string>();
   private seen = new Map<string, number>();
   private flushing: Promise<void> | null = null;
   private failing = false;
-  droppedHistory = 0;
+  get droppedHistory(): number {
+    return this.history.dropped;
+  }
   written = 0;
   /** Items the database refused for their data since start, by kind. */
   readonly quarantinedByKind: Record<Kind, number> = { rows: 0, removed: 0, history: 0, events: 0, eventsRemoved: 0 };
@@ -99,7 +103,7 @@ export class BoardWriter {
   ) {}
 
   get pending(): number {
-    return this.rows.size + this.removed.size + this.history.length + this.events.size + this.eventsRemoved.size;
+    return this.rows.size + this.removed.size + this.history.size + this.events.size + this.eventsRemoved.size;
   }
 
   get healthy(): boolean {
@@ -125,7 +129,7 @@ export class BoardWriter {
       pending: {
         rows: this.rows.size,
         removed: this.removed.size,
-        history: this.history.length,
+        history: this.history.size,
         events: this.events.size,
         events_removed: this.eventsRemoved.size,
       },
@@ -194,11 +198,6 @@ export class BoardWriter {
       this.eventsRemoved.add(id);
       for (const [rid, r] of this.rows) if (r.eventId === id) this.rows.delete(rid);
     }
-    if (this.history.length > MAX_BUFFERED_HISTORY) {
-      const drop = this.history.length - MAX_BUFFERED_HISTORY;
-      this.history = this.history.slice(drop);
-      this.droppedHistory += drop;
-    }
   }
 
   private paused = false;
@@ -248,9 +247,8 @@ export class BoardWriter {
   private async writeBatch(): Promise<boolean> {
     const rows = this.take(this.rows);
     const removed = this.take(this.removed);
-    const history = this.history.length <= this.maxBatch ? this.history : this.history.slice(0, this.maxBatch);
-    this.history = history === this.history ? [] : this.history.slice(this.maxBatch);
-    const last = !this.rows.size && !this.removed.size && !this.history.length;
+    const history = this.history.take(this.maxBatch);
+    const last = !this.rows.size && !this.removed.size && !this.history.size;
     // Event removals (they delete their prices) and confirmations go with the last part.
     const batch: Batch = { rows, removed, history, events: [...this.events.values()], eventsRemoved: last ? [...this.eventsRemoved] : [] };
     const seen = last ? this.seen : new Map<string, number>();
@@ -290,7 +288,7 @@ export class BoardWriter {
   private requeue(batch: Batch): void {
     for (const r of batch.rows) if (!this.rows.has(r.id) && !this.removed.has(r.id)) this.rows.set(r.id, r);
     for (const r of batch.removed) if (!this.rows.has(r.id) && !this.removed.has(r.id)) this.removed.set(r.id, r);
-    this.history = batch.history.concat(this.history);
+    this.history.putBack(batch.history);
     for (const e of batch.events) if (!this.events.has(e.id) && !this.eventsRemoved.has(e.id)) this.events.set(e.id, e);
     for (const id of batch.eventsRemoved) if (!this.events.has(id)) this.eventsRemoved.add(id);
   }

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { ChangeSet, OddsRow } from '../../../domain/odds-row.js';
 import { isDataError } from '../../board/board-writer.js';
 import type { ChangeRow, LineHistoryRepository, SeriesKey } from './line-history.repository.js';
+import { DropOldestBuffer } from '../../../common/drop-oldest-buffer.js';
 
 /** What the writer needs of the store. */
 export type LineHistorySink = Pick<LineHistoryRepository, 'ensureSeries' | 'seriesIds' | 'insertChanges'>;
@@ -49,7 +50,11 @@ export function priceE4(decimal: number): number {
  */
 export class LineHistoryWriter {
   private readonly logger = new Logger('line-history');
-  private buffer: Entry[] = [];
+  /** Changes not written yet, oldest first; past MAX_BUFFERED_CHANGES the oldest are dropped (and counted). */
+  private readonly buffer = new DropOldestBuffer<Entry>(MAX_BUFFERED_CHANGES, (e) => {
+    this.count(e.eventId, -1);
+    this.stats.dropped++;
+  });
   /** Events with changes in the buffer or in the write under way (a read of them waits for the write). */
   private pendingEvents = new Map<string, number>();
   private inFlight: Entry[] = [];
@@ -62,7 +67,7 @@ export class LineHistoryWriter {
   constructor(private readonly sink: LineHistorySink) {}
 
   get pending(): number {
-    return this.buffer.length + this.inFlight.length;
+    return this.buffer.size + this.inFlight.length;
   }
 
   get healthy(): boolean {
@@ -88,12 +93,6 @@ export class LineHistoryWriter {
       const gone = new Set(cs.eventsRemoved);
       for (const e of this.buffer) if (e.row && gone.has(e.eventId)) gone.delete(e.eventId);
       if (gone.size) this.forgetEvents(gone);
-    }
-    if (this.buffer.length > MAX_BUFFERED_CHANGES) {
-      const drop = this.buffer.length - MAX_BUFFERED_CHANGES;
-      for (const e of this.buffer.slice(0, drop)) this.count(e.eventId, -1);
-      this.buffer = this.buffer.slice(drop);
-      this.stats.dropped += drop;
     }
   }
 
@@ -126,8 +125,8 @@ export class LineHistoryWriter {
 
   /** Writes what is buffered; concurrent calls share one write, and a call during a write is followed by another. */
   flush(): Promise<void> {
-    if (this.flushing) return this.flushing.then(() => (this.buffer.length ? this.flush() : undefined));
-    if (!this.buffer.length) return Promise.resolve();
+    if (this.flushing) return this.flushing.then(() => (this.buffer.size ? this.flush() : undefined));
+    if (!this.buffer.size) return Promise.resolve();
     this.flushing = this.doFlush().finally(() => {
       this.flushing = null;
     });
@@ -139,12 +138,11 @@ export class LineHistoryWriter {
     // A time limit on database I/O: real time, whatever the clock says (see Clock).
     const until = Date.now() + timeoutMs;
     do await this.flush();
-    while (this.buffer.length && !this.failing && Date.now() < until);
+    while (this.buffer.size && !this.failing && Date.now() < until);
   }
 
   private async doFlush(): Promise<void> {
-    const batch = this.buffer;
-    this.buffer = [];
+    const batch = this.buffer.take();
     this.inFlight = batch;
     try {
       await this.write(batch);
@@ -154,9 +152,9 @@ export class LineHistoryWriter {
     } catch (err) {
       this.stats.writeFailures++;
       // Not written: back in front of what arrived meanwhile (still counted as pending for its events).
-      this.buffer = batch.concat(this.buffer);
+      this.buffer.putBack(batch);
       if (!this.failing)
-        this.logger.warn({ msg: 'line history write failed; buffering', error: (err as Error).message, buffered: this.buffer.length });
+        this.logger.warn({ msg: 'line history write failed; buffering', error: (err as Error).message, buffered: this.buffer.size });
       this.failing = true;
       this.inFlight = [];
       return;
