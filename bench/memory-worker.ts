@@ -1,5 +1,5 @@
 // Child process of the memory benchmark (run with --expose-gc): the whole service (embedded store, no providers,
-// no schedulers: board, delayed free-tier views, detection's bookkeeping, the writer) with a synthetic board of
+// no schedulers: board, delayed free-tier views, detection's bookkeeping, the writers) with a synthetic board of
 // BENCH_ROWS prices. Reports heapUsed after a forced gc against the empty service of the same process, and what
 // each part holds (measured by releasing it and collecting again).
 import { benchApp } from './bench-app.js';
@@ -8,6 +8,7 @@ import { Catalog } from '../src/config/catalog.js';
 import { BoardService } from '../src/modules/board/board.service.js';
 import { DetectionEngine } from '../src/modules/detection/detection.engine.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
+import { LineHistoryStore } from '../src/modules/stores/line-history/line-history.store.js';
 import { StreamHub } from '../src/modules/stream/stream-hub.js';
 import { syntheticQuotes } from './synthetic-board.js';
 
@@ -39,12 +40,15 @@ const full = heap();
 if (process.env.BENCH_MEMORY_SNAPSHOT) writeHeapSnapshot(process.env.BENCH_MEMORY_SNAPSHOT);
 
 // The parts, released one at a time (each figure: the heap the part held).
-type Writer = { rows: Map<string, unknown>; history: unknown[]; seen: Map<string, number>; events: Map<string, unknown> };
+// The writers' buffers: the board writer's (current prices, their history, sightings, events) and the line
+// history's (every change: the rows it names stay alive through it until it is written).
+type Writer = { rows: Map<string, unknown>; history: { take(): unknown[] }; seen: Map<string, number>; events: Map<string, unknown> };
 const writer = boards.writer as unknown as Writer;
 writer.rows.clear();
-writer.history = [];
+writer.history.take();
 writer.seen.clear();
 writer.events.clear();
+(app.get(LineHistoryStore).writer as unknown as { buffer: { take(): unknown[] } }).buffer.take();
 const afterWriter = heap();
 // The stream's replay buffer holds the last 2 minutes of change sets (here: the whole initial load).
 const log = (app.get(StreamHub) as unknown as { buffer: { entries: unknown[]; bySeq: Map<number, unknown> } }).buffer;
@@ -57,7 +61,7 @@ const delayedCount = delayed.size;
 delayed.clear();
 const afterDelayed = heap();
 const det = detection as unknown as Record<string, Map<string, unknown>>;
-for (const f of ['rowSource', 'eventSources', 'ladderGroups', 'lineLadders']) det[f]?.clear();
+for (const f of ['rowSource', 'eventSources', 'ladderGroups', 'lineLadders', 'evaluatedOn']) det[f]?.clear();
 // Whatever the engine keeps per row beyond those (opportunity state) stays: measured with the board below.
 const afterDetection = heap();
 // The board's indexes, caches and logs: every collection it holds except its rows and events.

@@ -29,14 +29,14 @@ export async function memoryBench(): Promise<void> {
     const info = await measure(rows);
     out.push(info);
     console.log(
-      `board ${info.rows} rows: heap ${info.heap_mb} MB (empty service ${info.empty_mb} MB), ${info.total_per_row} B/row, ${info.steady_per_row} B/row once the writer has flushed and the initial load left the stream's 2-minute replay buffer`,
+      `board ${info.rows} rows: heap ${info.heap_mb} MB (empty service ${info.empty_mb} MB), ${info.total_per_row} B/row, ${info.steady_per_row} B/row once the writers have flushed and the initial load left the stream's 2-minute replay buffer`,
     );
     console.log(`  ${line(info)}`);
     // Saved after every size: a 1M-row board needs several GB and may not fit on a busy machine.
     save('memory', out);
   }
   console.log(
-    '\n| board rows | heap | B/row (all) | B/row (steady) | writer buffer | stream replay (2 min) | delayed views | detection | board indexes+logs | board rows | rest |',
+    '\n| board rows | heap | B/row (all) | B/row (steady) | writer buffers | stream replay (2 min) | delayed views | detection | board indexes+logs | board rows | rest |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of out) console.log(line(r));
