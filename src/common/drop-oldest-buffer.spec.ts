@@ -83,8 +83,8 @@ describe('DropOldestBuffer', () => {
     } finally {
       Array.prototype.slice = slice;
     }
-    // Each dropped item is copied once into the list handed to onDrop, and each kept item about once per compaction:
-    // about 2 per push. A slice of the backlog per push would copy 1,000 per push (10,000,000 in all).
+    // Each kept item is copied about once per compaction (one per half of the array dropped): about 1 per push.
+    // A slice of the backlog per push would copy 1,000 per push (10,000,000 in all).
     expect(copied).toBeLessThan(4 * 10_000);
     expect([...b].slice(0, 2)).toEqual([9000, 9001]);
   });

@@ -25,10 +25,9 @@ export class DropOldestBuffer<T> {
     this.items.push(item);
     const over = this.size - this.max;
     if (over <= 0) return;
-    const gone = this.items.slice(this.head, this.head + over);
+    if (this.onDrop) for (let i = this.head; i < this.head + over; i++) this.onDrop(this.items[i]!);
     this.advance(over);
     this.dropped += over;
-    if (this.onDrop) for (const g of gone) this.onDrop(g);
   }
 
   /** The oldest `n` items (all when fewer), removed from the buffer. */
