@@ -13,7 +13,7 @@ import { IngestionService } from '../src/modules/ingestion/ingestion.service.js'
 import { DetectionEngine } from '../src/modules/detection/detection.engine.js';
 import { benchApp } from './bench-app.js';
 import { naiveArbitragePass } from './naive-arbitrage.js';
-import { syntheticQuotes } from './synthetic-board.js';
+import { movedQuote, syntheticQuotes } from './synthetic-board.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 250_000);
 const profileDir = process.env.BENCH_CPU_PROFILE;
@@ -97,9 +97,8 @@ const updates: number[] = [];
 await profile('updates', () => {
   for (let i = 0; i < 2000; i++) {
     const q = quotes[(i * 7919) % quotes.length]!;
-    const d = q.price.decimal ?? 2;
     const t = performance.now();
-    ingestion.ingest({ source: 'bench', quotes: [{ ...q, price: { decimal: +(d + (i % 2 ? 0.02 : -0.02)).toFixed(3) } }] }, now + i);
+    ingestion.ingest({ source: 'bench', quotes: [movedQuote(q, i % 2 ? 0.02 : -0.02)] }, now + i);
     updates.push(performance.now() - t);
   }
 });
@@ -136,10 +135,9 @@ for (const d of detection.types()) timed(d, 'detect', `detector: ${d.kind}`);
 const phased: number[] = [];
 for (let i = 0; i < 2000; i++) {
   const q = quotes[(i * 104_729) % quotes.length]!;
-  const d = q.price.decimal ?? 2;
   if (i === 500) phaseTotals.clear();
   const t = performance.now();
-  ingestion.ingest({ source: 'bench', quotes: [{ ...q, price: { decimal: +(d + (i % 2 ? 0.03 : -0.03)).toFixed(3) } }] }, now + 3000 + i);
+  ingestion.ingest({ source: 'bench', quotes: [movedQuote(q, i % 2 ? 0.03 : -0.03)] }, now + 3000 + i);
   if (i >= 500) phased.push(performance.now() - t);
 }
 const phasedTotal = phased.reduce((a, b) => a + b, 0);

@@ -11,7 +11,7 @@ import { BoardService } from '../src/modules/board/board.service.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
 import type { Quote } from '../src/domain/types.js';
 import { save } from './run.js';
-import { syntheticQuotes } from './synthetic-board.js';
+import { movedQuote, syntheticQuotes } from './synthetic-board.js';
 
 /**
  * Durable ingest: rows/s the board writer stores in PostgreSQL and in the embedded PGlite, for inserts (an empty
@@ -124,7 +124,7 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 
 /** Every price of the market moved (a different price, so every row changes). */
 function moved(quotes: Quote[], k: number): Quote[] {
-  return quotes.map((q) => ({ ...q, price: { decimal: +((q.price.decimal ?? 2) + 0.01 * k).toFixed(3) } }));
+  return quotes.map((q) => movedQuote(q, 0.01 * k));
 }
 
 interface Measure {

@@ -7,7 +7,7 @@ import type { Quote } from '../src/domain/types.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
 import { LineHistoryStore } from '../src/modules/stores/line-history/line-history.store.js';
 import { save } from './run.js';
-import { syntheticQuotes } from './synthetic-board.js';
+import { movedQuote, syntheticQuotes } from './synthetic-board.js';
 
 /**
  * The line history store: how fast its writer stores changes, how many bytes a change takes on disk, and how long
@@ -70,7 +70,7 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 
 /** Every price moved by k cents (each row changes). */
 function moved(quotes: Quote[], k: number): Quote[] {
-  return quotes.map((q) => ({ ...q, price: { decimal: +((q.price.decimal ?? 2) + 0.01 * (k % 40)).toFixed(3) } }));
+  return quotes.map((q) => movedQuote(q, 0.01 * (k % 40)));
 }
 
 async function benchStore(

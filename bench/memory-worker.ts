@@ -10,7 +10,7 @@ import { DetectionEngine } from '../src/modules/detection/detection.engine.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
 import { LineHistoryStore } from '../src/modules/stores/line-history/line-history.store.js';
 import { StreamHub } from '../src/modules/stream/stream-hub.js';
-import { syntheticQuotes } from './synthetic-board.js';
+import { movedQuote, syntheticQuotes } from './synthetic-board.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
@@ -32,7 +32,7 @@ for (let i = 0; i < quotes.length; i += 50_000)
 // Later (non-backfill) change sets wait in the delayed views' queues: one price update per 100 rows.
 for (let i = 0; i < quotes.length; i += 100) {
   const q = quotes[i]!;
-  ingestion.ingest({ source: 'bench', quotes: [{ ...q, price: { decimal: +((q.price.decimal ?? 2) + 0.01).toFixed(3) } }] }, now + 1);
+  ingestion.ingest({ source: 'bench', quotes: [movedQuote(q, 0.01)] }, now + 1);
 }
 quotes.length = 0;
 const n = boards.board.size;

@@ -4,7 +4,7 @@ import { benchApp } from './bench-app.js';
 import { Catalog } from '../src/config/catalog.js';
 import { IngestionService } from '../src/modules/ingestion/ingestion.service.js';
 import { BoardService } from '../src/modules/board/board.service.js';
-import { syntheticQuotes } from './synthetic-board.js';
+import { movedQuote, syntheticQuotes } from './synthetic-board.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 250_000);
 const app = await benchApp({ API_KEYS: 'enterprise:sk_bench_ent_000001', ENTERPRISE_REQUESTS_PER_MINUTE: '1000000' });
@@ -19,8 +19,7 @@ if (churn > 0) {
   let i = 0;
   setInterval(() => {
     const q = quotes[(i++ * 7919) % quotes.length]!;
-    const d = 'decimal' in q.price && q.price.decimal ? q.price.decimal : 2;
-    ingestion.ingest({ source: 'bench', quotes: [{ ...q, price: { decimal: +(d + (i % 2 ? 0.01 : -0.01)).toFixed(3) } }] });
+    ingestion.ingest({ source: 'bench', quotes: [movedQuote(q, i % 2 ? 0.01 : -0.01)] });
   }, churn);
 }
 await app.listen(0, '127.0.0.1');

@@ -1,6 +1,11 @@
 import { Catalog } from '../src/config/catalog.js';
 import type { Quote } from '../src/domain/types.js';
 
+/** The quote with its decimal price moved by `delta` (to three decimals): a price change for the benchmarks to send. */
+export function movedQuote(q: Quote, delta: number): Quote {
+  return { ...q, price: { decimal: +((q.price.decimal ?? 2) + delta).toFixed(3) } };
+}
+
 /**
  * A deterministic synthetic market of about `rows` prices: real catalog teams and books, moneylines,
  * spreads and totals with alternate rungs, spread over a month so every game has its own event id.
