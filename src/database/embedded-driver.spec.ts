@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { embeddedDriver, type EmbeddedLease, type EmbeddedPool } from './embedded-driver.js';
 
@@ -57,5 +60,21 @@ describe('the embedded driver: one caller at a time', () => {
     await expect(lease(pool)).rejects.toThrow('held by another caller');
     stuck.release();
     (await lease(pool)).release();
+  });
+});
+
+describe('the embedded driver: a database directory deleted while the service runs', () => {
+  it('refuses every later statement with an error naming the directory, and closes without touching it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'embedded-gone-'));
+    const { Pool } = embeddedDriver({ dataDir: dir }, 300);
+    const pool = new Pool();
+    await pool.query('CREATE TABLE t (id int PRIMARY KEY)');
+    await pool.query('INSERT INTO t (id) VALUES ($1)', [1]);
+    expect((await pool.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 1 }]);
+    rmSync(dir, { recursive: true, force: true });
+    // PGlite itself would spin on the next write there and never give the process back (no timer, no signal).
+    await expect(pool.query('INSERT INTO t (id) VALUES ($1)', [2])).rejects.toThrow(`directory ${dir} was deleted`);
+    await expect(lease(pool)).rejects.toThrow('restart the service');
+    await expect(pool.end()).resolves.toBeUndefined();
   });
 });

@@ -1,4 +1,6 @@
 import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
 
 /** How long a caller waits for the embedded store before its query fails (a caller that never gives it back). */
@@ -109,9 +111,25 @@ export class EmbeddedPool extends EventEmitter {
     }
   }
 
+  /**
+   * An error when the database's directory was deleted under the running service. PGlite is not asked then: a
+   * statement that has to write there spins in its WebAssembly for good, which would block the process (no
+   * request, no timer, no SIGTERM would run again). A stat per lease: statements come in batches.
+   */
+  private gone(): Error | null {
+    const dir = this.options.dataDir;
+    if (!dir || dir.includes('://') || existsSync(join(dir, 'PG_VERSION'))) return null;
+    return new Error(
+      `the embedded database's directory ${dir} was deleted while the service ran: nothing more can be stored (restart the service)`,
+    );
+  }
+
   private async lease(): Promise<EmbeddedLease> {
     if (this.ended) throw new Error('the embedded store is closed');
     const db = await this.open();
+    // After open: a new directory holds PG_VERSION once PGlite has created the database in it.
+    const gone = this.gone();
+    if (gone) throw gone;
     if (!this.holder && this.waiting.length === 0) return (this.holder = new EmbeddedLease(db, (l) => this.returned(l)));
     return new Promise<EmbeddedLease>((resolve, reject) => {
       const entry = {
@@ -139,7 +157,8 @@ export class EmbeddedPool extends EventEmitter {
   private async returned(lease: EmbeddedLease): Promise<void> {
     if (this.holder !== lease) return;
     const db = await this.open().catch(() => null);
-    if (db && !db.closed && db.isInTransaction()) await db.exec('ROLLBACK').catch((err: unknown) => this.emit('error', err));
+    if (db && !db.closed && db.isInTransaction() && !this.gone())
+      await db.exec('ROLLBACK').catch((err: unknown) => this.emit('error', err));
     const next = this.waiting.shift();
     if (!next || !db) {
       this.holder = null;
@@ -156,7 +175,8 @@ export class EmbeddedPool extends EventEmitter {
     const closed = (async () => {
       const db = this.db ? await this.db.catch(() => null) : null;
       this.db = null;
-      if (db && !db.closed) await db.close();
+      // Closing writes a checkpoint: with the directory gone, the database is dropped instead (see gone()).
+      if (db && !db.closed && !this.gone()) await db.close();
     })();
     closed.then(
       () => callback?.(null),
