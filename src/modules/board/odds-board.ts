@@ -153,7 +153,7 @@ export class OddsBoard {
   private eventOrderCache: BoardEvent[] | null = null;
   private readonly eventsByLeague = new Map<string, Set<string>>();
   /** ladder -> line -> book -> rows */
-  private readonly ladderLines = new Map<string, Map<number, Map<string, number>>>();
+  private readonly ladderLineBooks = new Map<string, Map<number, Map<string, number>>>();
   private readonly mainLineCache = new Map<string, number | null>();
   /** When each delta feed last confirmed all of a book's prices. */
   readonly bookConfirmedAt = new Map<string, number>();
@@ -239,6 +239,14 @@ export class OddsBoard {
   }
 
   /**
+   * The lines of a ladder (each the line of one market group: groupRows(groupKey(ladderKey, line))), in the order
+   * first placed; none for a ladder without lines.
+   */
+  ladderLines(ladderKey: string): IterableIterator<number> {
+    return (this.ladderLineBooks.get(ladderKey) ?? NO_LINES).keys();
+  }
+
+  /**
    * The rows of one market group (as group() returns them) without a copy: the array is replaced, never
    * mutated, when the group changes, so the same array means the same rows.
    */
@@ -310,7 +318,7 @@ export class OddsBoard {
    */
   mainLine(ladderKey: string): number | null {
     if (this.mainLineCache.has(ladderKey)) return this.mainLineCache.get(ladderKey)!;
-    const lines = this.ladderLines.get(ladderKey);
+    const lines = this.ladderLineBooks.get(ladderKey);
     let best: number | null = null;
     if (lines && lines.size) {
       const sorted = [...lines.keys()].sort((a, b) => a - b);
@@ -356,8 +364,8 @@ export class OddsBoard {
     bump(this.eventMarketBook, r.eventId, `${r.marketType}|${r.sportsbook}`, 1);
     this.touchEvent(r.eventId);
     if (r.groupLine !== null) {
-      let lines = this.ladderLines.get(r.ladderKey);
-      if (!lines) this.ladderLines.set(r.ladderKey, (lines = new Map()));
+      let lines = this.ladderLineBooks.get(r.ladderKey);
+      if (!lines) this.ladderLineBooks.set(r.ladderKey, (lines = new Map()));
       let books = lines.get(r.groupLine);
       if (!books) lines.set(r.groupLine, (books = new Map()));
       books.set(r.sportsbook, (books.get(r.sportsbook) ?? 0) + 1);
@@ -385,14 +393,14 @@ export class OddsBoard {
     bump(this.eventMarketBook, r.eventId, `${r.marketType}|${r.sportsbook}`, -1);
     this.touchEvent(r.eventId);
     if (r.groupLine !== null) {
-      const lines = this.ladderLines.get(r.ladderKey);
+      const lines = this.ladderLineBooks.get(r.ladderKey);
       const books = lines?.get(r.groupLine);
       if (books) {
         const n = (books.get(r.sportsbook) ?? 0) - 1;
         if (n <= 0) books.delete(r.sportsbook);
         else books.set(r.sportsbook, n);
         if (books.size === 0) lines!.delete(r.groupLine);
-        if (lines!.size === 0) this.ladderLines.delete(r.ladderKey);
+        if (lines!.size === 0) this.ladderLineBooks.delete(r.ladderKey);
       }
       this.mainLineCache.delete(r.ladderKey);
     }
@@ -548,6 +556,7 @@ export class OddsBoard {
 }
 
 const NO_ROWS: readonly OddsRow[] = Object.freeze([]);
+const NO_LINES: ReadonlyMap<number, unknown> = new Map();
 
 function cmpStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

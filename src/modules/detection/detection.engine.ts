@@ -14,7 +14,7 @@ import { BoardService } from '../board/board.service.js';
 import type { Detector, OpportunityRecord } from './detector.js';
 import { groupInfo, type DetectContext } from './group-info.js';
 import type { MarketCheck } from './guards.js';
-import { gameTotalEvent, type BookFilter } from './market-groups.js';
+import { FIXED_SPREAD_SPORTS, gamePricing, isHandicap, ladderMarket, type BookFilter } from './market-groups.js';
 import { assembleSnapshot, LifecyclePublisher, type ScopeDiff } from './lifecycle-publisher.js';
 import { RedisSnapshotStore } from './redis-snapshot-store.js';
 import type { LifecycleMessage, WireFlags } from './lifecycle-wire.js';
@@ -503,15 +503,25 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
 
   /**
    * What else a change affects: every group of a touched ladder (its main line, hence "alternate" flags, may
-   * have moved) and, when a game total moved, the spread ladders of that event (their middles are priced on
-   * the total).
+   * have moved) and the line ladders of the game that are priced on a touched market: all of them on a game total
+   * (middles use the expected total), the spreads of a fixed-spread sport (puck line, run line) on a moneyline.
    */
   private expand(groups: Set<string>, ladders: Set<string>): void {
+    const board = this.boards.board;
     for (const l of [...ladders]) {
       const inLadder = this.ladderGroups.get(l);
       if (inLadder) for (const g of inLadder.keys()) groups.add(g);
-      const event = gameTotalEvent(l);
-      if (event) for (const other of this.lineLadders.get(event) ?? []) if (other !== l) ladders.add(other);
+      const pricing = gamePricing(l);
+      if (!pricing) continue;
+      for (const other of this.lineLadders.get(pricing.game) ?? []) {
+        if (other === l || ladders.has(other)) continue;
+        if (pricing.by === 'moneyline') {
+          if (!isHandicap(ladderMarket(other))) continue;
+          const first = board.ladderRows(other)?.values().next().value;
+          if (!first || !FIXED_SPREAD_SPORTS.has(first.sport)) continue;
+        }
+        ladders.add(other);
+      }
     }
   }
 

@@ -4,7 +4,7 @@ import type { OddsRow } from '../../domain/odds-row.js';
 import { boardEvent, changeSet, oddsRow, T0 } from '../board/board.fixtures.js';
 import { OddsBoard } from '../board/odds-board.js';
 import { allBooksBest, bestOf, groupFlags, groupInfo, impliedTotalAllBooks, type DetectContext } from './group-info.js';
-import { bestPerOutcome, gameTotalEvent } from './market-groups.js';
+import { bestPerOutcome, gamePricing, ladderMarket } from './market-groups.js';
 
 const catalog = new Catalog();
 const GROUP = 'ev1|moneyline|full|';
@@ -90,14 +90,22 @@ describe('groupFlags (the flagged venue markets of a group, kept with the rows t
   });
 });
 
-describe('gameTotalEvent (which ladder keys are game totals)', () => {
-  it('is event|period for a total without a subject, null otherwise', () => {
-    expect(gameTotalEvent('ev1|total_points|full|')).toBe('ev1|full');
-    expect(gameTotalEvent('ev1|total_points|1h|')).toBe('ev1|1h');
-    expect(gameTotalEvent('ev1|total_points|full|Boston Celtics')).toBeNull();
-    expect(gameTotalEvent('ev1|point_spread|full|')).toBeNull();
-    expect(gameTotalEvent('ev1|total_points_x|full|')).toBeNull();
-    expect(gameTotalEvent('|total_points|full|')).toBeNull();
-    expect(gameTotalEvent('ev1')).toBeNull();
+describe('gamePricing (which ladder keys price the line ladders of their game)', () => {
+  it('is the game (event|period) of a total or a moneyline without a subject, null otherwise', () => {
+    expect(gamePricing('ev1|total_points|full|')).toEqual({ game: 'ev1|full', by: 'total' });
+    expect(gamePricing('ev1|total_goals|1p|')).toEqual({ game: 'ev1|1p', by: 'total' });
+    expect(gamePricing('ev1|total_runs|full|')).toEqual({ game: 'ev1|full', by: 'total' });
+    expect(gamePricing('ev1|moneyline|full|')).toEqual({ game: 'ev1|full', by: 'moneyline' });
+    expect(gamePricing('ev1|total_points|1h|')).toEqual({ game: 'ev1|1h', by: 'total' });
+    expect(gamePricing('ev1|total_points|full|Boston Celtics')).toBeNull();
+    expect(gamePricing('ev1|point_spread|full|')).toBeNull();
+    expect(gamePricing('ev1|total_points_x|full|')).toBeNull();
+    expect(gamePricing('|total_points|full|')).toBeNull();
+    expect(gamePricing('ev1')).toBeNull();
+  });
+
+  it("ladderMarket is the key's market", () => {
+    expect(ladderMarket('ev1|point_spread|full|')).toBe('point_spread');
+    expect(ladderMarket('ev1|moneyline')).toBe('moneyline');
   });
 });

@@ -59,22 +59,38 @@ export function bestPerOutcome(rows: readonly OddsRow[], outcomes: readonly stri
   return { legs: legs as OddsRow[], tied, books };
 }
 
+/** A game's total markets: its middles on spreads (and on other totals) are priced on the total. */
+export const GAME_TOTAL_MARKETS: ReadonlySet<string> = new Set(['total_points', 'total_goals', 'total_runs']);
+/** Sports whose spread is a fixed +-1.5 (puck line, run line): its middles are priced on the moneyline. */
+export const FIXED_SPREAD_SPORTS: ReadonlySet<string> = new Set(['hockey', 'baseball']);
+
 /**
- * `event|period` when a ladder key (`event|market|period|subject`) is a game total (no subject): the line
- * ladders it re-prices. Read without splitting the key (this runs on every price change).
+ * What the line ladders of a game are priced on: when a ladder key (`event|market|period|subject`) is a game
+ * total or a moneyline (no subject), its game (`event|period`, the key the engine files the game's line ladders
+ * under) and which of the two it is; null otherwise. Read without splitting the key (this runs on every price
+ * change).
  */
-export function gameTotalEvent(ladderKey: string): string | null {
+export function gamePricing(ladderKey: string): { game: string; by: 'total' | 'moneyline' } | null {
   const a = ladderKey.indexOf('|');
   if (a <= 0) return null;
   const b = ladderKey.indexOf('|', a + 1);
-  if ((b < 0 ? ladderKey.slice(a + 1) : ladderKey.slice(a + 1, b)) !== 'total_points') return null;
+  const market = b < 0 ? ladderKey.slice(a + 1) : ladderKey.slice(a + 1, b);
+  const by = GAME_TOTAL_MARKETS.has(market) ? 'total' : market === 'moneyline' ? 'moneyline' : null;
+  if (!by) return null;
   const c = b < 0 ? -1 : ladderKey.indexOf('|', b + 1);
   const period = b < 0 ? undefined : c < 0 ? ladderKey.slice(b + 1) : ladderKey.slice(b + 1, c);
   if (c >= 0) {
     const d = ladderKey.indexOf('|', c + 1);
     if ((d < 0 ? ladderKey.slice(c + 1) : ladderKey.slice(c + 1, d)) !== '') return null;
   }
-  return `${ladderKey.slice(0, a)}|${period}`;
+  return { game: `${ladderKey.slice(0, a)}|${period}`, by };
+}
+
+/** The market of a ladder key (`event|market|period|subject`). */
+export function ladderMarket(ladderKey: string): string {
+  const a = ladderKey.indexOf('|');
+  const b = ladderKey.indexOf('|', a + 1);
+  return b < 0 ? ladderKey.slice(a + 1) : ladderKey.slice(a + 1, b);
 }
 
 /** The line an opportunity on a group shows: a spread's home-side handicap, a total's line, null without. */

@@ -96,14 +96,17 @@ describe("each book's main line in a ladder", () => {
       for (const [line, p] of lines) {
         if (p.a === undefined || p.b === undefined) continue;
         const g = Math.abs(p.a - p.b);
-        if (g < gap || (g === gap && best !== null && Math.abs(line) < Math.abs(best))) [best, gap] = [line, g];
+        const better =
+          g < gap ||
+          (g === gap && best !== null && (Math.abs(line) < Math.abs(best) || (Math.abs(line) === Math.abs(best) && line < best)));
+        if (better) [best, gap] = [line, g];
       }
       if (best !== null) out.set(book, best);
     }
     return out;
   }
 
-  it('is the most balanced line each book quotes both sides of (ties: nearer zero, then first seen), as on maps', () => {
+  it('is the most balanced line each book quotes both sides of (ties: nearer zero, then lower), as on maps, whatever the order of lines', () => {
     fc.assert(
       fc.property(
         fc.array(
@@ -119,7 +122,12 @@ describe("each book's main line in a ladder", () => {
           const rows = specs.map(
             (s, i) => ({ id: `r${i}`, sportsbook: s.book, groupLine: s.line, selectionType: s.sel, probability: s.probability }) as OddsRow,
           );
-          expect([...bookMainLines(rows)]).toEqual([...reference(rows)]);
+          // The ladder's groups: one per line, rows in board order, lines in the order first seen and reversed.
+          const lines = [...new Set(rows.map((r) => r.groupLine).filter((l): l is number => l !== null))];
+          const groups = lines.map((line) => ({ line, rows: rows.filter((r) => r.groupLine === line) }));
+          const sorted = (m: Map<string, number>) => [...m].sort(([a], [b]) => (a < b ? -1 : 1));
+          expect(sorted(bookMainLines(groups))).toEqual(sorted(reference(rows)));
+          expect(sorted(bookMainLines(groups.reverse()))).toEqual(sorted(reference(rows)));
         },
       ),
       { numRuns: 500 },

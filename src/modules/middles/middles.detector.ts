@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FeatureDef } from '../../common/auth/access-policy.js';
 import { assertNever } from '../../common/assert-never.js';
-import { isQuarterLine, shortHash } from '../../domain/normalise.js';
+import { groupKey, isQuarterLine, shortHash } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { venueCosts } from '../../config/costs.js';
 import { netDecimal, type VenueCost } from '../../math/costs.js';
@@ -18,8 +18,15 @@ import {
 } from '../../math/index.js';
 import type { Detector, Json, PresentView, Reads, StreamNames } from '../detection/detector.js';
 import { groupFlags, groupInfo, guardsOf, type DetectContext } from '../detection/group-info.js';
-import type { MarketCheck, Guards } from '../detection/guards.js';
-import { ageSeconds, isHandicap, outcomesOf, type BookFilter } from '../detection/market-groups.js';
+import type { Guards } from '../detection/guards.js';
+import {
+  ageSeconds,
+  FIXED_SPREAD_SPORTS,
+  GAME_TOTAL_MARKETS,
+  isHandicap,
+  outcomesOf,
+  type BookFilter,
+} from '../detection/market-groups.js';
 import { MiddlesPresenter } from './middles.presenter.js';
 import { dict } from '../../domain/dict.js';
 import type { MiddleRecord, MiddleSideRecord } from './middles.record.js';
@@ -67,10 +74,6 @@ function fitted(p: Pmf | null): Pmf {
   return p;
 }
 
-const TOTAL_MARKETS = ['total_points', 'total_goals', 'total_runs'] as const;
-/** Sports whose spread is a fixed +-1.5 (puck line, run line): centred on the moneyline, not on the line. */
-const FIXED_SPREAD_SPORTS = new Set(['hockey', 'baseball']);
-
 /** The median over books of the no-vig (multiplicative) home probability of a two-sided market group; null without one. */
 function homeProbabilityAt(ctx: DetectContext, groupKey: string): number | null {
   const byBook = new Map<string, { home?: number; away?: number }>();
@@ -106,7 +109,7 @@ function ladderPmf(ctx: DetectContext, first: OddsRow): Pmf | null {
     return cachedPmf(`prop|${half(mean)}`, () => (mean < 15 ? poissonPmf(mean) : discretisedNormal(mean, Math.max(1, 0.3 * mean))));
   }
   let eventTotal: number | undefined;
-  for (const m of TOTAL_MARKETS) eventTotal ??= ctx.board.mainLine(`${first.eventId}|${m}|${first.period}|`) ?? undefined;
+  for (const m of GAME_TOTAL_MARKETS) eventTotal ??= ctx.board.mainLine(`${first.eventId}|${m}|${first.period}|`) ?? undefined;
   eventTotal ??= DEFAULT_TOTAL[e?.league ?? ''] ?? SPORT_TOTAL[sport];
   if (eventTotal === undefined) return null;
   if (isHandicap(first.marketType) && FIXED_SPREAD_SPORTS.has(sport)) {
@@ -156,42 +159,53 @@ function sideOf(r: OddsRow): { kind: 'above' | 'below'; threshold: number } | nu
   return null;
 }
 
+/** One book's reading of a ladder while its main line is found (bookMainLines). */
+interface BookLines {
+  /** The group being read, and the last probability read of each side there (NaN: none yet). */
+  group: number;
+  a: number;
+  b: number;
+  /** The most balanced line so far (NaN: none with both sides) and its gap. */
+  main: number;
+  gap: number;
+}
+
 /**
  * Each book's main line in a ladder: among the lines where it quotes both sides, the most balanced one (the
- * two implied probabilities closest to each other).
+ * two implied probabilities closest to each other; ties: the line nearer zero, then the lower line). `lines` are
+ * the ladder's market groups, one per line, each with the rows to read (a book's last row of a side counts).
  */
-export function bookMainLines(rows: readonly OddsRow[]): Map<string, number> {
-  // Per book, its lines in the order first seen (a list: a book quotes a few lines), each with the last
-  // probability read of either side.
-  const byBookLine = new Map<string, Array<{ line: number; a?: number; b?: number }>>();
-  for (const r of rows) {
-    if (r.groupLine === null) continue;
-    let lines = byBookLine.get(r.sportsbook);
-    if (!lines) byBookLine.set(r.sportsbook, (lines = []));
-    let pair: { line: number; a?: number; b?: number } | undefined;
-    for (const p of lines)
-      if (p.line === r.groupLine) {
-        pair = p;
-        break;
+export function bookMainLines(lines: Iterable<{ line: number; rows: readonly OddsRow[] }>): Map<string, number> {
+  const books = new Map<string, BookLines>();
+  let g = 0;
+  for (const { line, rows } of lines) {
+    g++;
+    for (const r of rows) {
+      let st = books.get(r.sportsbook);
+      if (!st) books.set(r.sportsbook, (st = { group: 0, a: NaN, b: NaN, main: NaN, gap: Infinity }));
+      if (st.group !== g) {
+        st.group = g;
+        st.a = NaN;
+        st.b = NaN;
       }
-    if (!pair) lines.push((pair = { line: r.groupLine }));
-    if (r.selectionType === 'home' || r.selectionType === 'over') pair.a = r.probability;
-    else if (r.selectionType === 'away' || r.selectionType === 'under') pair.b = r.probability;
-  }
-  const out = new Map<string, number>();
-  for (const [book, lines] of byBookLine) {
-    let best: number | null = null;
-    let bestGap = Number.POSITIVE_INFINITY;
-    for (const { line, a, b } of lines) {
-      if (a === undefined || b === undefined) continue;
-      const gap = Math.abs(a - b);
-      if (gap < bestGap || (gap === bestGap && best !== null && Math.abs(line) < Math.abs(best))) {
-        best = line;
-        bestGap = gap;
+      if (r.selectionType === 'home' || r.selectionType === 'over') st.a = r.probability;
+      else if (r.selectionType === 'away' || r.selectionType === 'under') st.b = r.probability;
+    }
+    for (const r of rows) {
+      const st = books.get(r.sportsbook)!;
+      // Once per book and group: the group's number is cleared once its line is weighed.
+      if (st.group !== g || Number.isNaN(st.a) || Number.isNaN(st.b)) continue;
+      st.group = 0;
+      const gap = Math.abs(st.a - st.b);
+      const m = st.main;
+      if (gap < st.gap || (gap === st.gap && (Math.abs(line) < Math.abs(m) || (Math.abs(line) === Math.abs(m) && line < m)))) {
+        st.main = line;
+        st.gap = gap;
       }
     }
-    if (best !== null) out.set(book, best);
   }
+  const out = new Map<string, number>();
+  for (const [book, st] of books) if (!Number.isNaN(st.main)) out.set(book, st.main);
   return out;
 }
 
@@ -277,37 +291,44 @@ function ladderOf(ctx: DetectContext, ladderKey: string): LadderPrep | null {
   return lad;
 }
 
-/** The usable rows of a ladder (active, not in a flagged venue market unless let in) and their main-line sides. */
+/**
+ * The usable rows of a ladder (active, not in a flagged venue market unless let in) and their main-line sides,
+ * read group by group (one market group per line: its flags are looked up once).
+ */
 function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null {
-  const all = ctx.board.ladderRows(ladderKey);
-  if (!all || all.size < 2) return null;
-  const rows: OddsRow[] = [];
+  const groups: Array<{ line: number; rows: readonly OddsRow[] }> = [];
   const books = new Set<string>();
-  // Rows without a line are never a side nor a main line: left out before their venue market is looked up.
-  let lastGroup: string | null = null;
-  let lastFlags: ReadonlyMap<string, MarketCheck> | undefined;
-  for (const r of all.values()) {
-    if (!r.isActive || r.groupLine === null) continue;
-    if (!ctx.includeFlagged) {
-      if (r.groupKey !== lastGroup) {
-        lastGroup = r.groupKey;
-        lastFlags = groupFlags(ctx, r.groupKey);
+  let first: OddsRow | undefined;
+  for (const line of ctx.board.ladderLines(ladderKey)) {
+    const key = groupKey(ladderKey, line);
+    const all = ctx.board.groupRows(key);
+    const flags = ctx.includeFlagged ? undefined : groupFlags(ctx, key);
+    let rows: OddsRow[] | null = null;
+    for (let i = 0; i < all.length; i++) {
+      const r = all[i]!;
+      const usable = r.isActive && !flags?.has(r.sportsbook);
+      // The board's own array while every row so far is usable; a copy of the usable ones from the first that is not.
+      if (!usable) rows ??= all.slice(0, i);
+      else {
+        rows?.push(r);
+        books.add(r.sportsbook);
+        first ??= r;
       }
-      if (lastFlags?.has(r.sportsbook)) continue;
     }
-    rows.push(r);
-    books.add(r.sportsbook);
+    const used = rows ?? all;
+    if (used.length) groups.push({ line, rows: used });
   }
-  const first = rows[0];
   if (!first || first.marketType === 'asian_handicap') return null;
   const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
   if (!outcomes || outcomes.length !== 2) return null;
-  const mains = bookMainLines(rows);
+  const mains = bookMainLines(groups);
   const sides: LadderPrep['sides'] = [];
-  for (const r of rows) {
-    if (mains.get(r.sportsbook) !== r.groupLine) continue;
-    const s = sideOf(r);
-    if (s) sides.push({ row: r, kind: s.kind, threshold: s.threshold });
+  for (const { line, rows } of groups) {
+    for (const r of rows) {
+      if (mains.get(r.sportsbook) !== line) continue;
+      const s = sideOf(r);
+      if (s) sides.push({ row: r, kind: s.kind, threshold: s.threshold });
+    }
   }
   const keyNumbers = isHandicap(first.marketType) ? (KEY_NUMBERS[first.sport] ?? []) : [];
   return { first, books, sides, pmf: sides.length ? ladderPmf(ctx, first) : null, keyNumbers };
