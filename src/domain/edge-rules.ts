@@ -1,4 +1,4 @@
-import { deepTextProblem, fieldsProblem } from './text.js';
+import { deepTextProblem, textProblem } from './text.js';
 import { timeProblem } from './time-range.js';
 import { FUTURE_TYPES } from './futures.js';
 import type { EventStatus, EventUpdate, Quote, SplitsInput } from './types.js';
@@ -56,31 +56,7 @@ function optionalNumber(v: unknown, field: string): EdgeProblem | null {
  */
 export function quoteProblem(q: Quote): EdgeProblem | null {
   const future = q.future && typeof q.future === 'object' ? q.future : undefined;
-  const text = fieldsProblem({
-    book: q.book,
-    league: q.league,
-    sport: q.sport,
-    leagueName: q.leagueName,
-    homeTeam: q.homeTeam,
-    awayTeam: q.awayTeam,
-    marketType: q.marketType,
-    period: q.period,
-    selection: q.selection,
-    selectionType: q.selectionType,
-    playerName: q.playerName,
-    playerTeam: q.playerTeam,
-    statCategory: q.statCategory,
-    externalEventId: q.externalEventId,
-    marketId: q.marketId,
-    selectionId: q.selectionId,
-    homePitcher: q.homePitcher,
-    awayPitcher: q.awayPitcher,
-    'future.market': future?.market,
-    'future.name': future?.name,
-    'future.type': future?.type,
-    'future.kind': future?.kind,
-    'future.externalId': future?.externalId,
-  });
+  const text = quoteTextProblem(q, future);
   if (text) return problem('invalid_text', text);
   return (
     requiredTime(q.startTime, 'startTime') ??
@@ -96,6 +72,47 @@ export function quoteProblem(q: Quote): EdgeProblem | null {
     optionalFlag(q.approximateStart, 'approximateStart') ??
     (future ? futureTagProblem(future) : null)
   );
+}
+
+/** A quote's text fields, in the order their problems are reported. */
+const QUOTE_TEXT_FIELDS = [
+  'book',
+  'league',
+  'sport',
+  'leagueName',
+  'homeTeam',
+  'awayTeam',
+  'marketType',
+  'period',
+  'selection',
+  'selectionType',
+  'playerName',
+  'playerTeam',
+  'statCategory',
+  'externalEventId',
+  'marketId',
+  'selectionId',
+  'homePitcher',
+  'awayPitcher',
+] as const satisfies ReadonlyArray<keyof Quote>;
+const FUTURE_TEXT_FIELDS = ['market', 'name', 'type', 'kind', 'externalId'] as const satisfies ReadonlyArray<
+  keyof NonNullable<Quote['future']>
+>;
+
+/** The first problem of a quote's text (`field: problem`), or null: fieldsProblem without an object per quote. */
+function quoteTextProblem(q: Quote, future: Quote['future'] | undefined): string | null {
+  for (const name of QUOTE_TEXT_FIELDS) {
+    const v: unknown = q[name];
+    const p = typeof v === 'string' ? textProblem(v) : null;
+    if (p) return `${name} ${p}`;
+  }
+  if (future)
+    for (const name of FUTURE_TEXT_FIELDS) {
+      const v: unknown = future[name];
+      const p = typeof v === 'string' ? textProblem(v) : null;
+      if (p) return `future.${name} ${p}`;
+    }
+  return null;
 }
 
 /** A doubleheader's game number: absent, or a whole number from 1 to 9. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { decodeText, deepTextProblem, fieldsProblem, MAX_TEXT_LENGTH, textProblem } from './text.js';
 
 describe('textProblem: what PostgreSQL cannot store (or would alter)', () => {
@@ -19,6 +20,45 @@ describe('textProblem: what PostgreSQL cannot store (or would alter)', () => {
       expect(textProblem(s)).toBeNull();
     },
   );
+
+  it('answers as the full checks do on any text (the one-scan screen lets nothing through that they refuse)', () => {
+    // The checks without the screen, written out again: length, NUL, U+FFFD, a lone surrogate, a control character.
+    const full = (s: string): string | null => {
+      if (s.length > MAX_TEXT_LENGTH) return 'length';
+      if (s.includes('\u0000')) return 'nul';
+      if (s.includes('\ufffd')) return 'fffd';
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        const high = c >= 0xd800 && c <= 0xdbff;
+        const low = c >= 0xdc00 && c <= 0xdfff;
+        if (high && !(i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff)) return 'surrogate';
+        if (high) i++;
+        else if (low) return 'surrogate';
+      }
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      return /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s) ? 'control' : null;
+    };
+    const kind = (p: string | null) =>
+      p === null
+        ? null
+        : /long/.test(p)
+          ? 'length'
+          : /NUL/.test(p)
+            ? 'nul'
+            : /UTF-8/.test(p)
+              ? 'fffd'
+              : /surrogate/.test(p)
+                ? 'surrogate'
+                : 'control';
+    const special = fc.constantFrom('\u0000', '\u0007', '\t', '\n', '\u007f', '\ufffd', '\ud83d', '\udc00', '🏀', 'é', 'a', ' ');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(special, fc.string({ maxLength: 3 })), { maxLength: 12 }), (parts) => {
+        const s = parts.join('');
+        expect(kind(textProblem(s))).toBe(full(s));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 
   it('names the field', () => {
     expect(fieldsProblem({ sportsbook: 'draftkings', home_team: 'A\u0000' })).toBe(
