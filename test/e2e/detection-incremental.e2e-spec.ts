@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../src/common/time/clock.js';
-import type { Quote } from '../../src/domain/types.js';
+import type { ProviderBatch, Quote } from '../../src/domain/types.js';
 import { DetectionEngine } from '../../src/modules/detection/detection.engine.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { americanToDecimal } from '../../src/math/odds.js';
@@ -49,12 +49,15 @@ describe('incremental detection holds what a full re-scan finds, whatever moved'
 
   let t: TestApp;
   let at = NOW;
+  /** Prices the withdrawals took off the board. */
+  let removed = 0;
   let seed = 20261128;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const ingest = (quotes: Quote[]) => {
+  const ingest = (quotes: Quote[], rest: Omit<ProviderBatch, 'source' | 'quotes'> = {}) => {
     at += 1000;
-    const r = t.app.get(IngestionService).ingest({ source: 'test', quotes }, at);
+    const r = t.app.get(IngestionService).ingest({ source: 'test', quotes, ...rest }, at);
     expect(r.rejected).toEqual({});
+    removed += r.removed;
   };
   /** Every live opportunity of every type and scope by id, with its signature. */
   const held = (): Record<string, string> => {
@@ -65,7 +68,10 @@ describe('incremental detection holds what a full re-scan finds, whatever moved'
         for (const r of engine.live(d.kind, s.key)!.values()) out[`${d.kind}/${s.key}/${r.id}`] = JSON.stringify(d.signature(r));
     return out;
   };
-  /** One random change to a quote of the market: its price, its line (a new price beside the old), or a suspension. */
+  /**
+   * One random change to a quote of the market: its price, its line (a new price beside the old), a suspension.
+   * The test also withdraws prices and takes a book off a game.
+   */
   const move = (q: Quote): Quote => {
     const r = rnd();
     const decimal = q.price.decimal ?? americanToDecimal(q.price.american!);
@@ -87,21 +93,29 @@ describe('incremental detection holds what a full re-scan finds, whatever moved'
     const engine = t.app.get(DetectionEngine);
     const middlesOnFixedSpreads = [...engine.live('middles', 'all')!.values()].filter((m) => /^(nhl|mlb)_/.test(m.eventId)).length;
     let seen = 0;
-    for (let batch = 0; batch < 40; batch++) {
+    for (let batch = 0; batch < 60; batch++) {
       const moves: Quote[] = [];
+      const removals: Quote[] = [];
+      const eventRemovals: NonNullable<ProviderBatch['eventRemovals']> = [];
       for (let i = 1 + Math.floor(rnd() * 3); i > 0; i--) {
         const k = Math.floor(rnd() * quotes.length);
-        quotes[k] = move(quotes[k]!);
-        moves.push(quotes[k]!);
+        const q = quotes[k]!;
+        const r = rnd();
+        // A price withdrawn (quoted again when a later move picks it), or a book leaving a game.
+        if (r < 0.1) removals.push(q);
+        else if (r < 0.13)
+          eventRemovals.push({ book: q.book, league: q.league!, homeTeam: q.homeTeam, awayTeam: q.awayTeam, startTime: q.startTime });
+        else moves.push((quotes[k] = move(q)));
       }
-      ingest(moves);
+      ingest(moves, { removals, eventRemovals });
       const incremental = held();
       seen += Object.keys(incremental).length;
       expect(engine.rescan(at)).toBe(0);
       expect([batch, held()]).toEqual([batch, incremental]);
     }
     // The market holds opportunities throughout, middles on the puck and run lines among them (the check compares something).
-    expect(seen).toBeGreaterThan(40 * 5);
+    expect(seen).toBeGreaterThan(60 * 5);
     expect(middlesOnFixedSpreads).toBeGreaterThan(0);
+    expect(removed).toBeGreaterThan(5);
   });
 });
