@@ -5,7 +5,8 @@ import { DetectionEngine } from '../../src/modules/detection/detection.engine.js
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { detectMiddles } from '../../src/modules/middles/middles.detector.js';
 import type { MiddleRecord } from '../../src/modules/middles/middles.record.js';
-import { all, boardWith, KICK, NOW } from '../factories/detection.js';
+import { all, boardWith, NOW } from '../factories/detection.js';
+import { bruinsRangers } from '../factories/quotes.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -15,19 +16,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  */
 describe('middles re-priced when the markets they are priced on move', () => {
   const BOOKS = ['draftkings', 'fanduel', 'pinnacle'];
-  const nhl = (book: string, over: Partial<Quote>): Quote => ({
-    book,
-    league: 'nhl',
-    homeTeam: 'Boston Bruins',
-    awayTeam: 'New York Rangers',
-    startTime: KICK,
-    marketType: 'moneyline',
-    selection: 'Boston Bruins',
-    selectionType: 'home',
-    line: null,
-    price: { american: 100 },
-    ...over,
-  });
+  const nhl = (book: string, over: Partial<Quote>): Quote => bruinsRangers(book, 'home', 100, over);
   const moneyline = (home: number, away: number): Quote[] =>
     BOOKS.flatMap((b) => [
       nhl(b, { price: { american: home } }),

@@ -121,3 +121,12 @@ export const CELTICS_TEAM = {
   conference: 'Eastern',
   division: 'Atlantic',
 } as const;
+
+/** NHL, Boston Bruins (home) v New York Rangers at KICK: one side of the moneyline at `american`, or what `over` says. */
+export const bruinsRangers = (book: string, side: 'home' | 'away', american: number, over: Partial<Quote> = {}): Quote =>
+  gameQuote(book, 'nhl', 'Boston Bruins', 'New York Rangers', KICK, {
+    selection: side === 'home' ? 'Boston Bruins' : 'New York Rangers',
+    selectionType: side,
+    price: { american },
+    ...over,
+  });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { all, away, boardWith, home, KICK } from '../../../test/factories/detection.js';
+import { all, away, boardWith, home } from '../../../test/factories/detection.js';
+import { bruinsRangers } from '../../../test/factories/quotes.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import type { Quote } from '../../domain/types.js';
 import { bookMainLines, detectMiddles } from './middles.detector.js';
@@ -136,19 +137,7 @@ describe("each book's main line in a ladder", () => {
 });
 
 describe('middles on the puck line: centred on the moneyline', () => {
-  const nhl = (book: string, side: 'home' | 'away', price: number, over: Partial<Quote> = {}): Quote => ({
-    book,
-    league: 'nhl',
-    homeTeam: 'Boston Bruins',
-    awayTeam: 'New York Rangers',
-    startTime: KICK,
-    marketType: 'moneyline',
-    selection: side === 'home' ? 'Boston Bruins' : 'New York Rangers',
-    selectionType: side,
-    line: null,
-    price: { american: price },
-    ...over,
-  });
+  const nhl = bruinsRangers;
   const spread = (book: string, side: 'home' | 'away', line: number, price: number) =>
     nhl(book, side, price, { marketType: 'point_spread', line });
   /**
