@@ -1,4 +1,4 @@
-import { deepTextProblem, textProblem } from './text.js';
+import { deepTextProblem, fieldsProblem } from './text.js';
 import { timeProblem } from './time-range.js';
 import { FUTURE_TYPES } from './futures.js';
 import type { EventStatus, EventUpdate, Quote, SplitsInput } from './types.js';
@@ -56,7 +56,7 @@ function optionalNumber(v: unknown, field: string): EdgeProblem | null {
  */
 export function quoteProblem(q: Quote): EdgeProblem | null {
   const future = q.future && typeof q.future === 'object' ? q.future : undefined;
-  const text = quoteTextProblem(q, future);
+  const text = fieldsProblem(q, QUOTE_TEXT_FIELDS) ?? (future ? fieldsProblem(future, FUTURE_TEXT_FIELDS, 'future.') : null);
   if (text) return problem('invalid_text', text);
   return (
     requiredTime(q.startTime, 'startTime') ??
@@ -74,7 +74,7 @@ export function quoteProblem(q: Quote): EdgeProblem | null {
   );
 }
 
-/** A quote's text fields, in the order their problems are reported. */
+/** A quote's text fields and its futures tag's, in the order their problems are reported. */
 const QUOTE_TEXT_FIELDS = [
   'book',
   'league',
@@ -98,22 +98,6 @@ const QUOTE_TEXT_FIELDS = [
 const FUTURE_TEXT_FIELDS = ['market', 'name', 'type', 'kind', 'externalId'] as const satisfies ReadonlyArray<
   keyof NonNullable<Quote['future']>
 >;
-
-/** The first problem of a quote's text (`field: problem`), or null: fieldsProblem without an object per quote. */
-function quoteTextProblem(q: Quote, future: Quote['future'] | undefined): string | null {
-  for (const name of QUOTE_TEXT_FIELDS) {
-    const v: unknown = q[name];
-    const p = typeof v === 'string' ? textProblem(v) : null;
-    if (p) return `${name} ${p}`;
-  }
-  if (future)
-    for (const name of FUTURE_TEXT_FIELDS) {
-      const v: unknown = future[name];
-      const p = typeof v === 'string' ? textProblem(v) : null;
-      if (p) return `future.${name} ${p}`;
-    }
-  return null;
-}
 
 /** A doubleheader's game number: absent, or a whole number from 1 to 9. */
 function gameNumber(v: unknown): EdgeProblem | null {

@@ -34,12 +34,16 @@ export function textProblem(s: string, max = MAX_TEXT_LENGTH): string | null {
   return null;
 }
 
-/** The first problem among named text fields (`field: problem`), or null. Non-strings are left to the caller. */
-export function fieldsProblem(fields: Record<string, unknown>, max = MAX_TEXT_LENGTH): string | null {
-  for (const [name, v] of Object.entries(fields)) {
+/**
+ * The first problem among the text fields of an object (`field: problem`, the field after `prefix`), or null; `names`
+ * are the fields read, in order (all its own, by default). Non-strings are left to the caller.
+ */
+export function fieldsProblem(fields: object, names: readonly string[] = Object.keys(fields), prefix = ''): string | null {
+  for (const name of names) {
+    const v: unknown = (fields as Record<string, unknown>)[name];
     if (typeof v !== 'string') continue;
-    const p = textProblem(v, max);
-    if (p) return `${name} ${p}`;
+    const p = textProblem(v);
+    if (p) return `${prefix}${name} ${p}`;
   }
   return null;
 }
