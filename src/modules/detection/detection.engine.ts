@@ -14,7 +14,7 @@ import { BoardService } from '../board/board.service.js';
 import type { Detector, OpportunityRecord } from './detector.js';
 import { groupInfo, type DetectContext } from './group-info.js';
 import type { MarketCheck } from './guards.js';
-import { FIXED_SPREAD_SPORTS, gamePricing, isHandicap, ladderMarket, type BookFilter } from './market-groups.js';
+import { gamePricing, pricedOnMoneyline, type BookFilter } from './market-groups.js';
 import { assembleSnapshot, LifecyclePublisher, type ScopeDiff } from './lifecycle-publisher.js';
 import { RedisSnapshotStore } from './redis-snapshot-store.js';
 import type { LifecycleMessage, WireFlags } from './lifecycle-wire.js';
@@ -516,9 +516,8 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
       for (const other of this.lineLadders.get(pricing.game) ?? []) {
         if (other === l || ladders.has(other)) continue;
         if (pricing.by === 'moneyline') {
-          if (!isHandicap(ladderMarket(other))) continue;
           const first = board.ladderRows(other)?.values().next().value;
-          if (!first || !FIXED_SPREAD_SPORTS.has(first.sport)) continue;
+          if (!first || !pricedOnMoneyline(first.marketType, first.sport)) continue;
         }
         ladders.add(other);
       }

@@ -61,8 +61,16 @@ export function bestPerOutcome(rows: readonly OddsRow[], outcomes: readonly stri
 
 /** A game's total markets: its middles on spreads (and on other totals) are priced on the total. */
 export const GAME_TOTAL_MARKETS: ReadonlySet<string> = new Set(['total_points', 'total_goals', 'total_runs']);
-/** Sports whose spread is a fixed +-1.5 (puck line, run line): its middles are priced on the moneyline. */
-export const FIXED_SPREAD_SPORTS: ReadonlySet<string> = new Set(['hockey', 'baseball']);
+/** Sports whose spread is a fixed +-1.5 (puck line, run line). */
+const FIXED_SPREAD_SPORTS: ReadonlySet<string> = new Set(['hockey', 'baseball']);
+
+/**
+ * Whether a market's middles are priced on the game's moneyline: the spread of a fixed-spread sport (puck line,
+ * run line) sits at +-1.5 whoever is favoured, so its main line says nothing of the expected margin.
+ */
+export function pricedOnMoneyline(marketType: string, sport: string): boolean {
+  return isHandicap(marketType) && FIXED_SPREAD_SPORTS.has(sport);
+}
 
 /**
  * What the line ladders of a game are priced on: when a ladder key (`event|market|period|subject`) is a game
@@ -73,10 +81,10 @@ export const FIXED_SPREAD_SPORTS: ReadonlySet<string> = new Set(['hockey', 'base
 export function gamePricing(ladderKey: string): { game: string; by: 'total' | 'moneyline' } | null {
   const a = ladderKey.indexOf('|');
   if (a <= 0) return null;
-  const b = ladderKey.indexOf('|', a + 1);
-  const market = b < 0 ? ladderKey.slice(a + 1) : ladderKey.slice(a + 1, b);
+  const market = ladderMarket(ladderKey);
   const by = GAME_TOTAL_MARKETS.has(market) ? 'total' : market === 'moneyline' ? 'moneyline' : null;
   if (!by) return null;
+  const b = ladderKey.indexOf('|', a + 1);
   const c = b < 0 ? -1 : ladderKey.indexOf('|', b + 1);
   const period = b < 0 ? undefined : c < 0 ? ladderKey.slice(b + 1) : ladderKey.slice(b + 1, c);
   if (c >= 0) {

@@ -19,14 +19,7 @@ import {
 import type { Detector, Json, PresentView, Reads, StreamNames } from '../detection/detector.js';
 import { groupFlags, groupInfo, guardsOf, type DetectContext } from '../detection/group-info.js';
 import type { Guards } from '../detection/guards.js';
-import {
-  ageSeconds,
-  FIXED_SPREAD_SPORTS,
-  GAME_TOTAL_MARKETS,
-  isHandicap,
-  outcomesOf,
-  type BookFilter,
-} from '../detection/market-groups.js';
+import { ageSeconds, GAME_TOTAL_MARKETS, isHandicap, outcomesOf, pricedOnMoneyline, type BookFilter } from '../detection/market-groups.js';
 import { MiddlesPresenter } from './middles.presenter.js';
 import { dict } from '../../domain/dict.js';
 import type { MiddleRecord, MiddleSideRecord } from './middles.record.js';
@@ -112,7 +105,7 @@ function ladderPmf(ctx: DetectContext, first: OddsRow): Pmf | null {
   for (const m of GAME_TOTAL_MARKETS) eventTotal ??= ctx.board.mainLine(`${first.eventId}|${m}|${first.period}|`) ?? undefined;
   eventTotal ??= DEFAULT_TOTAL[e?.league ?? ''] ?? SPORT_TOTAL[sport];
   if (eventTotal === undefined) return null;
-  if (isHandicap(first.marketType) && FIXED_SPREAD_SPORTS.has(sport)) {
+  if (pricedOnMoneyline(first.marketType, sport)) {
     // The puck line and the run line sit at +-1.5 whoever is favoured: the main line says nothing of the expected
     // margin. The margin model is located on the fair moneyline (P(home wins) = the books' median no-vig home
     // probability), else on the main line's own no-vig price.
