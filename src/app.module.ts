@@ -20,6 +20,7 @@ import { HealthModule } from './modules/health/health.module.js';
 import { CatalogModule } from './config/catalog.module.js';
 import { BoardModule } from './modules/board/board.module.js';
 import { EventsModule } from './modules/events/events.module.js';
+import { ListingStampsModule } from './modules/events/listing-stamps.module.js';
 import { IngestionModule } from './modules/ingestion/ingestion.module.js';
 import { ReferenceModule } from './modules/reference/reference.module.js';
 import { OddsModule } from './modules/odds/odds.module.js';
@@ -80,6 +81,7 @@ export class AppModule {
       BoardModule,
       ReferenceModule,
       EventsModule,
+      ListingStampsModule,
       IngestionModule,
       OddsModule,
       DetectionModule,

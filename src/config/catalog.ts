@@ -140,6 +140,8 @@ export class Catalog {
   /** Compact id, display name and Odds API keys of each book -> the book (null where shared). */
   private readonly bookByCompact = new Map<string, BookDef | null>();
   private registeredLeagues = 0;
+  /** Moves whenever a league or book is added or gains a name (a feed's first sighting, another instance's). */
+  revision = 0;
   private registeredBooks = 0;
 
   constructor(data?: {
@@ -202,6 +204,7 @@ export class Catalog {
   }
 
   private indexLeague(l: LeagueDef): void {
+    this.revision++;
     this.leagueByAlias.set(l.id, l);
     for (const a of l.aliases) if (!this.leagueByAlias.has(a.toLowerCase())) this.leagueByAlias.set(a.toLowerCase(), l);
     for (const form of [l.id, l.name, l.label, ...l.aliases]) {
@@ -214,6 +217,7 @@ export class Catalog {
   }
 
   private indexBook(b: BookDef): void {
+    this.revision++;
     this.bookById.set(b.id, b);
     for (const k of b.odds_api_keys) this.bookByOddsApiKey.set(k, b);
     for (const form of [b.id, b.display_name, ...b.odds_api_keys]) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { entityTag, noneMatch } from './conditional-get.js';
+import { entityTag, KnownTags, noneMatch } from './conditional-get.js';
 
 /** The tag as the hook defines it, computed here from its definition: sha256 of "tier:sha256(body)", 20 hex digits, quoted. */
 function expected(tier: string, body: string): string {
@@ -61,5 +61,32 @@ describe('noneMatch (If-None-Match, weak comparison)', () => {
   it('no header matches nothing; repeated headers are one list', () => {
     expect(noneMatch(undefined, tag)).toBe(false);
     expect(noneMatch(['"x"', '"abc123"'], tag)).toBe(true);
+  });
+});
+
+describe('KnownTags', () => {
+  const at = (key: string, stamp: string, validUntil = Infinity) => ({ known, key, stamp: { stamp, validUntil } });
+  let known = new KnownTags(3);
+
+  it('gives the ETag back only for the same stamp, before the time the answer may change', () => {
+    known = new KnownTags(3);
+    known.remember(at('a', 's1', 1000), '"t1"');
+    expect(known.current('a', 's1', 999)).toBe('"t1"');
+    expect(known.current('a', 's1', 1000)).toBeUndefined();
+    expect(known.current('a', 's2', 0)).toBeUndefined();
+    expect(known.current('b', 's1', 0)).toBeUndefined();
+    known.remember(at('a', 's2'), '"t2"');
+    expect(known.current('a', 's1', 0)).toBeUndefined();
+    expect(known.current('a', 's2', 5000)).toBe('"t2"');
+  });
+
+  it('holds at most its capacity, dropping the least recently used', () => {
+    known = new KnownTags(3);
+    for (const k of ['a', 'b', 'c']) known.remember(at(k, 's'), `"${k}"`);
+    expect(known.current('a', 's', 0)).toBe('"a"');
+    known.remember(at('d', 's'), '"d"');
+    expect(known.size).toBe(3);
+    expect(known.current('b', 's', 0)).toBeUndefined();
+    expect(['a', 'c', 'd'].map((k) => known.current(k, 's', 0))).toEqual(['"a"', '"c"', '"d"']);
   });
 });

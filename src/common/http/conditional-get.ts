@@ -7,7 +7,8 @@ export const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
 
 /**
  * Where the body of an answer came from, as `X-Cache-Status` says it:
- * - `HIT`: the serialised page the server keeps (the odds pages, per board version) was sent as it was;
+ * - `HIT`: the serialised page the server keeps (the odds pages, per board version) was sent as it was, or a 304
+ *   was answered from the ETag the server kept for the request, without building the answer (revalidation.ts);
  * - `MISS`: the route keeps serialised pages, and this request built the page (later requests reuse it);
  * - `BYPASS`: the route builds every answer (it keeps no serialised pages);
  * - `STALE`: never sent: a kept page belongs to one board version, so the server never serves one older than its data.
@@ -38,9 +39,10 @@ const buffers = new WeakMap<Buffer, Digest>();
 /**
  * The times an answer states about itself rather than about its data (when it was built, the clock to poll from
  * next): left out of an answer's digest, so an answer whose data did not change keeps its ETag from one request to
- * the next even though it was built again. The odds pages (Buffers) are kept whole per board version.
+ * the next even though it was built again (`updated` is the teams list's name for it). The odds pages (Buffers) are
+ * kept whole per board version.
  */
-const RESPONSE_TIMES = /"(updated_at|server_time)":"[^"]*"/g;
+const RESPONSE_TIMES = /"(updated_at|server_time|updated)":"[^"]*"/g;
 
 /**
  * The strong ETag of a body for a tier: the digest of the tier and of the body's digest, so the same bytes seen
@@ -100,6 +102,10 @@ export function registerConditionalGet(fastify: FastifyInstance, apiPrefix: stri
   const prefix = `/${apiPrefix}/`;
   const health = `/${apiPrefix}/health`;
   fastify.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, p?: unknown) => void) => {
+    if (req.notModified !== undefined) {
+      void reply.header('ETag', req.notModified).header('Cache-Control', CACHE_CONTROL).header('X-Cache-Status', 'HIT');
+      return done(null, notModified(reply));
+    }
     if (
       reply.statusCode !== 200 ||
       (req.method !== 'GET' && req.method !== 'HEAD') ||
@@ -110,10 +116,67 @@ export function registerConditionalGet(fastify: FastifyInstance, apiPrefix: stri
     const type = reply.getHeader('content-type');
     if (!route?.startsWith(prefix) || route === health || typeof type !== 'string' || !TYPES.test(type)) return done(null, payload);
     const { tag, status } = entityTag(req.account?.tier ?? 'none', payload);
+    req.revalidation?.known.remember(req.revalidation, tag);
     void reply.header('ETag', tag).header('Cache-Control', CACHE_CONTROL).header('X-Cache-Status', status);
     if (!noneMatch(req.headers['if-none-match'], tag)) return done(null, payload);
-    // RFC 9110: a 304 has no content; it carries the validator and the cache directives the 200 would have.
-    void reply.code(304).removeHeader('content-type').removeHeader('content-length');
-    done(null, null);
+    done(null, notModified(reply));
   });
+}
+
+/** RFC 9110: a 304 has no content; it carries the validator and the cache directives the 200 would have. */
+function notModified(reply: FastifyReply): null {
+  void reply.code(304).removeHeader('content-type').removeHeader('content-length');
+  return null;
+}
+
+interface Known {
+  stamp: string;
+  validUntil: number;
+  tag: string;
+}
+
+/** What a `@Revalidate` route's request carries from its interceptor (revalidation.ts) to the hook that digests the answer. */
+export interface Revalidation {
+  known: KnownTags;
+  key: string;
+  /** The stamp of the data the answer is built from, taken before it was built. */
+  stamp: { stamp: string; validUntil: number };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the answer is being built for a `@Revalidate` route: its ETag is remembered once sent. */
+    revalidation?: Revalidation;
+    /** Set when the request is answered 304 before the route ran: the ETag it matched. */
+    notModified?: string;
+  }
+}
+
+/**
+ * The ETags last sent per request, with the stamp each answer was built from: a bounded map, the least recently
+ * used dropped first. An entry is a few hundred bytes.
+ */
+export class KnownTags {
+  private readonly entries = new Map<string, Known>();
+
+  constructor(readonly capacity = 20_000) {}
+
+  /** The ETag sent for `key` if the data is still at `stamp` and the answer has not aged out by `now`. */
+  current(key: string, stamp: string, now: number): string | undefined {
+    const k = this.entries.get(key);
+    if (!k || k.stamp !== stamp || now >= k.validUntil) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, k);
+    return k.tag;
+  }
+
+  remember(r: Revalidation, tag: string): void {
+    this.entries.delete(r.key);
+    this.entries.set(r.key, { stamp: r.stamp.stamp, validUntil: r.stamp.validUntil, tag });
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 }

@@ -165,3 +165,41 @@ describe('OddsBoard indexes', () => {
     expect(sorted(early.rows.map((r) => r.id))).toEqual(['r0', 'r1', 'r3', 'r4']);
   });
 });
+
+describe('OddsBoard listingVersion', () => {
+  it('moves with what the event lists show (events, a book or market type joining or leaving an event), not with a price', () => {
+    const board = new OddsBoard();
+    const ml = (id: string, book: string, price: number, patch: Partial<OddsRow> = {}) =>
+      oddsRow(id, { sportsbook: book, decimal: price, groupKey: `ev1|moneyline|full|${book}`, ...patch });
+    board.applyChangeSet(
+      changeSet(1, T0, { events: [boardEvent('ev1')], upserted: [ml('a', 'draftkings', 2), ml('b', 'draftkings', 1.9)] }),
+    );
+    const v = () => board.listingVersion;
+    let last = v();
+    const moved = (): boolean => {
+      const m = v() !== last;
+      last = v();
+      return m;
+    };
+    // A new price for a row, and a second row of a book already on the event: nothing a list shows.
+    board.applyChangeSet(changeSet(2, T0 + 1, { upserted: [ml('a', 'draftkings', 2.1)] }));
+    expect(moved()).toBe(false);
+    board.applyChangeSet(changeSet(3, T0 + 2, { upserted: [ml('c', 'draftkings', 1.8, { selection: 'Draw' })], seen: ['a'] }));
+    expect(moved()).toBe(false);
+    // A book joins; a market type joins; the book's only row leaves; the event is replaced; it leaves.
+    board.applyChangeSet(changeSet(4, T0 + 3, { upserted: [ml('d', 'fanduel', 2)] }));
+    expect(moved()).toBe(true);
+    board.applyChangeSet(
+      changeSet(5, T0 + 4, { upserted: [ml('e', 'draftkings', 1.9, { marketType: 'point_spread', ladderKey: 'ev1|point_spread|full' })] }),
+    );
+    expect(moved()).toBe(true);
+    board.applyChangeSet(changeSet(6, T0 + 5, { removed: [removal(board.rows.get('d')!, T0 + 5)] }));
+    expect(moved()).toBe(true);
+    board.applyChangeSet(changeSet(7, T0 + 6, { events: [boardEvent('ev1', { status: 'live' })] }));
+    expect(moved()).toBe(true);
+    board.applyChangeSet(changeSet(8, T0 + 7, { eventsRemoved: ['ev1'] }));
+    expect(moved()).toBe(true);
+    // Each board has a serial of its own: a stamp of one never matches another at the same version.
+    expect(new OddsBoard().serial).not.toBe(board.serial);
+  });
+});

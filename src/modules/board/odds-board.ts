@@ -99,14 +99,19 @@ function removeFrom<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
   if (s.size === 0) m.delete(k);
 }
 
-function bump(m: Map<string, Map<string, number>>, outer: string, inner: string, by: number): void {
+/** Counts `inner` under `outer` up or down; true when that took `inner` into or out of the set (a count to or from 0). */
+function bump(m: Map<string, Map<string, number>>, outer: string, inner: string, by: number): boolean {
   let im = m.get(outer);
   if (!im) m.set(outer, (im = new Map()));
-  const n = (im.get(inner) ?? 0) + by;
+  const was = im.get(inner) ?? 0;
+  const n = was + by;
   if (n <= 0) im.delete(inner);
   else im.set(inner, n);
   if (im.size === 0) m.delete(outer);
+  return was > 0 !== n > 0;
 }
+
+let boards = 0;
 
 /**
  * The current odds in memory with their indexes: the read model every price-carrying GET uses.
@@ -116,8 +121,18 @@ function bump(m: Map<string, Map<string, number>>, outer: string, inner: string,
  */
 export class OddsBoard {
   readonly rows = new Map<string, OddsRow>();
-  readonly events = new Map<string, BoardEvent>();
+  /** The events by id, changed only by change sets (so listingVersion sees every change). */
+  private readonly eventsById = new Map<string, BoardEvent>();
+  readonly events: ReadonlyMap<string, BoardEvent> = this.eventsById;
   version = 0;
+  /** Tells this board from any other in the process (the primary, a delayed view, a board rebuilt at start). */
+  readonly serial = ++boards;
+  /**
+   * Moves when what the event and reference lists show of this board changes: an event added, replaced (status,
+   * game state, teams, start, external ids) or removed, or a book or a market type starting or ceasing to price an
+   * event (which also takes an event onto or off the lists). A price or line change alone does not move it.
+   */
+  listingVersion = 0;
   /** Time of the last applied change set (0 when empty). */
   lastChangeAt = 0;
 
@@ -359,8 +374,8 @@ export class OddsBoard {
     const g = this.groups.get(r.groupKey);
     this.groups.set(r.groupKey, g ? [...g, r] : [r]);
     this.derive(r, 1);
-    bump(this.eventBooks, r.eventId, r.sportsbook, 1);
-    bump(this.eventMarkets, r.eventId, r.marketType, 1);
+    if (bump(this.eventBooks, r.eventId, r.sportsbook, 1)) this.listingVersion++;
+    if (bump(this.eventMarkets, r.eventId, r.marketType, 1)) this.listingVersion++;
     bump(this.eventMarketBook, r.eventId, `${r.marketType}|${r.sportsbook}`, 1);
     this.touchEvent(r.eventId);
     if (r.groupLine !== null) {
@@ -388,8 +403,8 @@ export class OddsBoard {
       else this.groups.delete(r.groupKey);
     }
     this.derive(r, -1);
-    bump(this.eventBooks, r.eventId, r.sportsbook, -1);
-    bump(this.eventMarkets, r.eventId, r.marketType, -1);
+    if (bump(this.eventBooks, r.eventId, r.sportsbook, -1)) this.listingVersion++;
+    if (bump(this.eventMarkets, r.eventId, r.marketType, -1)) this.listingVersion++;
     bump(this.eventMarketBook, r.eventId, `${r.marketType}|${r.sportsbook}`, -1);
     this.touchEvent(r.eventId);
     if (r.groupLine !== null) {
@@ -436,14 +451,16 @@ export class OddsBoard {
     const prev = this.events.get(e.id);
     if (prev && prev.league !== e.league) removeFrom(this.eventsByLeague, prev.league, prev.id);
     if (!prev || prev.startTime !== e.startTime) this.eventOrderCache = null;
-    this.events.set(e.id, e);
+    this.eventsById.set(e.id, e);
+    this.listingVersion++;
     addTo(this.eventsByLeague, e.league, e.id);
   }
 
   private dropEvent(id: string): void {
     const e = this.events.get(id);
     if (!e) return;
-    this.events.delete(id);
+    this.eventsById.delete(id);
+    this.listingVersion++;
     removeFrom(this.eventsByLeague, e.league, id);
     this.eventOrderCache = null;
     this.eventVersions.delete(id);

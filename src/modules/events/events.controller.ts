@@ -8,6 +8,7 @@ import { ApiDataResponse, ApiPagedResponse } from '../../common/http/api-respons
 import { ApiError } from '../../common/http/api-error.js';
 import { envelope, page } from '../../common/http/envelope.js';
 import { Clock } from '../../common/time/clock.js';
+import { Revalidate } from '../../common/http/revalidation.js';
 import { BoardService } from '../board/board.service.js';
 import { EventDto, EventMarketsMetaDto, EventsMetaDto } from './dto/event.response.dto.js';
 import { ListEventsQuery } from './dto/events.query.js';
@@ -24,6 +25,7 @@ export class EventsController {
 
   @Get()
   @RequiresKey()
+  @Revalidate('listing')
   @ApiPagedResponse(EventDto, { description: 'Events by start time', meta: EventsMetaDto })
   @ApiOperation({
     summary: 'Events (games) derived from the current odds',
@@ -48,6 +50,7 @@ export class EventsController {
 
   @Get(':eventId')
   @RequiresKey()
+  @Revalidate('listing')
   @ApiParam({ name: 'eventId', example: 'nba_celtics_lakers_2026-11-22_b3' })
   @ApiDataResponse(EventDto, { description: 'The event' })
   @ApiOperation({ summary: 'One event (404 when unknown)' })

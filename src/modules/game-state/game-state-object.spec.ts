@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { gameStateObject } from './game-state-object.js';
+import fc from 'fast-check';
+import { gameStateObject, gameStateTurns } from './game-state-object.js';
 
 const T = Date.parse('2026-11-22T20:00:00Z');
 
@@ -42,5 +43,47 @@ describe('gameStateObject', () => {
   it('is null when the game is not live', () => {
     expect(gameStateObject({ ...ev, status: 'upcoming', gameState: null }, 3, T)).toBeNull();
     expect(gameStateObject({ ...ev, status: 'ended', gameState: state }, 3, T)).toBeNull();
+  });
+});
+
+describe('gameStateTurns', () => {
+  const ev = { id: 'e', sport: 'hockey', league: 'nhl', homeTeam: 'Boston Bruins', awayTeam: 'New York Rangers', status: 'live' };
+  const withTimes = (updated: number, reported: number | null) => ({
+    ...ev,
+    gameState: {
+      home_score: 2,
+      away_score: 1,
+      updated_at: new Date(updated).toISOString(),
+      ...(reported === null ? {} : { reported_at: new Date(reported).toISOString() }),
+    },
+  });
+
+  it('the served object is the same at any two times with no turn between them, and changes just after each turn', () => {
+    const span = 60_000;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: span }),
+        fc.option(fc.integer({ min: 0, max: span }), { nil: null }),
+        fc.integer({ min: 0, max: 2 * span }),
+        fc.integer({ min: 0, max: 2 * span }),
+        (u, rep, x, y) => {
+          const e = withTimes(T + u, rep === null ? null : T + rep);
+          const turns = gameStateTurns(e);
+          const [a, b] = [T + Math.min(x, y), T + Math.max(x, y)];
+          if (!turns.some((t) => a <= t && t < b)) expect(gameStateObject(e, 3, b)).toEqual(gameStateObject(e, 3, a));
+          for (const t of turns) expect(gameStateObject(e, 3, t + 1)).not.toEqual(gameStateObject(e, 3, t));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('has none when nothing served depends on the time', () => {
+    expect(gameStateTurns({ ...withTimes(T, T), status: 'upcoming' })).toEqual([]);
+    expect(gameStateTurns({ ...ev, gameState: null })).toEqual([]);
+    expect(
+      gameStateTurns({ ...ev, gameState: { home_score: null as unknown as number, away_score: 0, updated_at: new Date(T).toISOString() } }),
+    ).toEqual([]);
+    expect(gameStateTurns({ ...ev, gameState: { home_score: 1, away_score: 0, updated_at: 'not a time' } })).toEqual([]);
   });
 });

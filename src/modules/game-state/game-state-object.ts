@@ -50,3 +50,18 @@ export function gameStateObject(e: GameStateContext, bookCount: number, now: num
   if (Number.isFinite(reported) && now - reported > AGGREGATOR_STALE_MS) out.aggregator_stale = true;
   return out;
 }
+
+/**
+ * The times at which the object gameStateObject serves for an event turns `stale` and `aggregator_stale` with no
+ * new report: at every time up to each (inclusive) the flag is as it was before it. Nothing else in the object
+ * depends on the time, so between a change of the event and the next of these times the object stays the same.
+ */
+export function gameStateTurns(e: GameStateContext): number[] {
+  if (e.status !== 'live' || !e.gameState || typeof e.gameState.home_score !== 'number') return [];
+  const updated = typeof e.gameState.updated_at === 'string' ? Date.parse(e.gameState.updated_at) : NaN;
+  const reported = typeof e.gameState.reported_at === 'string' ? Date.parse(e.gameState.reported_at) : updated;
+  const out: number[] = [];
+  if (Number.isFinite(updated)) out.push(updated + STALE_MS);
+  if (Number.isFinite(reported)) out.push(reported + AGGREGATOR_STALE_MS);
+  return out;
+}

@@ -6,6 +6,7 @@ import { OptionalKey, RequiresKey } from '../../common/auth/decorators.js';
 import { ApiDataResponse, ApiListResponse, ApiPagedResponse } from '../../common/http/api-responses.js';
 import { envelope, paginate } from '../../common/http/envelope.js';
 import { Clock } from '../../common/time/clock.js';
+import { Revalidate } from '../../common/http/revalidation.js';
 import { BoardService } from '../board/board.service.js';
 import {
   LeagueDto,
@@ -30,6 +31,7 @@ export class ReferenceController {
   ) {}
 
   @Get('sports')
+  @Revalidate('listing')
   @OptionalKey()
   @ApiListResponse(SportDto, { description: 'Sports with events now (include_empty: every catalog sport)' })
   @ApiOperation({
@@ -43,6 +45,7 @@ export class ReferenceController {
   }
 
   @Get('sports/:sportId')
+  @Revalidate('listing')
   @RequiresKey()
   @ApiParam({ name: 'sportId', example: 'basketball' })
   @ApiDataResponse(SportDto, { description: 'The sport' })
@@ -52,6 +55,7 @@ export class ReferenceController {
   }
 
   @Get('leagues')
+  @Revalidate('listing')
   @RequiresKey()
   @ApiListResponse(LeagueDto, { description: 'Leagues with events now (include_empty: every catalog league)' })
   @ApiOperation({ summary: 'Leagues with current event and live counts' })
@@ -61,6 +65,7 @@ export class ReferenceController {
   }
 
   @Get('leagues/:leagueId')
+  @Revalidate('listing')
   @RequiresKey()
   @ApiParam({ name: 'leagueId', example: 'nba' })
   @ApiDataResponse(LeagueDto, { description: 'The league' })
@@ -112,6 +117,7 @@ export class ReferenceController {
   }
 
   @Get('teams')
+  @Revalidate('listing')
   @RequiresKey()
   @ApiListResponse(TeamDto, { description: 'Teams', meta: TeamsMetaDto })
   @ApiOperation({ summary: 'Teams (and individual competitors) with aliases and current counts' })
