@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ModulesContainer } from '@nestjs/core';
+import { KeptAnswers } from '../../src/common/http/conditional-get.js';
 import { REVALIDATE_KIND } from '../../src/common/http/revalidation.js';
 import { ManualClock } from '../../src/common/time/clock.js';
 import { TIER_TABLE } from '../../src/config/config.module.js';
@@ -11,12 +12,12 @@ import { NOW } from '../factories/quotes.js';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
- * The event and reference lists answer a conditional GET before they build the answer when the data they read has
- * not changed since the ETag was sent (`@Revalidate`). Whatever changes (a price, a book joining or leaving a
- * game, a game state, a game ending, a new game, a new book, the time passing game-state flags and the free
- * tier's delay), a 304 must be what building the answer again gives: the same ETag.
+ * The event and reference lists answer from the answer they last sent, without building it again, while the data they
+ * read has not changed (`@Revalidate`): 304 to its ETag, else its bytes. Whatever changes (a price, a book joining or
+ * leaving a game, a game state, a game ending, a new game, a new book, the time passing game-state flags and the free
+ * tier's delay), a kept answer must be what building it again gives: the same ETag, the same data.
  */
-describe('conditional GETs answered before the answer is built', () => {
+describe('answers of the event and reference lists kept while their data is unchanged', () => {
   const BOOKS = ['draftkings', 'fanduel', 'pinnacle', 'betmgm'];
   const games: GameSpec[] = [
     { league: 'nba', home: 'Boston Celtics', away: 'Los Angeles Lakers', start: NOW - H, live: true },
@@ -38,6 +39,9 @@ describe('conditional GETs answered before the answer is built', () => {
     scores.set(g, home);
     return { ...gameOf(g), status: 'live', book, gameState: { home_score: home, away_score: 2, game_period: '2', game_clock: '5:00' } };
   };
+
+  /** An answer without the times it states about itself (when it was built). */
+  const withoutTimes = (text: string) => text.replace(/"(updated_at|server_time|updated)":"[^"]*"/g, '"$1":""');
 
   /** The routes that carry @Revalidate, as `GET /api/v1/...` templates, read off the controllers. */
   const revalidatedRoutes = (): string[] => {
@@ -66,7 +70,7 @@ describe('conditional GETs answered before the answer is built', () => {
     await t.close();
   });
 
-  it('every revalidated route: a 304 only while building the answer again gives the same ETag', async () => {
+  it('every revalidated route: a kept answer (a 304, or its bytes) only while building it again gives the same', async () => {
     const eventId = (await t.call('/events?league=nba&live=true', { key: KEYS.enterprise })).json.data[0].id as string;
     const requests: Record<string, string[]> = {
       '/events': ['/events?limit=50', '/events?live=true', '/events?league=nba,nhl&sportsbook=caesars'],
@@ -81,32 +85,54 @@ describe('conditional GETs answered before the answer is built', () => {
     expect(revalidatedRoutes()).toEqual(Object.keys(requests).sort());
 
     const tags = new Map<string, string>();
-    const tally = { before: 0, digest: 0, changed: 0 };
-    /** Each request conditional on its last ETag, then plainly (the truth): a 304 must carry the answer's ETag. */
+    const tally = { before: 0, digest: 0, changed: 0, kept: 0 };
+    /**
+     * Each request conditional on its last ETag, then plainly (kept or built), then, with nothing kept, as building
+     * it again gives it (the truth): a 304 must carry the truth's ETag, a plain answer its bytes.
+     */
     const check = async (step: string, expectUnchanged: boolean) => {
-      for (const key of [KEYS.enterprise, KEYS.free])
-        for (const path of Object.values(requests).flat()) {
-          const id = `${key} ${path}`;
-          const last = tags.get(id);
-          const cond = last ? await t.call(path, { key, headers: { 'If-None-Match': last } }) : undefined;
-          const fresh = await t.call(path, { key });
-          if (fresh.status === 404 && path.startsWith('/events/')) {
-            // Not yet in the free tier's delayed view: no ETag to keep.
-            expect([step, key, path, cond?.status ?? 404]).toEqual([step, key, path, 404]);
-            tags.delete(id);
-            continue;
-          }
-          expect([step, path, fresh.status]).toEqual([step, path, 200]);
-          const tag = fresh.headers.get('etag')!;
-          if (cond) {
-            const how = cond.status === 304 ? (cond.headers.get('x-cache-status') === 'HIT' ? 'before' : 'digest') : 'changed';
-            expect([step, key, path, how === 'changed' ? cond.headers.get('etag') : last]).toEqual([step, key, path, tag]);
-            if (how === 'changed') expect([step, key, path, cond.status]).toEqual([step, key, path, 200]);
-            if (expectUnchanged) expect([step, key, path, how]).toEqual([step, key, path, 'before']);
-            tally[how]++;
-          }
-          tags.set(id, tag);
+      const asked = [KEYS.enterprise, KEYS.free].flatMap((key) =>
+        Object.values(requests)
+          .flat()
+          .map((path) => ({ key, path })),
+      );
+      const got = [];
+      for (const { key, path } of asked) {
+        const last = tags.get(`${key} ${path}`);
+        const cond = last ? await t.call(path, { key, headers: { 'If-None-Match': last } }) : undefined;
+        got.push({ key, path, last, cond, plain: await t.call(path, { key }) });
+      }
+      t.app.get(KeptAnswers).clear();
+      for (const { key, path, last, cond, plain } of got) {
+        const id = `${key} ${path}`;
+        const fresh = await t.call(path, { key });
+        expect([step, key, path, plain.status, withoutTimes(plain.text)]).toEqual([
+          step,
+          key,
+          path,
+          fresh.status,
+          withoutTimes(fresh.text),
+        ]);
+        if (plain.headers.get('x-cache-status') === 'HIT') tally.kept++;
+        if (fresh.status === 404 && path.startsWith('/events/')) {
+          // Not yet in the free tier's delayed view: no ETag to keep.
+          expect([step, key, path, cond?.status ?? 404]).toEqual([step, key, path, 404]);
+          tags.delete(id);
+          continue;
         }
+        expect([step, path, fresh.status]).toEqual([step, path, 200]);
+        const tag = fresh.headers.get('etag')!;
+        expect([step, key, path, plain.headers.get('etag')]).toEqual([step, key, path, tag]);
+        if (cond) {
+          const how = cond.status === 304 ? (cond.headers.get('x-cache-status') === 'HIT' ? 'before' : 'digest') : 'changed';
+          expect([step, key, path, how === 'changed' ? cond.headers.get('etag') : last]).toEqual([step, key, path, tag]);
+          if (how === 'changed') expect([step, key, path, cond.status]).toEqual([step, key, path, 200]);
+          if (expectUnchanged)
+            expect([step, key, path, how, plain.headers.get('x-cache-status')]).toEqual([step, key, path, 'before', 'HIT']);
+          tally[how]++;
+        }
+        tags.set(id, tag);
+      }
     };
 
     await check('start', false);
@@ -160,6 +186,7 @@ describe('conditional GETs answered before the answer is built', () => {
     // The check compared something of each kind: answers before building, answers that changed.
     expect(tally.before).toBeGreaterThan(200);
     expect(tally.changed).toBeGreaterThan(50);
+    expect(tally.kept).toBeGreaterThan(200);
   });
 
   it('a 304 before building counts on the rate limit and carries the headers a 200 has', async () => {

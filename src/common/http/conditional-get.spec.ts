@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { entityTag, KnownTags, noneMatch } from './conditional-get.js';
+import { entityTag, KeptAnswers, noneMatch } from './conditional-get.js';
 
 /** The tag as the hook defines it, computed here from its definition: sha256 of "tier:sha256(body)", 20 hex digits, quoted. */
 function expected(tier: string, body: string): string {
@@ -64,29 +64,38 @@ describe('noneMatch (If-None-Match, weak comparison)', () => {
   });
 });
 
-describe('KnownTags', () => {
-  const at = (key: string, stamp: string, validUntil = Infinity) => ({ known, key, stamp: { stamp, validUntil } });
-  let known = new KnownTags(3);
+describe('KeptAnswers', () => {
+  const body = (n: number) => Buffer.alloc(n, 1);
+  const keep = (kept: KeptAnswers, key: string, stamp: string, size = 10, validUntil = Infinity) =>
+    kept.keep({ kept, key, stamp: { stamp, validUntil } }, { tag: `"${key}-${stamp}"`, body: body(size), type: 'application/json' });
 
-  it('gives the ETag back only for the same stamp, before the time the answer may change', () => {
-    known = new KnownTags(3);
-    known.remember(at('a', 's1', 1000), '"t1"');
-    expect(known.current('a', 's1', 999)).toBe('"t1"');
-    expect(known.current('a', 's1', 1000)).toBeUndefined();
-    expect(known.current('a', 's2', 0)).toBeUndefined();
-    expect(known.current('b', 's1', 0)).toBeUndefined();
-    known.remember(at('a', 's2'), '"t2"');
-    expect(known.current('a', 's1', 0)).toBeUndefined();
-    expect(known.current('a', 's2', 5000)).toBe('"t2"');
+  it('gives the answer back only for the same stamp, before the time it may change', () => {
+    const kept = new KeptAnswers(3);
+    keep(kept, 'a', 's1', 10, 1000);
+    expect(kept.current('a', 's1', 999)?.tag).toBe('"a-s1"');
+    expect(kept.current('a', 's1', 1000)).toBeUndefined();
+    expect(kept.current('a', 's2', 0)).toBeUndefined();
+    expect(kept.current('b', 's1', 0)).toBeUndefined();
+    keep(kept, 'a', 's2');
+    expect(kept.current('a', 's1', 0)).toBeUndefined();
+    expect(kept.current('a', 's2', 5000)?.tag).toBe('"a-s2"');
+    expect(kept.size).toBe(1);
   });
 
-  it('holds at most its capacity, dropping the least recently used', () => {
-    known = new KnownTags(3);
-    for (const k of ['a', 'b', 'c']) known.remember(at(k, 's'), `"${k}"`);
-    expect(known.current('a', 's', 0)).toBe('"a"');
-    known.remember(at('d', 's'), '"d"');
-    expect(known.size).toBe(3);
-    expect(known.current('b', 's', 0)).toBeUndefined();
-    expect(['a', 'c', 'd'].map((k) => known.current(k, 's', 0))).toEqual(['"a"', '"c"', '"d"']);
+  it('holds at most its capacity and its bytes, dropping the least recently used', () => {
+    const kept = new KeptAnswers(3, 100);
+    for (const k of ['a', 'b', 'c']) keep(kept, k, 's');
+    expect(kept.current('a', 's', 0)).toBeDefined();
+    keep(kept, 'd', 's');
+    expect(kept.size).toBe(3);
+    expect(kept.current('b', 's', 0)).toBeUndefined();
+    expect(['a', 'c', 'd'].map((k) => kept.current(k, 's', 0)?.tag)).toEqual(['"a-s"', '"c-s"', '"d-s"']);
+    // 10 + 10 + 10 bytes kept; 75 more leave room for two of them (95), not three (105): the oldest goes.
+    keep(kept, 'e', 's', 75);
+    expect(['a', 'c', 'd', 'e'].map((k) => kept.current(k, 's', 0) !== undefined)).toEqual([false, true, true, true]);
+    // An answer larger than the whole budget is not kept, and takes nothing else out.
+    keep(kept, 'f', 's', 101);
+    expect(kept.current('f', 's', 0)).toBeUndefined();
+    expect(kept.size).toBe(3);
   });
 });

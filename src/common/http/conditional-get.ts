@@ -7,8 +7,8 @@ export const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
 
 /**
  * Where the body of an answer came from, as `X-Cache-Status` says it:
- * - `HIT`: the serialised page the server keeps (the odds pages, per board version) was sent as it was, or a 304
- *   was answered from the ETag the server kept for the request, without building the answer (revalidation.ts);
+ * - `HIT`: a serialised page the server keeps was sent as it was (the odds pages, per board version; the answers of
+ *   `@Revalidate` routes, while their data is unchanged), or a 304 was answered without building the answer;
  * - `MISS`: the route keeps serialised pages, and this request built the page (later requests reuse it);
  * - `BYPASS`: the route builds every answer (it keeps no serialised pages);
  * - `STALE`: never sent: a kept page belongs to one board version, so the server never serves one older than its data.
@@ -56,6 +56,19 @@ export function entityTag(tier: string, body: string | Buffer): { tag: string; s
   let tag = d.tags.get(tier);
   if (tag === undefined) d.tags.set(tier, (tag = tagOf(tier, d.body)));
   return { tag, status };
+}
+
+/**
+ * A string answer as the Buffer the server keeps and sends again (a `@Revalidate` route's), with the ETag the string
+ * has: its digest leaves the response times out, as for any string answer, whatever bytes they hold.
+ */
+function keepable(tier: string, body: string): { body: Buffer; tag: string } {
+  const buf = Buffer.from(body);
+  const d: Digest = { body: sha256(body.replace(RESPONSE_TIMES, '"$1":""')), tags: new Map() };
+  buffers.set(buf, d);
+  const tag = tagOf(tier, d.body);
+  d.tags.set(tier, tag);
+  return { body: buf, tag };
 }
 
 function tagOf(tier: string, bodyDigest: string): string {
@@ -115,8 +128,16 @@ export function registerConditionalGet(fastify: FastifyInstance, apiPrefix: stri
     const route = req.routeOptions.url;
     const type = reply.getHeader('content-type');
     if (!route?.startsWith(prefix) || route === health || typeof type !== 'string' || !TYPES.test(type)) return done(null, payload);
-    const { tag, status } = entityTag(req.account?.tier ?? 'none', payload);
-    req.revalidation?.known.remember(req.revalidation, tag);
+    const tier = req.account?.tier ?? 'none';
+    let tag: string;
+    let status: CacheStatus;
+    if (req.revalidation && typeof payload === 'string') {
+      // Kept to be sent again while its data is unchanged (revalidation.ts).
+      const kept = keepable(tier, payload);
+      req.revalidation.kept.keep(req.revalidation, { ...kept, type });
+      ({ body: payload, tag } = kept);
+      status = 'MISS';
+    } else ({ tag, status } = entityTag(tier, payload));
     void reply.header('ETag', tag).header('Cache-Control', CACHE_CONTROL).header('X-Cache-Status', status);
     if (!noneMatch(req.headers['if-none-match'], tag)) return done(null, payload);
     done(null, notModified(reply));
@@ -129,15 +150,9 @@ function notModified(reply: FastifyReply): null {
   return null;
 }
 
-interface Known {
-  stamp: string;
-  validUntil: number;
-  tag: string;
-}
-
 /** What a `@Revalidate` route's request carries from its interceptor (revalidation.ts) to the hook that digests the answer. */
 export interface Revalidation {
-  known: KnownTags;
+  kept: KeptAnswers;
   key: string;
   /** The stamp of the data the answer is built from, taken before it was built. */
   stamp: { stamp: string; validUntil: number };
@@ -145,38 +160,65 @@ export interface Revalidation {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set when the answer is being built for a `@Revalidate` route: its ETag is remembered once sent. */
+    /** Set when the answer is being built for a `@Revalidate` route: it is kept once sent. */
     revalidation?: Revalidation;
     /** Set when the request is answered 304 before the route ran: the ETag it matched. */
     notModified?: string;
   }
 }
 
+/** An answer kept for a request: its bytes and ETag, and the stamp of the data it was built from. */
+export interface KeptAnswer {
+  stamp: string;
+  validUntil: number;
+  tag: string;
+  body: Buffer;
+  type: string;
+}
+
 /**
- * The ETags last sent per request, with the stamp each answer was built from: a bounded map, the least recently
- * used dropped first. An entry is a few hundred bytes.
+ * The answers of `@Revalidate` routes as last sent, per request, with the stamp of the data each was built from:
+ * at most `capacity` of them and `maxBytes` of bodies, the least recently used dropped first.
  */
-export class KnownTags {
-  private readonly entries = new Map<string, Known>();
+export class KeptAnswers {
+  private readonly entries = new Map<string, KeptAnswer>();
+  private bytes = 0;
 
-  constructor(readonly capacity = 20_000) {}
+  constructor(
+    readonly capacity = 10_000,
+    readonly maxBytes = 16 * 1024 * 1024,
+  ) {}
 
-  /** The ETag sent for `key` if the data is still at `stamp` and the answer has not aged out by `now`. */
-  current(key: string, stamp: string, now: number): string | undefined {
+  /** The answer kept for `key` if the data is still at `stamp` and the answer has not aged out by `now`. */
+  current(key: string, stamp: string, now: number): KeptAnswer | undefined {
     const k = this.entries.get(key);
     if (!k || k.stamp !== stamp || now >= k.validUntil) return undefined;
     this.entries.delete(key);
     this.entries.set(key, k);
-    return k.tag;
+    return k;
   }
 
-  remember(r: Revalidation, tag: string): void {
-    this.entries.delete(r.key);
-    this.entries.set(r.key, { stamp: r.stamp.stamp, validUntil: r.stamp.validUntil, tag });
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  keep(r: Revalidation, answer: Omit<KeptAnswer, 'stamp' | 'validUntil'>): void {
+    this.drop(r.key);
+    if (answer.body.length > this.maxBytes) return;
+    this.entries.set(r.key, { ...answer, stamp: r.stamp.stamp, validUntil: r.stamp.validUntil });
+    this.bytes += answer.body.length;
+    while (this.entries.size > this.capacity || this.bytes > this.maxBytes) this.drop(this.entries.keys().next().value!);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private drop(key: string): void {
+    const k = this.entries.get(key);
+    if (!k) return;
+    this.entries.delete(key);
+    this.bytes -= k.body.length;
   }
 }

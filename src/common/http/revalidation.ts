@@ -9,18 +9,19 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { of, type Observable } from 'rxjs';
 import type { Account } from '../auth/account.js';
 import { Clock } from '../time/clock.js';
-import { KnownTags, noneMatch } from './conditional-get.js';
+import { CLIENT_SHAPE } from '../client-profiles/rest-shapes.js';
+import { KeptAnswers, noneMatch } from './conditional-get.js';
 
 /**
- * Conditional GETs answered before the answer is built. A route whose answer is a function of some data the
- * server can version cheaply declares that data with `@Revalidate(kind)`; a provider of ANSWER_STAMPS says the
- * data's current stamp. The ETag stays the digest of the answer (conditional-get.ts): the server remembers, per
- * caller and request, the ETag it last sent with the stamp of the data it was built from. A request whose
- * If-None-Match names that ETag while the stamp is unchanged is answered 304 without running the route.
+ * Answers kept while their data is unchanged. A route whose answer is a function of some data the server can version
+ * cheaply declares that data with `@Revalidate(kind)`; a provider of ANSWER_STAMPS says the data's current stamp.
+ * The server keeps the answer it last sent per request (its bytes and ETag, the digest of the answer as for any
+ * route: conditional-get.ts) with the stamp of the data it was built from. While the stamp is unchanged, a request
+ * whose If-None-Match names that ETag is answered 304, and any other gets the kept bytes, without running the route.
  */
 
 /** The data a route's answer is built from: `listing`, the events of the caller's board view as the event and reference lists show them. */
@@ -64,16 +65,16 @@ export function requestKey(req: FastifyRequest, account: Account | undefined): s
 }
 
 /**
- * Answers 304 before the route runs when the If-None-Match of a `@Revalidate` route's request names the ETag last
- * sent for it and its data has not changed since; otherwise lets the route build the answer and has its ETag
- * remembered (conditional-get.ts). After the guards: a 304 counts on the rate limit as any request does.
+ * Answers a `@Revalidate` route's request from the answer kept for it while its data has not changed (304 when its
+ * If-None-Match names the kept ETag, else the kept bytes); otherwise lets the route build the answer and has it
+ * kept (conditional-get.ts). After the guards: such an answer counts on the rate limit as any request does.
  */
 @Injectable()
 export class RevalidationInterceptor implements NestInterceptor {
   constructor(
     private readonly reflector: Reflector,
     private readonly clock: Clock,
-    private readonly known: KnownTags,
+    private readonly kept: KeptAnswers,
     @Inject(ANSWER_STAMPS) private readonly stamps: AnswerStamps,
   ) {}
 
@@ -86,15 +87,19 @@ export class RevalidationInterceptor implements NestInterceptor {
     const now = this.clock.now();
     const stamp = this.stamps.stamp(kind, req.account, now);
     const key = requestKey(req, req.account);
-    const inm = req.headers['if-none-match'];
-    if (inm !== undefined) {
-      const tag = this.known.current(key, stamp.stamp, now);
-      if (tag !== undefined && noneMatch(inm, tag)) {
-        req.notModified = tag;
+    const kept = this.kept.current(key, stamp.stamp, now);
+    if (kept) {
+      if (noneMatch(req.headers['if-none-match'], kept.tag)) {
+        req.notModified = kept.tag;
         return of(undefined);
       }
+      // A route whose answer a client profile reshapes afterwards is answered from its kept ETag only.
+      if (!this.reflector.get(CLIENT_SHAPE, ctx.getHandler())) {
+        void ctx.switchToHttp().getResponse<FastifyReply>().header('content-type', kept.type);
+        return of(kept.body);
+      }
     }
-    req.revalidation = { known: this.known, key, stamp };
+    req.revalidation = { kept: this.kept, key, stamp };
     return next.handle();
   }
 }
