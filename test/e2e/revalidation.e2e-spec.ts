@@ -203,12 +203,17 @@ describe('answers of the event and reference lists kept while their data is unch
     expect(again.headers.get('content-type')).toBeNull();
   });
 
-  it('the ETag is not reused across tiers, keys or client profiles', async () => {
-    const ent = await t.call('/sports', { key: KEYS.enterprise });
+  it('a kept answer serves every key of the same tier, add-ons and profile, and no other', async () => {
+    const ent = await t.call('/leagues?sport=hockey', { key: KEYS.enterprise });
     const tag = ent.headers.get('etag')!;
-    expect((await t.call('/sports', { key: KEYS.enterprise, headers: { 'If-None-Match': tag } })).status).toBe(304);
-    // Same bytes for another tier: its own ETag, so the enterprise one does not validate it.
-    expect((await t.call('/sports', { key: KEYS.sharp, headers: { 'If-None-Match': tag } })).status).toBe(200);
-    expect((await t.call('/sports', { headers: { 'If-None-Match': tag } })).status).toBe(200);
+    const other = await t.call('/leagues?sport=hockey', { key: await t.newKey('enterprise') });
+    expect([other.headers.get('x-cache-status'), other.headers.get('etag')]).toEqual(['HIT', tag]);
+    expect((await t.call('/leagues?sport=hockey', { key: KEYS.enterprise, headers: { 'If-None-Match': tag } })).status).toBe(304);
+    // The same bytes for another tier: its own ETag, so the enterprise one does not validate it.
+    const sharp = await t.call('/leagues?sport=hockey', { key: KEYS.sharp, headers: { 'If-None-Match': tag } });
+    expect([sharp.status, sharp.headers.get('x-cache-status')]).toEqual([200, 'MISS']);
+    // Another client profile is another request.
+    const python = await t.call('/leagues?sport=hockey', { key: KEYS.enterprise, headers: { 'User-Agent': 'python-requests/2.32' } });
+    expect([python.status, python.headers.get('x-cache-status')]).toEqual([200, 'MISS']);
   });
 });

@@ -52,14 +52,12 @@ export const Revalidate = (kind: StampKind) =>
   applyDecorators(SetMetadata(REVALIDATE_KIND, kind), UseInterceptors(RevalidationInterceptor));
 
 /**
- * The request's identity for its answer: method, URL (path and query as sent), the caller's key, tier and add-ons,
- * and the headers that choose a client profile's shape. Two requests with the same identity and the same data
- * stamp get the same answer.
+ * The request's identity for its answer: method, URL (path and query as sent), what of the caller's account an
+ * answer can depend on (tier, add-ons, the arbitrage switch; not the key itself), and the headers that choose a
+ * client profile. Two requests with the same identity and the same data stamp get the same answer.
  */
 export function requestKey(req: FastifyRequest, account: Account | undefined): string {
-  const a = account
-    ? `${account.keyId}\u0001${account.tier}\u0001${account.arbitrageEnabled}\u0001${(account.addons ?? []).join(',')}`
-    : '-';
+  const a = account ? `${account.tier}\u0001${account.arbitrageEnabled}\u0001${(account.addons ?? []).join(',')}` : '-';
   const h = req.headers;
   return `${req.method}\u0001${req.url}\u0001${a}\u0001${String(h['user-agent'] ?? '')}\u0001${String(h['x-client-profile'] ?? '')}`;
 }
