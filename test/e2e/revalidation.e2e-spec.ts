@@ -203,6 +203,25 @@ describe('answers of the event and reference lists kept while their data is unch
     expect(again.headers.get('content-type')).toBeNull();
   });
 
+  it('a kept answer carries the headers its route set (X-Limit-Clamped)', async () => {
+    const key = await t.newKey('enterprise');
+    const first = await t.call('/events?limit=300', { key });
+    expect([first.headers.get('x-cache-status'), first.headers.get('x-limit-clamped'), first.json.pagination.limit]).toEqual([
+      'MISS',
+      '200',
+      200,
+    ]);
+    const kept = await t.call('/events?limit=300', { key });
+    expect([kept.headers.get('x-cache-status'), kept.headers.get('x-limit-clamped'), kept.json.pagination.limit]).toEqual([
+      'HIT',
+      '200',
+      200,
+    ]);
+    const again = await t.call('/events?limit=300', { key, headers: { 'If-None-Match': first.headers.get('etag')! } });
+    expect([again.status, again.headers.get('x-cache-status'), again.headers.get('x-limit-clamped')]).toEqual([304, 'HIT', '200']);
+    expect((await t.call('/events?limit=20', { key })).headers.get('x-limit-clamped')).toBeNull();
+  });
+
   it('a kept answer serves every key of the same tier, add-ons and profile, and no other', async () => {
     const ent = await t.call('/leagues?sport=hockey', { key: KEYS.enterprise });
     const tag = ent.headers.get('etag')!;

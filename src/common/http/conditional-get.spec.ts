@@ -67,7 +67,10 @@ describe('noneMatch (If-None-Match, weak comparison)', () => {
 describe('KeptAnswers', () => {
   const body = (n: number) => Buffer.alloc(n, 1);
   const keep = (kept: KeptAnswers, key: string, stamp: string, size = 10, validUntil = Infinity) =>
-    kept.keep({ kept, key, stamp: { stamp, validUntil } }, { tag: `"${key}-${stamp}"`, body: body(size), type: 'application/json' });
+    kept.keep(
+      { kept, key, stamp: { stamp, validUntil } },
+      { tag: `"${key}-${stamp}"`, body: body(size), type: 'application/json', headers: {} },
+    );
 
   it('gives the answer back only for the same stamp, before the time it may change', () => {
     const kept = new KeptAnswers(3);

@@ -1,6 +1,7 @@
 import * as nodeCrypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LIMIT_CLAMPED_HEADER } from './limit-clamp.js';
 
 /** Sent with every answer that carries an ETag: the answer is per caller, and is revalidated before each reuse. */
 export const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
@@ -134,7 +135,12 @@ export function registerConditionalGet(fastify: FastifyInstance, apiPrefix: stri
     if (req.revalidation && typeof payload === 'string') {
       // Kept to be sent again while its data is unchanged (revalidation.ts).
       const kept = keepable(tier, payload);
-      req.revalidation.kept.keep(req.revalidation, { ...kept, type });
+      const headers: Record<string, string> = {};
+      for (const h of ROUTE_HEADERS) {
+        const v = reply.getHeader(h);
+        if (v !== undefined) headers[h] = String(v);
+      }
+      req.revalidation.kept.keep(req.revalidation, { ...kept, type, headers });
       ({ body: payload, tag } = kept);
       status = 'MISS';
     } else ({ tag, status } = entityTag(tier, payload));
@@ -167,14 +173,18 @@ declare module 'fastify' {
   }
 }
 
-/** An answer kept for a request: its bytes and ETag, and the stamp of the data it was built from. */
+/** An answer kept for a request: its bytes, ETag and the headers its route set, and the stamp of the data it was built from. */
 export interface KeptAnswer {
   stamp: string;
   validUntil: number;
   tag: string;
   body: Buffer;
   type: string;
+  headers: Record<string, string>;
 }
+
+/** The headers a route's own work sets on its answer (the rest come from the guards and hooks, answer kept or not). */
+const ROUTE_HEADERS = [LIMIT_CLAMPED_HEADER];
 
 /**
  * The answers of `@Revalidate` routes as last sent, per request, with the stamp of the data each was built from:

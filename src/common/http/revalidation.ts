@@ -87,13 +87,15 @@ export class RevalidationInterceptor implements NestInterceptor {
     const key = requestKey(req, req.account);
     const kept = this.kept.current(key, stamp.stamp, now);
     if (kept) {
+      const reply = ctx.switchToHttp().getResponse<FastifyReply>();
       if (noneMatch(req.headers['if-none-match'], kept.tag)) {
+        void reply.headers(kept.headers);
         req.notModified = kept.tag;
         return of(undefined);
       }
       // A route whose answer a client profile reshapes afterwards is answered from its kept ETag only.
       if (!this.reflector.get(CLIENT_SHAPE, ctx.getHandler())) {
-        void ctx.switchToHttp().getResponse<FastifyReply>().header('content-type', kept.type);
+        void reply.headers(kept.headers).header('content-type', kept.type);
         return of(kept.body);
       }
     }
