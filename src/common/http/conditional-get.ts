@@ -1,6 +1,7 @@
 import * as nodeCrypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { dict } from '../../domain/dict.js';
 import { LIMIT_CLAMPED_HEADER } from './limit-clamp.js';
 
 /** Sent with every answer that carries an ETag: the answer is per caller, and is revalidated before each reuse. */
@@ -135,7 +136,7 @@ export function registerConditionalGet(fastify: FastifyInstance, apiPrefix: stri
     if (req.revalidation && typeof payload === 'string') {
       // Kept to be sent again while its data is unchanged (revalidation.ts).
       const kept = keepable(tier, payload);
-      const headers: Record<string, string> = {};
+      const headers = dict<string>();
       for (const h of ROUTE_HEADERS) {
         const v = reply.getHeader(h);
         if (v !== undefined) headers[h] = String(v);
