@@ -110,7 +110,9 @@ export function noneMatch(header: string | string[] | undefined, tag: string): b
  * Conditional GETs on every data answer of the API: a strong, tier-scoped `ETag`, `Cache-Control: private,
  * max-age=0, must-revalidate` and `X-Cache-Status`; a request whose If-None-Match matches gets 304 with no body
  * (its other headers kept: the rate-limit headers, X-Tier, X-Request-Id). Decided as the answer is sent
- * (onSend), after the guards: a 304 is a request like any other on the rate limit and in the usage counts.
+ * (onSend), after the guards: a 304 is a request like any other on the rate limit and in the usage counts. A
+ * `@Revalidate` route's answer is kept here as it is sent; its interceptor (revalidation.ts) answers from it while
+ * the data is unchanged, and marks the request so that this hook sends the 304.
  * Streams (hijacked replies), errors, redirects and the health report are left as they are.
  */
 export function registerConditionalGet(fastify: FastifyInstance, apiPrefix: string): void {
