@@ -51,7 +51,7 @@ const RESPONSE_TIMES = /"(updated_at|server_time|updated)":"[^"]*"/g;
  * by two tiers have two ETags (a tier's answers are filtered for it: an ETag of one never validates the other's).
  */
 export function entityTag(tier: string, body: string | Buffer): { tag: string; status: CacheStatus } {
-  if (typeof body === 'string') return { tag: tagOf(tier, sha256(body.replace(RESPONSE_TIMES, '"$1":""'))), status: 'BYPASS' };
+  if (typeof body === 'string') return { tag: tagOf(tier, stringDigest(body)), status: 'BYPASS' };
   let d = buffers.get(body);
   const status: CacheStatus = d ? 'HIT' : 'MISS';
   if (!d) buffers.set(body, (d = { body: sha256(body), tags: new Map() }));
@@ -66,11 +66,16 @@ export function entityTag(tier: string, body: string | Buffer): { tag: string; s
  */
 function keepable(tier: string, body: string): { body: Buffer; tag: string } {
   const buf = Buffer.from(body);
-  const d: Digest = { body: sha256(body.replace(RESPONSE_TIMES, '"$1":""')), tags: new Map() };
+  const d: Digest = { body: stringDigest(body), tags: new Map() };
   buffers.set(buf, d);
   const tag = tagOf(tier, d.body);
   d.tags.set(tier, tag);
   return { body: buf, tag };
+}
+
+/** The digest of a string answer: its response times left out, so that an answer built again keeps its digest. */
+function stringDigest(body: string): string {
+  return sha256(body.replace(RESPONSE_TIMES, '"$1":""'));
 }
 
 function tagOf(tier: string, bodyDigest: string): string {
