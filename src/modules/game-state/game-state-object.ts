@@ -44,8 +44,7 @@ export function gameStateObject(e: GameStateContext, bookCount: number, now: num
   });
   delete out.source_count;
   out.source_count = e.gameState.source_count ?? 1;
-  const updated = typeof e.gameState.updated_at === 'string' ? Date.parse(e.gameState.updated_at) : NaN;
-  const reported = typeof e.gameState.reported_at === 'string' ? Date.parse(e.gameState.reported_at) : updated;
+  const { updated, reported } = reportTimes(e.gameState);
   if (Number.isFinite(updated) && now - updated > STALE_MS) out.stale = true;
   if (Number.isFinite(reported) && now - reported > AGGREGATOR_STALE_MS) out.aggregator_stale = true;
   return out;
@@ -58,10 +57,19 @@ export function gameStateObject(e: GameStateContext, bookCount: number, now: num
  */
 export function gameStateTurns(e: GameStateContext): number[] {
   if (e.status !== 'live' || !e.gameState || typeof e.gameState.home_score !== 'number') return [];
-  const updated = typeof e.gameState.updated_at === 'string' ? Date.parse(e.gameState.updated_at) : NaN;
-  const reported = typeof e.gameState.reported_at === 'string' ? Date.parse(e.gameState.reported_at) : updated;
+  const { updated, reported } = reportTimes(e.gameState);
   const out: number[] = [];
   if (Number.isFinite(updated)) out.push(updated + STALE_MS);
   if (Number.isFinite(reported)) out.push(reported + AGGREGATOR_STALE_MS);
   return out;
+}
+
+/**
+ * When the primary source last updated the state (`updated_at`) and when any source last reported it
+ * (`reported_at`, the update time when absent), in ms; NaN when unknown. The `stale` flags are measured from these.
+ */
+function reportTimes(g: GameState): { updated: number; reported: number } {
+  const updated = typeof g.updated_at === 'string' ? Date.parse(g.updated_at) : NaN;
+  const reported = typeof g.reported_at === 'string' ? Date.parse(g.reported_at) : updated;
+  return { updated, reported };
 }
