@@ -1,4 +1,5 @@
 import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/odds-row.js';
+import { partitionPoint } from '../../domain/sorted.js';
 
 export type IndexKind = 'event' | 'book' | 'league' | 'sport' | 'market' | 'group' | 'ladder';
 
@@ -540,7 +541,7 @@ export class OddsBoard {
       for (const r of this.rows.values()) if (r.changedAt > since) rows.push(r);
     } else {
       const ids = new Set<string>();
-      for (let i = lowerBound(this.changeAt, since); i < this.changeIds.length; i++) ids.add(this.changeIds[i]!);
+      for (let i = partitionPoint(this.changeAt, (at) => at <= since); i < this.changeIds.length; i++) ids.add(this.changeIds[i]!);
       rows = [];
       for (const id of ids) {
         const r = this.rows.get(id);
@@ -589,15 +590,4 @@ export function withinEvent(a: OddsRow, b: OddsRow): number {
     cmpStr(a.sportsbook, b.sportsbook) ||
     cmpStr(a.id, b.id)
   );
-}
-
-function lowerBound(log: readonly number[], since: number): number {
-  let lo = 0;
-  let hi = log.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (log[mid]! <= since) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

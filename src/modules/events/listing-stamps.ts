@@ -4,6 +4,7 @@ import type { AnswerStamp, AnswerStamps, StampKind } from '../../common/http/rev
 import { Catalog } from '../../config/catalog.js';
 import type { OddsBoard } from '../board/odds-board.js';
 import { BoardService } from '../board/board.service.js';
+import { partitionPoint } from '../../domain/sorted.js';
 import { gameStateTurns } from '../game-state/game-state-object.js';
 
 /**
@@ -41,13 +42,7 @@ export class ListingStamps implements AnswerStamps {
       this.turns.set(board, (t = { version: board.listingVersion, times }));
     }
     const times = t.times;
-    let lo = 0;
-    let hi = times.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (times[mid]! < now) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = partitionPoint(times, (at) => at < now);
     return lo < times.length ? times[lo]! : Infinity;
   }
 }
