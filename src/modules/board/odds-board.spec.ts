@@ -189,15 +189,22 @@ describe('OddsBoard listingVersion', () => {
     // A book joins; a market type joins; the book's only row leaves; the event is replaced; it leaves.
     board.applyChangeSet(changeSet(4, T0 + 3, { upserted: [ml('d', 'fanduel', 2)] }));
     expect(moved()).toBe(true);
+    // A new price for the book's only row on the event: the row is replaced, the event's books are as they were.
+    board.applyChangeSet(changeSet(5, T0 + 3, { upserted: [ml('d', 'fanduel', 2.05)] }));
+    expect(moved()).toBe(false);
     board.applyChangeSet(
-      changeSet(5, T0 + 4, { upserted: [ml('e', 'draftkings', 1.9, { marketType: 'point_spread', ladderKey: 'ev1|point_spread|full' })] }),
+      changeSet(6, T0 + 4, { upserted: [ml('e', 'draftkings', 1.9, { marketType: 'point_spread', ladderKey: 'ev1|point_spread|full' })] }),
     );
     expect(moved()).toBe(true);
-    board.applyChangeSet(changeSet(6, T0 + 5, { removed: [removal(board.rows.get('d')!, T0 + 5)] }));
+    // The same for the only row of a market type.
+    const e = board.rows.get('e')!;
+    board.applyChangeSet(changeSet(7, T0 + 4, { upserted: [{ ...e, decimal: 1.95 }] }));
+    expect(moved()).toBe(false);
+    board.applyChangeSet(changeSet(8, T0 + 5, { removed: [removal(board.rows.get('d')!, T0 + 5)] }));
     expect(moved()).toBe(true);
-    board.applyChangeSet(changeSet(7, T0 + 6, { events: [boardEvent('ev1', { status: 'live' })] }));
+    board.applyChangeSet(changeSet(9, T0 + 6, { events: [boardEvent('ev1', { status: 'live' })] }));
     expect(moved()).toBe(true);
-    board.applyChangeSet(changeSet(8, T0 + 7, { eventsRemoved: ['ev1'] }));
+    board.applyChangeSet(changeSet(10, T0 + 7, { eventsRemoved: ['ev1'] }));
     expect(moved()).toBe(true);
     // Each board has a serial of its own: a stamp of one never matches another at the same version.
     expect(new OddsBoard().serial).not.toBe(board.serial);

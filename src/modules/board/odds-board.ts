@@ -435,10 +435,15 @@ export class OddsBoard {
   /** A row onto the board in place of the one with its id (its own lastSeenAt replaces any later sighting). */
   private placeRow(r: OddsRow): void {
     const prev = this.rows.get(r.id);
+    const listed = this.listingVersion;
     if (prev) this.unindexRow(prev);
     this.rows.set(r.id, r);
     this.seenLater.delete(r.id);
     this.indexRow(r);
+    // A row replaced in its own event, book and market type leaves the event's books and market types as they
+    // were, even when it is their only row (its counts passed through 0 and back): nothing a list shows moved.
+    if (prev && prev.eventId === r.eventId && prev.sportsbook === r.sportsbook && prev.marketType === r.marketType)
+      this.listingVersion = listed;
   }
 
   /** A row off the board, with its indexes and its sighting. */
