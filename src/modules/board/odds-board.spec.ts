@@ -115,7 +115,7 @@ describe('OddsBoard indexes', () => {
     expect([...board.rows.values()].every((r) => r.eventId !== 'ev2')).toBe(true);
   });
 
-  it('a ladder keeps its rows in id-set order: a re-priced row moves to the end, a sighting keeps its place, its object and the array of its group', () => {
+  it('a ladder keeps its rows in the order first placed: a re-priced row and a sighting keep their place, a row moved to another line goes to the end', () => {
     const board = new OddsBoard();
     // Three rows of one ladder (ev0 moneyline).
     const rows = [row(0, T0), row(3, T0), row(6, T0)];
@@ -137,8 +137,19 @@ describe('OddsBoard indexes', () => {
     // The new price carries its own sighting; the replaced object keeps its own.
     expect(board.seenAt(board.rows.get(before[0]!)!)).toBe(T0 + 2000);
     expect(board.seenAt(repriced)).toBe(T0);
-    expect(ids()).toEqual([...before.slice(1), before[0]]);
+    expect(ids()).toEqual(before);
     expect(board.ladderRows(ladder)!.get(before[0]!)!.decimal).toBe(3);
+    // Its group holds the new object in the old one's place (a new array: the group changed).
+    const groupAfter = board.groupRows(rows[0]!.groupKey);
+    expect(groupAfter).not.toBe(groupBefore);
+    expect(groupAfter.map((r) => r.id)).toEqual(groupBefore.map((r) => r.id));
+    expect(groupAfter[groupBefore.indexOf(repriced)]).toBe(board.rows.get(before[0]!));
+    expectIndexesMatchScan(board);
+    // A row moved to another line of the ladder leaves its place and goes to the end.
+    const mover = board.rows.get(before[0]!)!;
+    board.applyChangeSet(changeSet(4, T0 + 3000, { upserted: [{ ...mover, line: 7.5, groupLine: 7.5, groupKey: `${ladder}|7.5` }] }));
+    expect(ids()).toEqual([...before.slice(1), before[0]]);
+    expect(board.groupRows(rows[0]!.groupKey).map((r) => r.id)).not.toContain(before[0]);
     expectIndexesMatchScan(board);
   });
 
@@ -200,11 +211,16 @@ describe('OddsBoard listingVersion', () => {
     const e = board.rows.get('e')!;
     board.applyChangeSet(changeSet(7, T0 + 4, { upserted: [{ ...e, decimal: 1.95 }] }));
     expect(moved()).toBe(false);
-    board.applyChangeSet(changeSet(8, T0 + 5, { removed: [removal(board.rows.get('d')!, T0 + 5)] }));
+    // And for that row moved to another line (another group of the ladder): the event's market types are the same.
+    board.applyChangeSet(
+      changeSet(8, T0 + 4, { upserted: [{ ...e, line: -4.5, groupLine: -4.5, groupKey: 'ev1|point_spread|full|-4.5' }] }),
+    );
+    expect(moved()).toBe(false);
+    board.applyChangeSet(changeSet(9, T0 + 5, { removed: [removal(board.rows.get('d')!, T0 + 5)] }));
     expect(moved()).toBe(true);
-    board.applyChangeSet(changeSet(9, T0 + 6, { events: [boardEvent('ev1', { status: 'live' })] }));
+    board.applyChangeSet(changeSet(10, T0 + 6, { events: [boardEvent('ev1', { status: 'live' })] }));
     expect(moved()).toBe(true);
-    board.applyChangeSet(changeSet(10, T0 + 7, { eventsRemoved: ['ev1'] }));
+    board.applyChangeSet(changeSet(11, T0 + 7, { eventsRemoved: ['ev1'] }));
     expect(moved()).toBe(true);
     // Each board has a serial of its own: a stamp of one never matches another at the same version.
     expect(new OddsBoard().serial).not.toBe(board.serial);

@@ -101,6 +101,20 @@ function removeFrom<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
 }
 
 /** Counts `inner` under `outer` up or down; true when that took `inner` into or out of the set (a count to or from 0). */
+/** Whether two versions of a row sit in the same places of every index (event, book, league, market, ladder, group). */
+function sameSlot(a: OddsRow, b: OddsRow): boolean {
+  return (
+    a.eventId === b.eventId &&
+    a.sportsbook === b.sportsbook &&
+    a.marketType === b.marketType &&
+    a.league === b.league &&
+    a.sport === b.sport &&
+    a.ladderKey === b.ladderKey &&
+    a.groupKey === b.groupKey &&
+    a.groupLine === b.groupLine
+  );
+}
+
 function bump(m: Map<string, Map<string, number>>, outer: string, inner: string, by: number): boolean {
   let im = m.get(outer);
   if (!im) m.set(outer, (im = new Map()));
@@ -143,8 +157,9 @@ export class OddsBoard {
     book: new Map(),
   };
   /**
-   * The rows of each ladder by id, in the order an id set would hold them (a re-priced row moves to the end,
-   * a sighting keeps its place): detection iterates the row objects without looking each id up in `rows`.
+   * The rows of each ladder by id, in the order they were first placed (a re-priced row and a sighting keep their
+   * place; a row moved from another group or ladder goes to the end): detection iterates the row objects without
+   * looking each id up in `rows`.
    * A row replaced by a new object (price change or sighting) is replaced here too.
    */
   private readonly ladders = new Map<string, Map<string, OddsRow>>();
@@ -435,15 +450,30 @@ export class OddsBoard {
   /** A row onto the board in place of the one with its id (its own lastSeenAt replaces any later sighting). */
   private placeRow(r: OddsRow): void {
     const prev = this.rows.get(r.id);
-    const listed = this.listingVersion;
-    if (prev) this.unindexRow(prev);
     this.rows.set(r.id, r);
     this.seenLater.delete(r.id);
+    if (prev && sameSlot(prev, r)) return this.replaceInPlace(prev, r);
+    const listed = this.listingVersion;
+    if (prev) this.unindexRow(prev);
     this.indexRow(r);
-    // A row replaced in its own event, book and market type leaves the event's books and market types as they
-    // were, even when it is their only row (its counts passed through 0 and back): nothing a list shows moved.
+    // A row moved to another line of its event, book and market type leaves the event's books and market types as
+    // they were, even when it is their only row (its counts passed through 0 and back): nothing a list shows moved.
     if (prev && prev.eventId === r.eventId && prev.sportsbook === r.sportsbook && prev.marketType === r.marketType)
       this.listingVersion = listed;
+  }
+
+  /**
+   * A new version of a row in the same slot (its event, book, market, ladder and group as before: a price or
+   * state change): only the indexes that hold row objects change, the ladder's and the group's, and the group keeps
+   * its order. Every count (books and market types per event, books per line) stays as it was.
+   */
+  private replaceInPlace(prev: OddsRow, r: OddsRow): void {
+    this.ladders.get(r.ladderKey)!.set(r.id, r);
+    const g = this.groups.get(r.groupKey)!;
+    const copy = g.slice();
+    copy[g.indexOf(prev)] = r;
+    this.groups.set(r.groupKey, copy);
+    this.touchEvent(r.eventId);
   }
 
   /** A row off the board, with its indexes and its sighting. */
