@@ -140,15 +140,16 @@ function sideMap<T>(kind: MiddleSideRecord['kind'], above: T, below: T): T {
   }
 }
 
-function sideOf(r: OddsRow): { kind: 'above' | 'below'; threshold: number } | null {
-  if (r.line === null || isQuarterLine(r.line)) return null;
-  if (isHandicap(r.marketType)) {
-    if (r.selectionType === 'home') return { kind: 'above', threshold: -r.line };
-    if (r.selectionType === 'away') return { kind: 'below', threshold: r.line };
+/** The side a row takes in a middle (wins above or below a threshold), or null (no line, a quarter line, a third outcome). */
+function sideOf(row: OddsRow): LadderSide | null {
+  if (row.line === null || isQuarterLine(row.line)) return null;
+  if (isHandicap(row.marketType)) {
+    if (row.selectionType === 'home') return { row, kind: 'above', threshold: -row.line };
+    if (row.selectionType === 'away') return { row, kind: 'below', threshold: row.line };
     return null;
   }
-  if (r.selectionType === 'over') return { kind: 'above', threshold: r.line };
-  if (r.selectionType === 'under') return { kind: 'below', threshold: r.line };
+  if (row.selectionType === 'over') return { row, kind: 'above', threshold: row.line };
+  if (row.selectionType === 'under') return { row, kind: 'below', threshold: row.line };
   return null;
 }
 
@@ -262,6 +263,13 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
   return out;
 }
 
+/** A row as one side of a middle. */
+interface LadderSide {
+  row: OddsRow;
+  kind: 'above' | 'below';
+  threshold: number;
+}
+
 /** A ladder read once per evaluation, whatever the scope: what every scope's middles are found from. */
 interface LadderPrep {
   /** The first usable row (event, market, period and sport are the same for the whole ladder). */
@@ -269,7 +277,7 @@ interface LadderPrep {
   /** Books with a usable row. */
   books: Set<string>;
   /** The sides of each book's main line, in board order (main lines are per book, so per scope too). */
-  sides: Array<{ row: OddsRow; kind: 'above' | 'below'; threshold: number }>;
+  sides: LadderSide[];
   pmf: Pmf | null;
   keyNumbers: number[];
 }
@@ -320,7 +328,7 @@ function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null
     for (const r of rows) {
       if (mains.get(r.sportsbook) !== line) continue;
       const s = sideOf(r);
-      if (s) sides.push({ row: r, kind: s.kind, threshold: s.threshold });
+      if (s) sides.push(s);
     }
   }
   const keyNumbers = isHandicap(first.marketType) ? (KEY_NUMBERS[first.sport] ?? []) : [];
