@@ -100,7 +100,6 @@ function removeFrom<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
   if (s.size === 0) m.delete(k);
 }
 
-/** Counts `inner` under `outer` up or down; true when that took `inner` into or out of the set (a count to or from 0). */
 /** Whether two versions of a row sit in the same places of every index (event, book, league, market, ladder, group). */
 function sameSlot(a: OddsRow, b: OddsRow): boolean {
   return (
@@ -115,6 +114,7 @@ function sameSlot(a: OddsRow, b: OddsRow): boolean {
   );
 }
 
+/** Counts `inner` under `outer` up or down; true when that took `inner` into or out of the set (a count to or from 0). */
 function bump(m: Map<string, Map<string, number>>, outer: string, inner: string, by: number): boolean {
   let im = m.get(outer);
   if (!im) m.set(outer, (im = new Map()));
@@ -471,7 +471,7 @@ export class OddsBoard {
     this.ladders.get(r.ladderKey)!.set(r.id, r);
     const g = this.groups.get(r.groupKey)!;
     const copy = g.slice();
-    copy[g.indexOf(prev)] = r;
+    copy[g.findIndex((x) => x.id === prev.id)] = r;
     this.groups.set(r.groupKey, copy);
     this.touchEvent(r.eventId);
   }
