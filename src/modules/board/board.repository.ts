@@ -40,14 +40,6 @@ async function* chunks<T>(items: T[], size = CHUNK): AsyncGenerator<T[]> {
   }
 }
 
-/** See BoardRepository.stamp. */
-export interface StoreStamp {
-  through: number;
-  odds: number;
-  events: number;
-  migrations: string;
-}
-
 /** A stored event as the board holds it. */
 export function toBoardEvent(e: EventEntity): BoardEvent {
   return {
@@ -70,22 +62,22 @@ export function toBoardEvent(e: EventEntity): BoardEvent {
 
 /** A stored price as the board holds it; `str` shares the strings rows repeat (one copy per distinct value). */
 export function toOddsRow(r: OddsEntity, str: Interner = new Interner()): OddsRow {
-  const row: OddsRow = {
+  return {
     id: r.id,
-    sportsbook: r.sportsbook,
-    eventId: r.eventId,
-    sport: r.sport,
-    league: r.league,
-    marketType: r.marketType,
-    period: r.period,
-    ladderKey: r.ladderKey,
-    groupKey: r.groupKey,
+    sportsbook: str.intern(r.sportsbook),
+    eventId: str.intern(r.eventId),
+    sport: str.intern(r.sport),
+    league: str.intern(r.league),
+    marketType: str.intern(r.marketType),
+    period: str.intern(r.period),
+    ladderKey: str.intern(r.ladderKey),
+    groupKey: str.intern(r.groupKey),
     groupLine: r.groupLine,
-    selection: r.selection,
-    selectionType: r.selectionType,
+    selection: str.intern(r.selection),
+    selectionType: str.intern(r.selectionType),
     line: r.line,
-    playerName: r.playerName,
-    statCategory: r.statCategory,
+    playerName: str.intern(r.playerName),
+    statCategory: str.intern(r.statCategory),
     american: r.oddsAmerican,
     decimal: r.oddsDecimal,
     probability: r.probability,
@@ -94,8 +86,8 @@ export function toOddsRow(r: OddsEntity, str: Interner = new Interner()): OddsRo
     changedAt: epochMs(r.changedAt),
     oddsChangedAt: epochMs(r.oddsChangedAt),
     lastSeenAt: epochMs(r.lastSeenAt),
-    externalEventId: r.externalEventId,
-    marketId: r.marketId,
+    externalEventId: str.intern(r.externalEventId),
+    marketId: str.intern(r.marketId),
     selectionId: r.selectionId,
     maxBet: r.maxBet,
     volume: r.volume,
@@ -107,32 +99,6 @@ export function toOddsRow(r: OddsEntity, str: Interner = new Interner()): OddsRo
     homePitcher: r.homePitcher,
     awayPitcher: r.awayPitcher,
   };
-  return shareStrings(row, str);
-}
-
-/** The string fields of a board row that many rows repeat (books, events, markets, keys, selections). */
-export const SHARED_FIELDS = [
-  'sportsbook',
-  'eventId',
-  'sport',
-  'league',
-  'marketType',
-  'period',
-  'ladderKey',
-  'groupKey',
-  'selection',
-  'selectionType',
-  'playerName',
-  'statCategory',
-  'externalEventId',
-  'marketId',
-] as const satisfies ReadonlyArray<keyof OddsRow>;
-
-/** The row with its repeated strings replaced by the interner's shared copies (one copy per distinct value). */
-export function shareStrings(row: OddsRow, str: Interner): OddsRow {
-  const fields = row as unknown as Record<(typeof SHARED_FIELDS)[number], string | null | undefined>;
-  for (const f of SHARED_FIELDS) fields[f] = str.intern(fields[f]);
-  return row;
 }
 
 /** One column written by the board writer: its name, its type, and its value (times: epoch ms). */
@@ -291,19 +257,6 @@ export class BoardRepository {
       `SELECT GREATEST((SELECT max(recorded_at) FROM odds_history), (SELECT max(removed_at) FROM odds_removals), (SELECT max(updated_at) FROM events)) AS w`,
     );
     return r?.w ? epochMs(r.w) : 0;
-  }
-
-  /**
-   * What identifies the store's board content between two moments with no writer in between: the newest change it
-   * holds in full, its counts of prices and events, and the migrations applied. Any write the service makes moves
-   * one of them (every change leaves a timestamped trace; a removal changes a count), and so does a migration.
-   */
-  async stamp(): Promise<StoreStamp> {
-    const [r] = await this.ds.query<Array<{ odds: number; events: number; migrations: string }>>(
-      `SELECT (SELECT count(*)::int FROM odds) AS odds, (SELECT count(*)::int FROM events) AS events,
-              (SELECT coalesce(string_agg(name, ',' ORDER BY id), '') FROM migrations) AS migrations`,
-    );
-    return { through: await this.persistedThrough(), odds: r!.odds, events: r!.events, migrations: r!.migrations };
   }
 
   /** Everything needed to rebuild the board at start. */

@@ -63,8 +63,6 @@ function replica(opts: { leader?: boolean; schedulers?: boolean } = {}) {
     endedEventGraceSeconds: 3600,
     historyRetentionHours: 24,
     providers: [],
-    // A fake store, nothing on disk: no checkpoint.
-    embeddedInMemory: true,
   } as unknown as AppConfig;
   const tiers = loadTiers();
   const jobs = new Jobs(clock, new SchedulerRegistry(), leadership as unknown as Leadership, config);

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, TIER_TABLE } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
@@ -14,7 +13,6 @@ import { isChangeSetEmpty } from '../../domain/odds-row.js';
 import { storeKind } from '../../database/data-source.js';
 import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
-import { BoardCheckpoint } from './board-checkpoint.js';
 import { BoardWriter } from './board-writer.js';
 import { BoardRepository } from './board.repository.js';
 import { DelayedBoard } from './delayed-board.js';
@@ -57,13 +55,9 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   readonly board = new OddsBoard();
   private readonly delayed = new Map<number, DelayedBoard>();
   readonly writer: BoardWriter;
-  /** The board saved at the last clean shutdown of an embedded store on disk (none in services mode or in memory). */
-  private readonly checkpoint?: BoardCheckpoint;
   private loaded = false;
   /** The time the board was rebuilt from the database (delta coverage starts there). */
   loadedAt = 0;
-  /** Where that rebuild read the stored board: the database's tables, or the checkpoint of the last clean shutdown. */
-  rebuiltFrom: 'database' | 'checkpoint' = 'database';
   /** What the database held at that rebuild (a restart serves it at once). */
   stored = { events: 0, rows: 0 };
 
@@ -80,8 +74,6 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly redis: RedisService,
     private readonly metrics: MetricsService,
   ) {
-    if (storeKind(config) === 'embedded' && !config.embeddedInMemory)
-      this.checkpoint = new BoardCheckpoint(join(config.dataDir, 'board-checkpoint.json'));
     this.writer = new BoardWriter(this.repo, this.clock, storeKind(config) === 'embedded' ? EMBEDDED_MAX_BATCH : Infinity);
     for (const t of TIERS) {
       const ms = tiers.byName[t].dataDelaySeconds * 1000;
@@ -94,19 +86,16 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     if (this.loaded) return;
     this.loaded = true;
     const started = performance.now();
-    const kept = await this.checkpoint?.take(() => this.repo.stamp());
-    const { events, rows } = kept?.content ?? (await this.repo.load());
-    if (kept?.content) this.rebuiltFrom = 'checkpoint';
+    const { events, rows } = await this.repo.load();
     const now = this.clock.now();
     this.board.load(events, rows, now);
     for (const d of this.delayed.values()) d.board.load(events, rows, now);
     this.loadedAt = now;
     this.stored = { events: events.length, rows: rows.length };
     this.logger.log({
-      msg: kept?.content ? 'board rebuilt from the checkpoint of the database' : 'board rebuilt from the database',
+      msg: 'board rebuilt from the database',
       events: events.length,
       rows: rows.length,
-      ...(kept && !kept.content ? { checkpoint: kept.reason } : {}),
       ms: Math.round(performance.now() - started),
     });
   }
@@ -158,24 +147,6 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     this.jobs.cancel(OUTAGE_JOB);
     await this.writer.drain();
     this.writer.warnIfLost();
-    await this.saveCheckpoint();
-  }
-
-  /** The embedded store's board, read back from it after the last write, saved for the next start (BoardCheckpoint). */
-  private async saveCheckpoint(): Promise<void> {
-    if (!this.checkpoint || !this.loaded) return;
-    const started = performance.now();
-    try {
-      const stamp = await this.repo.stamp();
-      const content = await this.repo.load();
-      // Nothing may have been written while it was read: otherwise it is not the state the stamp names.
-      const after = await this.repo.stamp();
-      if (JSON.stringify(after) !== JSON.stringify(stamp)) return;
-      await this.checkpoint.save(content, stamp);
-      this.logger.log({ msg: 'board checkpoint saved', rows: content.rows.length, ms: Math.round(performance.now() - started) });
-    } catch (err) {
-      this.logger.warn({ msg: 'board checkpoint not saved; the next start reads the database', error: (err as Error).message });
-    }
   }
 
   /**
