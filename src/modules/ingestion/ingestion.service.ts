@@ -20,6 +20,7 @@ import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { FuturesStoreService } from '../stores/futures/futures-store.service.js';
 import { SplitsStoreService } from '../stores/splits/splits-store.service.js';
 import { PlayersStoreService } from '../stores/players/players-store.service.js';
+import { LineHistoryStore } from '../stores/line-history/line-history.store.js';
 import { futureSightings, gameSightings, storedSightings } from './player-sightings.js';
 import { applyFutures, mergeFuturesReport, splitFutures, type FuturesIngestResult, type SplitBatch } from './futures-intake.js';
 
@@ -55,6 +56,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     private readonly futures: FuturesStoreService,
     private readonly splits: SplitsStoreService,
     private readonly players: PlayersStoreService,
+    private readonly lineHistory: LineHistoryStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.pipeline = new IngestionPipeline(catalog, boards.board);
@@ -196,12 +198,14 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
         const first = await p.start?.(this.clock.now());
         // The initial snapshot describes a market that existed before we watched it: the delayed views get it at once.
         if (first) {
-          // Written once it is all on the board: the embedded database shares this thread with the ingest.
-          this.boards.writer.pause();
+          // Written once it is all on the board (the prices and their line history): the embedded database
+          // shares this thread with the ingest.
+          const writers = [this.boards.writer, this.lineHistory.writer];
+          for (const w of writers) w.pause();
           try {
             this.logBatch(p.name, await this.ingestInSlices(first, { backfill: true }), true);
           } finally {
-            this.boards.writer.resume();
+            for (const w of writers) w.resume();
           }
         }
       } catch (err) {

@@ -75,7 +75,7 @@ export class LineHistoryStore implements OnApplicationBootstrap, BeforeApplicati
 
   /** Waits for the write of this event's buffered changes (on the instance that buffers them; elsewhere nothing to wait for). */
   private async settled(eventId: string): Promise<void> {
-    if (this.writer.holds(eventId)) await this.writer.flush();
+    if (this.writer.holds(eventId)) await this.writer.flush({ force: true });
   }
 
   async series(eventId: string, filter: SeriesFilter = {}): Promise<StoredSeries[]> {

@@ -108,6 +108,24 @@ describe('LineHistoryWriter', () => {
     expect(sink.changes.map((c) => c.priceE4)).toEqual([18_000]);
   });
 
+  it('while paused, only a forced flush writes; drain writes until nothing is left', async () => {
+    const sink = new FakeSink();
+    const w = new LineHistoryWriter(sink);
+    w.pause();
+    w.enqueue(changeSet(1, T0, { upserted: [row('a', 1.9)] }));
+    await w.flush();
+    expect([sink.statements, w.pending, w.holds('ev1')]).toEqual([{ series: 0, changes: 0 }, 1, true]);
+    await w.flush({ force: true });
+    expect([sink.changes.map((c) => c.priceE4), w.pending]).toEqual([[19_000], 0]);
+    w.enqueue(changeSet(2, T0 + 1, { upserted: [row('a', 1.85)] }));
+    await w.drain();
+    expect(sink.changes.map((c) => c.priceE4)).toEqual([19_000, 18_500]);
+    w.resume();
+    w.enqueue(changeSet(3, T0 + 2, { upserted: [row('a', 1.8)] }));
+    await w.flush();
+    expect([sink.changes.map((c) => c.priceE4), w.pending]).toEqual([[19_000, 18_500, 18_000], 0]);
+  });
+
   it('keeps everything while the database is unreachable and writes it when it returns', async () => {
     const sink = new FakeSink();
     const w = new LineHistoryWriter(sink);

@@ -123,9 +123,24 @@ export class LineHistoryWriter {
     this.seriesEvent.set(oddsId, eventId);
   }
 
-  /** Writes what is buffered; concurrent calls share one write, and a call during a write is followed by another. */
-  flush(): Promise<void> {
-    if (this.flushing) return this.flushing.then(() => (this.buffer.size ? this.flush() : undefined));
+  private paused = false;
+
+  /** Holds periodic writes back (a large initial snapshot is written after it is on the board, not during). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+  }
+
+  /**
+   * Writes what is buffered; concurrent calls share one write, and a call during a write is followed by another.
+   * While paused only a forced call writes (a read waiting for its event's changes, a shutdown).
+   */
+  flush(opts: { force?: boolean } = {}): Promise<void> {
+    if (this.paused && !opts.force) return Promise.resolve();
+    if (this.flushing) return this.flushing.then(() => (this.buffer.size ? this.flush(opts) : undefined));
     if (!this.buffer.size) return Promise.resolve();
     this.flushing = this.doFlush().finally(() => {
       this.flushing = null;
@@ -137,7 +152,7 @@ export class LineHistoryWriter {
   async drain(timeoutMs = 10_000): Promise<void> {
     // A time limit on database I/O: real time, whatever the clock says (see Clock).
     const until = Date.now() + timeoutMs;
-    do await this.flush();
+    do await this.flush({ force: true });
     while (this.buffer.size && !this.failing && Date.now() < until);
   }
 
