@@ -9,6 +9,33 @@ import { applyMargin, formatPrice } from './pricing.js';
 import { MIN, SEC, type BookEvent, type SimEvent, type SimWorld } from './world.js';
 
 /** Time scale of a book's bias drift (Ornstein-Uhlenbeck). */
+/** Row keys by market type, selection type, player and line: re-pricing asks for the same keys millions of times. */
+const rowKeys = new Map<string, Map<string, Map<string, Map<number | null, string>>>>();
+/** Keys held in rowKeys; past MAX_ROW_KEYS (players and lines of events long gone) it starts again. */
+let rowKeyCount = 0;
+const MAX_ROW_KEYS = 500_000;
+
+/** A book row's key, `market|line|selection type|player` (the same string object each time it is asked for). */
+export function rowKey(marketType: string, line: number | null, selType: string, player: string | null): string {
+  if (rowKeyCount >= MAX_ROW_KEYS) {
+    rowKeys.clear();
+    rowKeyCount = 0;
+  }
+  let bySel = rowKeys.get(marketType);
+  if (!bySel) rowKeys.set(marketType, (bySel = new Map()));
+  let byPlayer = bySel.get(selType);
+  if (!byPlayer) bySel.set(selType, (byPlayer = new Map()));
+  const who = player ?? '';
+  let byLine = byPlayer.get(who);
+  if (!byLine) byPlayer.set(who, (byLine = new Map()));
+  let key = byLine.get(line);
+  if (key === undefined) {
+    byLine.set(line, (key = `${marketType}|${line ?? 'null'}|${selType}|${who}`));
+    rowKeyCount++;
+  }
+  return key;
+}
+
 const BIAS_TAU = 40 * MIN;
 
 export class BookPricing {
@@ -125,7 +152,7 @@ export class BookPricing {
     live: boolean,
     team: string | null = null,
   ): void {
-    const lk = `${marketType}|${line ?? 'null'}|${selType}|${player ?? ''}`;
+    const lk = rowKey(marketType, line, selType, player);
     const pv = formatPrice(q, be.p.format);
     let r = be.rows.get(lk);
     if (!r) {
