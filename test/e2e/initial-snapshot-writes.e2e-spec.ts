@@ -56,7 +56,12 @@ describe("a provider's initial snapshot is written after it is on the board", ()
       void boards.writer.flush();
       void lineHistory.writer.flush();
     });
-    const provider: OddsProvider = { name: 'snapshot', intervalMs: 60_000, start: () => ({ source: 'snapshot', quotes }), poll: () => null };
+    const provider: OddsProvider = {
+      name: 'snapshot',
+      intervalMs: 60_000,
+      start: () => ({ source: 'snapshot', quotes }),
+      poll: () => null,
+    };
     try {
       await t.app.get(IngestionService).startProviders([provider]);
     } finally {
