@@ -25,6 +25,7 @@ import { JsonLogger } from './common/logging/json-logger.js';
 import { redactUrl } from './common/logging/redact.js';
 import type { AppConfig } from './config/env.js';
 import { ApiKeysService } from './modules/accounts/api-keys.service.js';
+import { IngestionService } from './modules/ingestion/ingestion.service.js';
 import { OPTIONAL_BODY_ROUTES } from './modules/accounts/account.controller.js';
 import { FAST_ROUTES, OddsFastPath, type FastRoute } from './modules/odds/odds-fast-path.js';
 import { docsAssetAllowed, setupOpenApi } from './openapi.js';
@@ -88,7 +89,11 @@ interface LateServices {
 export async function createApp(
   config: AppConfig,
   options: AppModuleOptions = {},
-  http: { serverFactory?: EarlyServer['factory'] } = {},
+  http: {
+    serverFactory?: EarlyServer['factory'];
+    /** Providers wait for IngestionService.serving() (main.ts: once the port answers), not for the application's start. */
+    holdProviders?: boolean;
+  } = {},
 ): Promise<NestFastifyApplication> {
   const routes = new RouteIndex();
   const validation = createValidationPipe();
@@ -116,6 +121,7 @@ export async function createApp(
   await registerDashboard(fastify, config.docsUrl);
   await app.init();
   await app.get(ApiKeysService).bootstrap();
+  if (!http.holdProviders) app.get(IngestionService).serving();
   return app;
 }
 

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     ]);
   const logger = new Logger('main');
   early.phase = 'opening the database and loading the stored board';
-  const app = await createApp(config, {}, { serverFactory: early.factory });
+  const app = await createApp(config, {}, { serverFactory: early.factory, holdProviders: true });
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
 
   // Until a market is on the board, health says so (degraded, check `startup`). A restart serves the board it
@@ -80,6 +80,8 @@ async function main(): Promise<void> {
     });
 
   await app.listen(config.port, config.host);
+  // The providers (the simulator catching up to now, its first snapshot) start once the stored board is served.
+  app.get(IngestionService).serving();
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   admin.writeServerInfo(config.dataDir, {

@@ -4,7 +4,9 @@ import WebSocket from 'ws';
 import { createApp } from '../../src/app.factory.js';
 import { EarlyServer } from '../../src/common/http/early-server.js';
 import { ManualClock } from '../../src/common/time/clock.js';
+import { BoardService } from '../../src/modules/board/board.service.js';
 import { HealthService } from '../../src/modules/health/health.service.js';
+import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
 import { call, KEYS, testConfig } from '../support/test-app.js';
 
 /**
@@ -78,6 +80,30 @@ describe('start-up on the early server', () => {
       const ready = await call(base, '/health/ready');
       expect(ready.status).toBe(200);
       expect(ready.json.status).toBe('ready');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('with the providers held (main.ts), they start once the application serves, not while it starts', async () => {
+    const config = testConfig({ PROVIDERS: 'simulator', SIMULATOR_EVENTS: '10' });
+    const app = await createApp(config, { clock: new ManualClock(Date.now()) }, { holdProviders: true });
+    try {
+      await app.listen(0, '127.0.0.1');
+      const ingestion = app.get(IngestionService);
+      const started: string[][] = [];
+      const startProviders = ingestion.startProviders.bind(ingestion);
+      ingestion.startProviders = (providers) => {
+        started.push(providers.map((p) => p.name));
+        return startProviders(providers);
+      };
+      // A second of real time (building a 10-event simulator takes a small part of it): nothing is built.
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect([started, app.get(BoardService).board.size]).toEqual([[], 0]);
+      ingestion.serving();
+      await ingestion.initialLoad();
+      expect(started).toEqual([['simulator', 'simulator-futures']]);
+      expect(app.get(BoardService).board.size).toBeGreaterThan(0);
     } finally {
       await app.close();
     }

@@ -162,10 +162,28 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   private startAll(): Promise<void> {
     if (this.running) return this.starting ?? Promise.resolve();
     this.running = true;
-    // The simulator's world is anchored to the hour, so a worker that takes over continues the same market.
-    const anchor = Math.floor(this.clock.now() / 3600_000) * 3600_000;
-    this.starting = createProviders(this.config, this.catalog, anchor).then((p) => (this.running ? this.startProviders(p) : undefined));
-    return this.starting;
+    const starting = this.started.then(async () => {
+      if (!this.running) return;
+      // The simulator's world is anchored to the hour, so a worker that takes over continues the same market.
+      const anchor = Math.floor(this.clock.now() / 3600_000) * 3600_000;
+      const providers = await createProviders(this.config, this.catalog, anchor);
+      if (this.running) await this.startProviders(providers);
+    });
+    this.starting = starting;
+    return starting;
+  }
+
+  /**
+   * Providers are built and started once the application serves (every bootstrap hook done: the stored board
+   * loaded, its first detection pass made; the port answering), so that a simulator catching up to now holds
+   * none of that up.
+   */
+  private openStarted: () => void = () => undefined;
+  private readonly started = new Promise<void>((resolve) => (this.openStarted = resolve));
+
+  /** Called once the application serves: by createApp, or by main.ts once its port answers (`holdProviders`). */
+  serving(): void {
+    this.openStarted();
   }
 
   private starting: Promise<void> | null = null;
