@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { baseEventId, groupLine, isQuarterLine, localDateHour, oddsRowId, unknownTeamKey, withGameNumber } from './normalise.js';
+import { baseEventId, groupLine, isQuarterLine, localDateHour, oddsRowId, shortHash, unknownTeamKey, withGameNumber } from './normalise.js';
 
 describe('event ids', () => {
   it('reproduce the published examples (teams sorted, US Eastern buckets)', () => {
@@ -62,6 +63,16 @@ describe('odds row ids', () => {
     expect(oddsRowId({ ...base, line: -4.5 })).not.toBe(id);
     expect(oddsRowId({ ...base, selectionType: 'away' })).not.toBe(id);
     expect(oddsRowId({ ...base, playerName: 'Jayson Tatum' })).not.toBe(id);
+  });
+  it('are the stored ids: the first 16 hex digits of the SHA-1 of the parts joined by U+0001', () => {
+    // Stored prices, their line history and every opportunity id are keyed by these: the same input must give
+    // the same id in every version (computed here with the two-step Hash API, not the function under test).
+    const parts = ['draftkings', base.eventId, 'point_spread', 'game', 'home', '-3.5', ''];
+    expect(oddsRowId(base)).toBe(createHash('sha1').update(parts.join('\u0001')).digest('hex').slice(0, 16));
+    expect(shortHash(['mid', 7, null, undefined, 'x'], 12)).toBe(
+      createHash('sha1').update('mid\u00017\u0001\u0001\u0001x').digest('hex').slice(0, 12),
+    );
+    expect(shortHash(['a'], 7)).toBe(createHash('sha1').update('a').digest('hex').slice(0, 7));
   });
 });
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Normalisation and identity: team keys, canonical event ids, deterministic odds-row ids and market group
@@ -78,9 +78,8 @@ export function withGameNumber(base: string, game: number): string {
 }
 
 export function shortHash(parts: ReadonlyArray<string | number | null | undefined>, length = 16): string {
-  const digest = createHash('sha1')
-    .update(parts.map((p) => (p === null || p === undefined ? '' : String(p))).join('\u0001'))
-    .digest();
+  // The one-shot hash: no Hash object per call (about twice as fast for inputs this short).
+  const digest = hash('sha1', parts.map((p) => (p === null || p === undefined ? '' : String(p))).join('\u0001'), 'buffer');
   // Only the bytes kept are encoded: a flat string of `length` characters, not a slice that keeps the whole
   // 40-character digest alive (row ids live as long as their rows).
   const hex = digest.toString('hex', 0, Math.ceil(length / 2));
