@@ -3,6 +3,7 @@ import type { BoardEvent, ChangeSet, OddsRow, RemovedRow } from '../../domain/od
 import { Clock, SystemClock } from '../../common/time/clock.js';
 import type { BoardRepository, HistoryEntry } from './board.repository.js';
 import { DropOldestBuffer } from '../../common/drop-oldest-buffer.js';
+import { PausableWrites } from '../../common/pausable-writes.js';
 
 /** What the writer needs of the store. */
 export type BoardStore = Pick<BoardRepository, 'write' | 'touch'>;
@@ -70,7 +71,7 @@ function describe(kind: Kind, item: unknown): Pick<Quarantined, 'id' | 'eventId'
  * availability) is bisected: every item it can store is written, the ones it refuses are quarantined (logged,
  * counted, kept for inspection) and never block later writes.
  */
-export class BoardWriter {
+export class BoardWriter extends PausableWrites {
   private readonly logger = new Logger('board-writer');
   private rows = new Map<string, OddsRow>();
   private removed = new Map<string, RemovedRow>();
@@ -100,7 +101,9 @@ export class BoardWriter {
     private readonly repo: BoardStore,
     private readonly clock: Clock = new SystemClock(),
     private readonly maxBatch = Infinity,
-  ) {}
+  ) {
+    super();
+  }
 
   get pending(): number {
     return this.rows.size + this.removed.size + this.history.size + this.events.size + this.eventsRemoved.size;
@@ -200,20 +203,9 @@ export class BoardWriter {
     }
   }
 
-  private paused = false;
-
-  /** Holds periodic writes back (a large initial snapshot is written after it is on the board, not during). */
-  pause(): void {
-    this.paused = true;
-  }
-
-  resume(): void {
-    this.paused = false;
-  }
-
   /** Writes what is buffered; concurrent calls share one flush. Failures keep the buffer for the next try. */
   flush(opts: { force?: boolean } = {}): Promise<void> {
-    if (this.paused && !opts.force) return Promise.resolve();
+    if (this.held(opts)) return Promise.resolve();
     if (this.flushing) return this.flushing;
     if (!this.pending && !this.seen.size) return Promise.resolve();
     this.flushing = this.doFlush().finally(() => {

@@ -98,7 +98,8 @@ export class Emitter {
     const prop = r.player !== null;
     const market = be.p.kind === 'exchange' || be.p.kind === 'prediction' ? simulatedMarketData(r.selectionId, r.moves, be.p.kind) : null;
     // One literal of one shape for every quote (keyOf's fields first; a field a quote lacks is undefined, which
-    // JSON leaves out): the pipeline reads tens of thousands of them in a snapshot.
+    // JSON leaves out): the pipeline reads tens of thousands of them in a snapshot. Written out, not spread from
+    // keyOf: a spread made the snapshot of 63,000 quotes take 1.8 s instead of 0.25 s.
     return {
       book: be.p.id,
       league: ev.league.id,

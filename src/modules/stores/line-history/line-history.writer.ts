@@ -3,6 +3,7 @@ import type { ChangeSet, OddsRow } from '../../../domain/odds-row.js';
 import { isDataError } from '../../board/board-writer.js';
 import type { ChangeRow, LineHistoryRepository, SeriesKey } from './line-history.repository.js';
 import { DropOldestBuffer } from '../../../common/drop-oldest-buffer.js';
+import { PausableWrites } from '../../../common/pausable-writes.js';
 
 /** What the writer needs of the store. */
 export type LineHistorySink = Pick<LineHistoryRepository, 'ensureSeries' | 'seriesIds' | 'insertChanges'>;
@@ -48,7 +49,7 @@ export function priceE4(decimal: number): number {
  * MAX_BUFFERED_CHANGES, the oldest dropped and counted past it) and is written when it returns. A batch the database
  * refuses for its data is halved until the refused items stand alone: those are dropped and counted, the rest stored.
  */
-export class LineHistoryWriter {
+export class LineHistoryWriter extends PausableWrites {
   private readonly logger = new Logger('line-history');
   /** Changes not written yet, oldest first; past MAX_BUFFERED_CHANGES the oldest are dropped (and counted). */
   private readonly buffer = new DropOldestBuffer<Entry>(MAX_BUFFERED_CHANGES, (e) => {
@@ -64,7 +65,9 @@ export class LineHistoryWriter {
   private readonly series = new Map<string, number>();
   stats = { stored: 0, dropped: 0, refused: 0, writeFailures: 0, batches: 0 };
 
-  constructor(private readonly sink: LineHistorySink) {}
+  constructor(private readonly sink: LineHistorySink) {
+    super();
+  }
 
   get pending(): number {
     return this.buffer.size + this.inFlight.length;
@@ -123,23 +126,12 @@ export class LineHistoryWriter {
     this.seriesEvent.set(oddsId, eventId);
   }
 
-  private paused = false;
-
-  /** Holds periodic writes back (a large initial snapshot is written after it is on the board, not during). */
-  pause(): void {
-    this.paused = true;
-  }
-
-  resume(): void {
-    this.paused = false;
-  }
-
   /**
    * Writes what is buffered; concurrent calls share one write, and a call during a write is followed by another.
    * While paused only a forced call writes (a read waiting for its event's changes, a shutdown).
    */
   flush(opts: { force?: boolean } = {}): Promise<void> {
-    if (this.paused && !opts.force) return Promise.resolve();
+    if (this.held(opts)) return Promise.resolve();
     if (this.flushing) return this.flushing.then(() => (this.buffer.size ? this.flush(opts) : undefined));
     if (!this.buffer.size) return Promise.resolve();
     this.flushing = this.doFlush().finally(() => {
