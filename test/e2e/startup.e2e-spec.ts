@@ -97,6 +97,10 @@ describe('start-up on the early server', () => {
         started.push(providers.map((p) => p.name));
         return startProviders(providers);
       };
+      // Stopped and started again (a leadership lost and regained) while waiting: one start, not two.
+      const leadership = ingestion as unknown as { stopAll: () => Promise<void>; startAll: () => Promise<void> };
+      await leadership.stopAll();
+      void leadership.startAll();
       // A second of real time (building a 10-event simulator takes a small part of it): nothing is built.
       await new Promise((r) => setTimeout(r, 1_000));
       expect([started, app.get(BoardService).board.size]).toEqual([[], 0]);

@@ -162,12 +162,14 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   private startAll(): Promise<void> {
     if (this.running) return this.starting ?? Promise.resolve();
     this.running = true;
+    // A start superseded before it began (stopped, then started again while waiting to serve) leaves it to the later one.
+    const current = (): boolean => this.running && this.starting === starting;
     const starting = this.started.then(async () => {
-      if (!this.running) return;
+      if (!current()) return;
       // The simulator's world is anchored to the hour, so a worker that takes over continues the same market.
       const anchor = Math.floor(this.clock.now() / 3600_000) * 3600_000;
       const providers = await createProviders(this.config, this.catalog, anchor);
-      if (this.running) await this.startProviders(providers);
+      if (current()) await this.startProviders(providers);
     });
     this.starting = starting;
     return starting;

@@ -8,7 +8,6 @@ import { lineSides, logit, moneyline, propOver, sigmoid } from './model.js';
 import { applyMargin, formatPrice } from './pricing.js';
 import { MIN, SEC, type BookEvent, type SimEvent, type SimWorld } from './world.js';
 
-/** Time scale of a book's bias drift (Ornstein-Uhlenbeck). */
 /** Row keys by market type, selection type, player and line: re-pricing asks for the same keys millions of times. */
 const rowKeys = new Map<string, Map<string, Map<string, Map<number | null, string>>>>();
 /** Keys held in rowKeys; past MAX_ROW_KEYS (players and lines of events long gone) it starts again. */
@@ -36,6 +35,7 @@ export function rowKey(marketType: string, line: number | null, selType: string,
   return key;
 }
 
+/** Time scale of a book's bias drift (Ornstein-Uhlenbeck). */
 const BIAS_TAU = 40 * MIN;
 
 export class BookPricing {
