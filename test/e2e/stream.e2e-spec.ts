@@ -552,12 +552,18 @@ describe('stalled SSE readers past the stream cap', () => {
     const hub = t.app.get(StreamHub);
     // The server's side of each of our connections, found by the client's port.
     const server = t.app.getHttpServer();
-    const serverSide = new Map<number, import('node:net').Socket>();
-    const onConnection = (socket: import('node:net').Socket) => serverSide.set(socket.remotePort!, socket);
+    // A socket counts as closed once it has emitted 'close' (what the hub waits for), not merely when destroyed:
+    // 'close' follows destroy() a turn of the event loop later.
+    const serverSide = new Map<number, { closed: boolean }>();
+    const onConnection = (socket: import('node:net').Socket) => {
+      const side = { closed: false };
+      serverSide.set(socket.remotePort!, side);
+      socket.once('close', () => (side.closed = true));
+    };
     server.on('connection', onConnection);
     const key = await t.newKey('pro'); // two streams at once
     const responses: import('node:http').IncomingMessage[] = [];
-    const openOnServer = () => responses.filter((res) => serverSide.get(res.socket.localPort!)?.destroyed === false).length;
+    const openOnServer = () => responses.filter((res) => serverSide.get(res.socket.localPort!)?.closed === false).length;
     try {
       for (let i = 0; i < 6; i++) {
         const res = await new Promise<import('node:http').IncomingMessage>((resolve) =>
