@@ -61,6 +61,13 @@ export class Dist {
   }
 }
 
+/** One line's two sides, unnormalised (a whole line leaves out its push). Called for every line the simulator prices. */
+function rawSides(d: Dist, t: number, delta: number): [number, number] {
+  if (Number.isInteger(t)) return [d.gt(t + 0.5 - delta), 1 - d.gt(t - 0.5 - delta)];
+  const w = d.gt(t - delta);
+  return [w, 1 - w];
+}
+
 /**
  * Probabilities of the two sides of a line on a distribution: `above` wins when X > x, `below`
  * when X < x. Whole lines remove the push; quarter lines are half on each neighbouring line
@@ -69,22 +76,15 @@ export class Dist {
  */
 export function lineSides(d: Dist, x: number, delta: number): [number, number] {
   const q = Math.round(x * 4);
-  const raw = (t: number): [number, number] => {
-    if (Number.isInteger(t)) {
-      return [d.gt(t + 0.5 - delta), 1 - d.gt(t - 0.5 - delta)];
-    }
-    const w = d.gt(t - delta);
-    return [w, 1 - w];
-  };
   let w: number;
   let l: number;
   if (q % 2 !== 0) {
-    const [w1, l1] = raw(x - 0.25);
-    const [w2, l2] = raw(x + 0.25);
+    const [w1, l1] = rawSides(d, x - 0.25, delta);
+    const [w2, l2] = rawSides(d, x + 0.25, delta);
     w = w1 + w2;
     l = l1 + l2;
   } else {
-    [w, l] = raw(x);
+    [w, l] = rawSides(d, x, delta);
   }
   const s = w + l;
   if (!(s > 0)) return [0.5, 0.5];
