@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import pg from 'pg';
+import { startTestApp } from '../support/test-app.js';
 
 /**
  * Every shell example of README.md and docs/*.md, run against a fresh start of the service.
@@ -176,6 +177,22 @@ describe('the shell examples of the README and docs/', () => {
     expect(skipped.length).toBeLessThanOrEqual(MAX_NO_CI);
     // The base URL comes from $API (or $PORT), never a fixed port a developer's own server might answer on.
     expect(runnable.filter((b) => /localhost:3000|127\.0\.0\.1:3000/.test(b.code)).map((b) => `${b.file}:${b.line}`)).toEqual([]);
+  });
+
+  it('the server `npm start` runs (the bundle, when built) serves the API document the sources describe', async () => {
+    // The bundle renames what collides and keeps each class's name (esbuild's keepNames): a DTO or controller
+    // known by another name would change the document's schemas and operations.
+    const served = (await (await fetch(`http://localhost:${env.PORT}/docs-json`)).json()) as Record<string, unknown>;
+    const t = await startTestApp();
+    try {
+      const own = (await (await fetch(`${t.url}/docs-json`)).json()) as Record<string, unknown>;
+      expect(Object.keys((served.components as { schemas: object }).schemas).length).toBeGreaterThan(50);
+      // The test configuration's version and address are its own.
+      const comparable = (d: Record<string, unknown>) => ({ ...d, servers: null, info: { ...(d.info as object), version: null } });
+      expect(comparable(served)).toEqual(comparable(own));
+    } finally {
+      await t.close();
+    }
   });
 
   it.each(runnable.map((b) => [`${b.file}:${b.line}`, b] as const))(
