@@ -4,8 +4,8 @@
 // dist/src/main.js otherwise (esbuild is a dev dependency).
 //
 // Left outside the bundle: packages that read their own files at run time (PGlite's WebAssembly and data files,
-// swagger-ui-dist's assets), the two Nest imports dynamically (see EXTERNAL), and optional packages that are not
-// installed (their imports fail at run time as they would unbundled, where the code expects and handles that).
+// swagger-ui-dist's assets), the two packages Nest imports dynamically (see EXTERNAL), and optional packages that
+// are not installed (their imports fail at run time as they would unbundled, where the code handles that).
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -21,7 +21,7 @@ const EXTERNAL = [
   '@electric-sql/pglite/*',
   'swagger-ui-dist',
   // Nest loads these with import() as well as our code importing them: bundled, a CommonJS package imported
-  // dynamically has its exports under \`default\` only, and the two imports would not share its metadata.
+  // dynamically has its exports under `default` only, and the two imports would not share its metadata.
   'class-transformer',
   'class-transformer/*',
   'class-validator',
@@ -59,7 +59,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Class and function names as written: Nest's logs and injection tokens, and class-validator's messages.
+  // Class and function names as written (esbuild renames every decorated class otherwise): the API document's
+  // schema names, Nest's logs.
   keepNames: true,
   external: EXTERNAL,
   // CommonJS packages inside an ES module: require, __filename and __dirname as they expect them.
