@@ -15,7 +15,7 @@ import { Leadership } from '../cluster/leadership.service.js';
 import type { OddsProvider, ProviderBatch } from '../../domain/types.js';
 import { BoardService } from '../board/board.service.js';
 import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason } from './pipeline.js';
-import { createProviders } from './providers.js';
+import { createProviders, simulatorAnchor } from './providers.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { FuturesStoreService } from '../stores/futures/futures-store.service.js';
 import { SplitsStoreService } from '../stores/splits/splits-store.service.js';
@@ -166,9 +166,7 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     const current = (): boolean => this.running && this.starting === starting;
     const starting = this.started.then(async () => {
       if (!current()) return;
-      // The simulator's world is anchored to the hour, so a worker that takes over continues the same market.
-      const anchor = Math.floor(this.clock.now() / 3600_000) * 3600_000;
-      const providers = await createProviders(this.config, this.catalog, anchor);
+      const providers = await createProviders(this.config, this.catalog, simulatorAnchor(this.clock.now()));
       if (current()) await this.startProviders(providers);
     });
     this.starting = starting;

@@ -3,6 +3,20 @@ import type { AppConfig } from '../../config/env.js';
 import type { OddsProvider } from '../../domain/types.js';
 import { OddsApiProvider } from './odds-api/odds-api.provider.js';
 
+/** The length of the simulator's windows: see simulatorAnchor. */
+export const SIMULATOR_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Where the simulator's world starts for a service starting at `now`: the start of the current 10-minute window
+ * (UTC). Two starts in the same window (a restart, a worker taking over) build the same world, so the second
+ * continues the first one's market; a start replays at most the 10 minutes of market since the window began
+ * (about 35-70 ms of work per simulated minute), where a world anchored to the hour made a start late in the
+ * hour replay up to an hour.
+ */
+export function simulatorAnchor(now: number): number {
+  return Math.floor(now / SIMULATOR_WINDOW_MS) * SIMULATOR_WINDOW_MS;
+}
+
 /** The providers PROVIDERS names (default: the simulator; `none` for no live source). Loaded only when named. */
 export async function createProviders(config: AppConfig, catalog: Catalog, now: number): Promise<OddsProvider[]> {
   const out: OddsProvider[] = [];

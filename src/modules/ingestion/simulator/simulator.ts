@@ -92,7 +92,7 @@ export class MarketSimulator implements OddsProvider {
     this.finishWarmUp(start);
   }
 
-  /** Catches up to `now` in short turns (the world is anchored to the hour: up to an hour to simulate). */
+  /** Catches up to `now` in short turns (the service anchors the world to a 10-minute window: up to 10 minutes to simulate). */
   async prepare(now: number): Promise<void> {
     const w = this.w;
     while (w.heap.peekTime() <= now) {
