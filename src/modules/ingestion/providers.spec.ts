@@ -11,7 +11,7 @@ describe('simulatorAnchor', () => {
     expect(simulatorAnchor(Date.UTC(2026, 10, 29, 0, 3))).toBe(Date.UTC(2026, 10, 29, 0, 0));
   });
 
-  it('gives two instances starting in the same window the same world, and never replays more than 10 minutes', () => {
+  it('gives two starts in the same window the same anchor, and never an anchor more than 10 minutes back', () => {
     const a = Date.UTC(2026, 10, 28, 20, 51, 2);
     const b = Date.UTC(2026, 10, 28, 20, 59, 58);
     expect(simulatorAnchor(a)).toBe(simulatorAnchor(b));

@@ -10,8 +10,7 @@ export const SIMULATOR_WINDOW_MS = 10 * 60_000;
  * Where the simulator's world starts for a service starting at `now`: the start of the current 10-minute window
  * (UTC). Two starts in the same window (a restart, a worker taking over) build the same world, so the second
  * continues the first one's market; a start replays at most the 10 minutes of market since the window began
- * (about 35-70 ms of work per simulated minute), where a world anchored to the hour made a start late in the
- * hour replay up to an hour.
+ * (about 35-70 ms of work per simulated minute) before its first prices.
  */
 export function simulatorAnchor(now: number): number {
   return Math.floor(now / SIMULATOR_WINDOW_MS) * SIMULATOR_WINDOW_MS;
