@@ -4,7 +4,7 @@ import type { OddsProvider } from '../../domain/types.js';
 import { OddsApiProvider } from './odds-api/odds-api.provider.js';
 
 /** The length of the simulator's windows: see simulatorAnchor. */
-export const SIMULATOR_WINDOW_MS = 10 * 60_000;
+const SIMULATOR_WINDOW_MS = 10 * 60_000;
 
 /**
  * Where the simulator's world starts for a service starting at `now`: the start of the current 10-minute window
