@@ -53,6 +53,15 @@ function expectIndexesMatchScan(board: OddsBoard): void {
     expect(board.groupRows(key)).toEqual(board.group(key));
     expect(board.groupRows(key)).toHaveLength(ids.length);
   }
+  for (const [eventId, ids] of scan(board, 'event')) {
+    // An event's rows straight from its ladders: each the row object the board holds now, counted exactly.
+    const rows = [...board.eventRows(eventId)];
+    expect(sorted(rows.map((r) => r.id))).toEqual(sorted(ids));
+    for (const r of rows) expect(r).toBe(board.rows.get(r.id));
+    expect(board.rowCountOf(eventId)).toBe(ids.length);
+  }
+  expect([...board.eventRows('no-such-event')]).toEqual([]);
+  expect(board.rowCountOf('no-such-event')).toBe(0);
   for (const key of scan(board, 'ladder').keys()) {
     // The ladder's rows by id: the ids in ids('ladder') order, each the row object the board holds now.
     const rows = board.ladderRows(key)!;
@@ -101,14 +110,29 @@ describe('OddsBoard indexes', () => {
     board.applyChangeSet(changeSet(2, T0 + 1000, { upserted: moved }));
     expectIndexesMatchScan(board);
 
+    // Rows that move to another event (same id): one with its ladder and group, one that keeps its old ladder's keys.
+    const r9 = board.rows.get('r9')!;
+    const r13 = board.rows.get('r13')!;
+    expect([r9.eventId, r13.eventId]).toEqual(['ev0', 'ev1']);
+    const ladder1 = r9.ladderKey.replace('ev0', 'ev1');
+    board.applyChangeSet(
+      changeSet(3, T0 + 1500, {
+        upserted: [
+          { ...r9, eventId: 'ev1', ladderKey: ladder1, groupKey: `${ladder1}|x` },
+          { ...r13, eventId: 'ev0' },
+        ],
+      }),
+    );
+    expectIndexesMatchScan(board);
+
     const gone = [board.rows.get('r0')!, board.rows.get('r5')!, board.rows.get('r7')!];
-    board.applyChangeSet(changeSet(3, T0 + 2000, { removed: gone.map((r) => removal(r, T0 + 2000)), seen: ['r2', 'r4', 'r9'] }));
+    board.applyChangeSet(changeSet(4, T0 + 2000, { removed: gone.map((r) => removal(r, T0 + 2000)), seen: ['r2', 'r4', 'r9'] }));
     expectIndexesMatchScan(board);
     expect(board.seenAt(board.rows.get('r2')!)).toBe(T0 + 2000);
     expect(board.rows.get('r2')!.lastSeenAt).toBe(T0);
     expect(board.size).toBe(57);
 
-    board.applyChangeSet(changeSet(4, T0 + 3000, { eventsRemoved: ['ev2'] }));
+    board.applyChangeSet(changeSet(5, T0 + 3000, { eventsRemoved: ['ev2'] }));
     expectIndexesMatchScan(board);
     expect(board.ids('league', 'nhl')).toBeUndefined();
     expect(board.ids('sport', 'hockey')).toBeUndefined();

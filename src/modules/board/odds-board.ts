@@ -5,7 +5,7 @@ export type IndexKind = 'event' | 'book' | 'league' | 'sport' | 'market' | 'grou
 
 /** A derived index: rows by `field`, found through the `parent` index (events or ladders) that holds them. */
 interface Derived {
-  field: 'league' | 'sport' | 'marketType';
+  field: 'eventId' | 'league' | 'sport' | 'marketType';
   parent: 'event' | 'ladder';
   /** key -> parent key (event or ladder) -> rows with that key */
   members: Map<string, Map<string, number>>;
@@ -13,8 +13,8 @@ interface Derived {
 }
 
 /**
- * The row ids of one league, sport or market: the rows of the events (or ladders) holding that key, filtered by
- * the row's own field. A read-only set view; nothing is copied.
+ * The row ids of one event, league, sport or market: the rows of the ladders (or events) holding that key, filtered
+ * by the row's own field. A read-only set view; nothing is copied.
  */
 class DerivedIds implements ReadonlySet<string> {
   constructor(
@@ -151,11 +151,11 @@ export class OddsBoard {
   /** Time of the last applied change set (0 when empty). */
   lastChangeAt = 0;
 
-  /** Row ids by event and book: the sets readers iterate. */
-  private readonly index: Record<'event' | 'book', Map<string, Set<string>>> = {
-    event: new Map(),
-    book: new Map(),
-  };
+  /**
+   * Row ids by book: the sets readers iterate (a book's rows are spread over every ladder, so a view over ladders
+   * would read the other books' rows too). Events need no set of their own: an event's rows are its ladders'.
+   */
+  private readonly bookIds = new Map<string, Set<string>>();
   /**
    * The rows of each ladder by id, in the order they were first placed (a re-priced row and a sighting keep their
    * place; a row moved from another group or ladder goes to the end): detection iterates the row objects without
@@ -166,10 +166,11 @@ export class OddsBoard {
   /** The rows of each market group (two or three): exact-size arrays replaced on change, never mutated. */
   private readonly groups = new Map<string, readonly OddsRow[]>();
   /**
-   * League, sport and market are derived, not stored per row: the events (or, for markets, the ladders) holding
-   * rows of each key, with their row counts. ids() of those kinds is a view over the event or ladder sets.
+   * Event, league, sport and market are derived, not stored per row: the ladders (or, for leagues and sports, the
+   * events) holding rows of each key, with their row counts. ids() of those kinds is a view over the ladders.
    */
-  private readonly derived: Record<'league' | 'sport' | 'market', Derived> = {
+  private readonly derived: Record<'event' | 'league' | 'sport' | 'market', Derived> = {
+    event: { field: 'eventId', parent: 'ladder', members: new Map(), sizes: new Map() },
     league: { field: 'league', parent: 'event', members: new Map(), sizes: new Map() },
     sport: { field: 'sport', parent: 'event', members: new Map(), sizes: new Map() },
     market: { field: 'marketType', parent: 'ladder', members: new Map(), sizes: new Map() },
@@ -215,9 +216,8 @@ export class OddsBoard {
 
   ids(kind: IndexKind, key: string): ReadonlySet<string> | undefined {
     switch (kind) {
-      case 'event':
       case 'book':
-        return this.index[kind].get(key);
+        return this.bookIds.get(key);
       case 'ladder': {
         const l = this.ladders.get(key);
         return l && new KeyView(l);
@@ -237,9 +237,8 @@ export class OddsBoard {
 
   keys(kind: IndexKind): IterableIterator<string> {
     switch (kind) {
-      case 'event':
       case 'book':
-        return this.index[kind].keys();
+        return this.bookIds.keys();
       case 'ladder':
         return this.ladders.keys();
       case 'group':
@@ -251,14 +250,14 @@ export class OddsBoard {
 
   /** The rows of an event or a ladder (the parents of the derived indexes). */
   private *rowsUnder(parent: Derived['parent'], key: string): Generator<OddsRow> {
-    if (parent === 'ladder') {
-      yield* this.ladders.get(key)?.values() ?? [];
-      return;
-    }
-    for (const id of this.index.event.get(key) ?? []) {
-      const r = this.rows.get(id);
-      if (r) yield r;
-    }
+    if (parent === 'ladder') yield* this.ladders.get(key)?.values() ?? [];
+    else yield* this.eventRows(key);
+  }
+
+  /** The rows of an event, ladder by ladder (no copy; do not change the board while iterating). */
+  *eventRows(eventId: string): Generator<OddsRow> {
+    for (const ladderKey of this.derived.event.members.get(eventId)?.keys() ?? [])
+      for (const r of this.ladders.get(ladderKey)!.values()) if (r.eventId === eventId) yield r;
   }
 
   /**
@@ -294,7 +293,7 @@ export class OddsBoard {
   }
 
   rowCountOf(eventId: string): number {
-    return this.index.event.get(eventId)?.size ?? 0;
+    return this.derived.event.sizes.get(eventId) ?? 0;
   }
 
   /** Rows of an event for a "market|book" key (exact, maintained incrementally). */
@@ -321,9 +320,7 @@ export class OddsBoard {
   sortedRowsOf(eventId: string): OddsRow[] {
     let rows = this.sortedRowsCache.get(eventId);
     if (!rows) {
-      rows = [];
-      for (const id of this.index.event.get(eventId) ?? []) rows.push(this.rows.get(id)!);
-      rows.sort(withinEvent);
+      rows = [...this.eventRows(eventId)].sort(withinEvent);
       this.sortedRowsCache.set(eventId, rows);
     }
     return rows;
@@ -382,8 +379,7 @@ export class OddsBoard {
   }
 
   private indexRow(r: OddsRow): void {
-    addTo(this.index.event, r.eventId, r.id);
-    addTo(this.index.book, r.sportsbook, r.id);
+    addTo(this.bookIds, r.sportsbook, r.id);
     let ladder = this.ladders.get(r.ladderKey);
     if (!ladder) this.ladders.set(r.ladderKey, (ladder = new Map()));
     ladder.set(r.id, r);
@@ -405,8 +401,7 @@ export class OddsBoard {
   }
 
   private unindexRow(r: OddsRow): void {
-    removeFrom(this.index.event, r.eventId, r.id);
-    removeFrom(this.index.book, r.sportsbook, r.id);
+    removeFrom(this.bookIds, r.sportsbook, r.id);
     const ladder = this.ladders.get(r.ladderKey);
     if (ladder) {
       ladder.delete(r.id);
@@ -526,11 +521,9 @@ export class OddsBoard {
       }
     }
     for (const id of cs.eventsRemoved) {
-      for (const rowId of [...(this.index.event.get(id) ?? [])]) {
-        const prev = this.rows.get(rowId);
-        if (!prev) continue;
+      for (const prev of [...this.eventRows(id)]) {
         this.dropRow(prev);
-        this.removalLog.push({ id: rowId, sportsbook: prev.sportsbook, eventId: id, removedAt: cs.at });
+        this.removalLog.push({ id: prev.id, sportsbook: prev.sportsbook, eventId: id, removedAt: cs.at });
       }
       this.dropEvent(id);
     }

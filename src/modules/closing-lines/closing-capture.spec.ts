@@ -39,12 +39,9 @@ const row = (id: string, eventId: string, book: string, isLive: boolean, america
   }) as OddsRow;
 
 function board(rows: OddsRow[], events: BoardEvent[]): BoardBefore {
-  const byEvent = new Map<string, Set<string>>();
-  for (const r of rows) (byEvent.get(r.eventId) ?? byEvent.set(r.eventId, new Set()).get(r.eventId)!).add(r.id);
   return {
-    rows: new Map(rows.map((r) => [r.id, r])),
     events: new Map(events.map((e) => [e.id, e])),
-    ids: (_k, key) => byEvent.get(key),
+    eventRows: (eventId) => rows.filter((r) => r.eventId === eventId),
     seenAt: (r) => r.lastSeenAt,
   };
 }

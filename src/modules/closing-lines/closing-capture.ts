@@ -10,9 +10,9 @@ export interface PendingCapture {
 
 /** What the capture reads from the board as it stands before the change set is applied. */
 export interface BoardBefore {
-  rows: ReadonlyMap<string, OddsRow>;
   events: ReadonlyMap<string, BoardEvent>;
-  ids(kind: 'event', key: string): ReadonlySet<string> | undefined;
+  /** The rows of an event. */
+  eventRows(eventId: string): Iterable<OddsRow>;
   /** When a price was last confirmed by its source (its own sighting or its book's whole-feed confirmation). */
   seenAt(r: OddsRow): number;
 }
@@ -85,9 +85,8 @@ export function closingCaptures(
     let m = byEvent.get(eventId);
     if (m) return m;
     m = new Map();
-    for (const id of board.ids('event', eventId) ?? []) {
-      const r = board.rows.get(id);
-      if (!r || r.isLive) continue;
+    for (const r of board.eventRows(eventId)) {
+      if (r.isLive) continue;
       const list = m.get(r.sportsbook);
       if (list) list.push(r);
       else m.set(r.sportsbook, [r]);
@@ -131,9 +130,8 @@ export function startedCaptures(
   for (const e of board.events.values()) {
     if (e.status !== 'upcoming' || e.startTime > now || now - e.startTime > lookbackMs) continue;
     const byBook = new Map<string, OddsRow[]>();
-    for (const id of board.ids('event', e.id) ?? []) {
-      const r = board.rows.get(id);
-      if (!r || r.isLive || captured.has(`${e.id}|${r.sportsbook}`)) continue;
+    for (const r of board.eventRows(e.id)) {
+      if (r.isLive || captured.has(`${e.id}|${r.sportsbook}`)) continue;
       const list = byBook.get(r.sportsbook);
       if (list) list.push(r);
       else byBook.set(r.sportsbook, [r]);

@@ -911,7 +911,7 @@ export class IngestionPipeline {
       });
       if (!this.board.events.has(id)) continue;
       if (er.book) {
-        for (const rowId of this.board.ids('event', id) ?? []) if (this.board.rows.get(rowId)?.sportsbook === er.book) remove(rowId);
+        for (const r of this.board.eventRows(id)) if (r.sportsbook === er.book) remove(r.id);
       } else {
         eventsRemoved.push(id);
         const ev = this.board.events.get(id)!;

@@ -19,31 +19,47 @@ export interface OddsFilter {
   changedSince?: number;
 }
 
+/** The rows of one index key: an event's straight from its ladders, the others by id. */
+function* rowsOf(board: OddsBoard, ids: ReadonlySet<string>): Generator<OddsRow> {
+  for (const id of ids) {
+    const r = board.rows.get(id);
+    if (r) yield r;
+  }
+}
+
 /** The smallest index slice that must contain every match, or null to scan the board. */
-function candidates(board: OddsBoard, f: OddsFilter): Iterable<string> | null {
+function candidates(board: OddsBoard, f: OddsFilter): Iterable<OddsRow> | null {
   const options: Array<{ kind: IndexKind; keys: Iterable<string> }> = [];
   if (f.events) options.push({ kind: 'event', keys: f.events });
   if (!f.books.all) options.push({ kind: 'book', keys: f.books.books });
   if (f.leagues) options.push({ kind: 'league', keys: f.leagues });
   if (f.sports) options.push({ kind: 'sport', keys: f.sports });
   if (f.markets) options.push({ kind: 'market', keys: f.markets });
-  let best: { size: number; sets: ReadonlySet<string>[] } | null = null;
+  let best: { size: number; parts: Iterable<OddsRow>[] } | null = null;
   for (const o of options) {
-    const sets: ReadonlySet<string>[] = [];
+    const parts: Iterable<OddsRow>[] = [];
     let size = 0;
     for (const k of o.keys) {
+      if (o.kind === 'event') {
+        const n = board.rowCountOf(k);
+        if (n) {
+          parts.push(board.eventRows(k));
+          size += n;
+        }
+        continue;
+      }
       const s = board.ids(o.kind, k);
       if (s) {
-        sets.push(s);
+        parts.push(rowsOf(board, s));
         size += s.size;
       }
     }
-    if (!best || size < best.size) best = { size, sets };
+    if (!best || size < best.size) best = { size, parts };
   }
   if (!best) return null;
-  const sets = best.sets;
+  const parts = best.parts;
   return (function* () {
-    for (const s of sets) yield* s;
+    for (const p of parts) yield* p;
   })();
 }
 
@@ -51,7 +67,7 @@ function candidates(board: OddsBoard, f: OddsFilter): Iterable<string> | null {
 export function selectRows(board: OddsBoard, f: OddsFilter): OddsRow[] {
   const out: OddsRow[] = [];
   const eventOk = new Map<string, boolean>();
-  const ids = candidates(board, f);
+  const rows = candidates(board, f);
   const test = (r: OddsRow) => {
     if (!f.books.has(r.sportsbook)) return;
     if (f.events && !f.events.has(r.eventId)) return;
@@ -75,11 +91,8 @@ export function selectRows(board: OddsBoard, f: OddsFilter): OddsRow[] {
     }
     out.push(r);
   };
-  if (ids) {
-    for (const id of ids) {
-      const r = board.rows.get(id);
-      if (r) test(r);
-    }
+  if (rows) {
+    for (const r of rows) test(r);
   } else {
     for (const r of board.rows.values()) test(r);
   }

@@ -255,10 +255,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     for (const ev of cs.events) e.events.set(ev.id, ev);
     const board = this.boards.board;
     for (const id of cs.eventsRemoved) {
-      for (const rowId of board.ids('event', id) ?? []) {
-        const r = board.rows.get(rowId);
-        if (r) e.removedRows.push({ id: r.id, sportsbook: r.sportsbook, eventId: id });
-      }
+      for (const r of board.eventRows(id)) e.removedRows.push({ id: r.id, sportsbook: r.sportsbook, eventId: id });
       const ev = board.events.get(id);
       if (ev) e.events.set(id, ev);
     }
@@ -769,13 +766,13 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Rows a snapshot starts from: the events', the books' or the whole board's. */
-  private candidates(f: StreamFilter): Iterable<string> {
+  private candidates(f: StreamFilter): Iterable<OddsRow> {
     const board = this.boards.board;
     return f.events
-      ? [...f.events].flatMap((id) => [...(board.ids('event', id) ?? [])])
+      ? [...f.events].flatMap((id) => [...board.eventRows(id)])
       : f.books.all
-        ? board.rows.keys()
-        : f.books.books.flatMap((b) => [...(board.ids('book', b) ?? [])]);
+        ? board.rows.values()
+        : f.books.books.flatMap((b) => [...(board.ids('book', b) ?? [])].map((id) => board.rows.get(id)!));
   }
 
   /** How many prices a snapshot would hold: exact past the limit, else a bound (no scan when the board is small). */
@@ -783,10 +780,7 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
     const board = this.boards.board;
     if (board.rows.size <= this.maxSnapshotOdds) return board.rows.size;
     let n = 0;
-    for (const id of this.candidates(f)) {
-      const r = board.rows.get(id);
-      if (r && this.rowVisible(f, r)) n++;
-    }
+    for (const r of this.candidates(f)) if (this.rowVisible(f, r)) n++;
     return n;
   }
 
@@ -845,9 +839,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   ): Promise<{ total: number; books: Set<string> }> {
     // Grouped by book: a book's prices travel together (the AsyncAPI `initial` frames are per book).
     const byBook = new Map<string, OddsRow[]>();
-    for (const id of this.candidates(f)) {
-      const r = board.rows.get(id);
-      if (r && this.rowVisible(f, r)) (byBook.get(r.sportsbook) ?? byBook.set(r.sportsbook, []).get(r.sportsbook)!).push(r);
+    for (const r of this.candidates(f)) {
+      if (this.rowVisible(f, r)) (byBook.get(r.sportsbook) ?? byBook.set(r.sportsbook, []).get(r.sportsbook)!).push(r);
     }
     const rows = [...byBook.values()].flat();
     const books = new Set<string>();
