@@ -109,6 +109,14 @@ export class BoardWriter extends PausableWrites {
     return this.rows.size + this.removed.size + this.history.size + this.events.size + this.eventsRemoved.size;
   }
 
+  /**
+   * Whether the database holds everything given to the writer since start, and nothing is on its way there: no
+   * change, sighting or flush pending, nothing refused for its data, the last write successful.
+   */
+  get settled(): boolean {
+    return !this.flushing && !this.failing && this.pending === 0 && this.seen.size === 0 && this.quarantined === 0;
+  }
+
   get healthy(): boolean {
     return !this.failing;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { dict } from '../../domain/dict.js';
 import { Interner } from '../../domain/interner.js';
 import type { BoardEvent, OddsRow, RemovedRow } from '../../domain/odds-row.js';
 import { epochMs, readCompact, selectList } from '../../database/rows.js';
@@ -259,9 +260,61 @@ export class BoardRepository {
     return r?.w ? epochMs(r.w) : 0;
   }
 
+  /**
+   * The state of the price table: the database's identity, its row count and its row versions (every insert or
+   * update makes a row version with a new transaction id; a delete lowers the count). Any write to the table
+   * changes it. One pass over the table in the database, without sending its rows.
+   */
+  async pricesMark(): Promise<string> {
+    const [r] = await this.ds.query<Array<{ system: string; n: string; hi: string; sum: string }>>(
+      `SELECT (SELECT system_identifier::text FROM pg_control_system()) AS system, count(*)::text AS n,
+         coalesce(max(xmin::text::bigint), 0)::text AS hi, coalesce(sum(xmin::text::bigint), 0)::text AS sum FROM odds`,
+    );
+    return `${r!.system}:${r!.n}:${r!.hi}:${r!.sum}`;
+  }
+
+  /** The columns of a price as the snapshot file holds them (the table's own). */
+  static readonly snapshotColumns: readonly string[] = ODDS_COLUMNS.map(([name]) => name);
+
+  /**
+   * A price as the table holds it once written: each column's value (times as whole epoch ms, as the table keeps
+   * them), with `lastSeenAt` the row's latest sighting (a sighting updates the stored row, not the board's).
+   */
+  static snapshotValues(r: OddsRow, lastSeenAt: number): unknown[] {
+    return ODDS_COLUMNS.map(([name, type, value]) =>
+      name === 'last_seen_at'
+        ? new Date(lastSeenAt).getTime()
+        : type === 'timestamptz'
+          ? new Date(value(r) as number).getTime()
+          : (value(r) ?? null),
+    );
+  }
+
+  /** Board rows from a snapshot's values, as load() makes them from the table. */
+  rowsFromSnapshot(rows: unknown[][]): OddsRow[] {
+    const props = new Map(this.ds.getMetadata(OddsEntity).columns.map((c) => [c.databaseName, c.propertyName]));
+    const cols = ODDS_COLUMNS.map(([name, type]) => ({ prop: props.get(name)!, time: type === 'timestamptz' }));
+    const str = new Interner();
+    return rows.map((values) => {
+      const e: Record<string, unknown> = dict();
+      for (let i = 0; i < cols.length; i++) {
+        const c = cols[i]!;
+        const v = values[i];
+        e[c.prop] = c.time && v !== null ? new Date(v as number) : v;
+      }
+      return toOddsRow(e as unknown as OddsEntity, str);
+    });
+  }
+
+  /** The events the table holds, as the board holds them. */
+  async loadEvents(): Promise<BoardEvent[]> {
+    const events = await this.ds.query<EventEntity[]>(`SELECT ${selectList(this.ds, EventEntity)} FROM events`);
+    return events.map(toBoardEvent);
+  }
+
   /** Everything needed to rebuild the board at start. */
   async load(): Promise<{ events: BoardEvent[]; rows: OddsRow[] }> {
-    const events = await this.ds.query<EventEntity[]>(`SELECT ${selectList(this.ds, EventEntity)} FROM events`);
+    const events = await this.loadEvents();
     // The embedded store reads the largest table as compact pages of JSON (about twice as fast on PGlite).
     // Each entity becomes a board row as its page is read: the entities of the whole table are never held at once.
     const str = new Interner();
@@ -269,7 +322,7 @@ export class BoardRepository {
     const rows = isEmbedded(this.ds)
       ? await readCompact(this.ds, OddsEntity, undefined, toRow)
       : (await this.ds.query<OddsEntity[]>(`SELECT ${selectList(this.ds, OddsEntity)} FROM odds`)).map(toRow);
-    return { events: events.map(toBoardEvent), rows };
+    return { events, rows };
   }
 
   /** Marks the space of old row versions of the price tables free for reuse (VACUUM; not in a transaction). */

@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, TIER_TABLE } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
@@ -15,6 +17,7 @@ import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import { BoardWriter } from './board-writer.js';
 import { BoardRepository } from './board.repository.js';
+import { SNAPSHOT_FILE, SNAPSHOT_FORMAT, takeSnapshot, writeSnapshot } from './board-snapshot.js';
 import { DelayedBoard } from './delayed-board.js';
 import { OddsBoard } from './odds-board.js';
 import { ODDS_TOPIC } from '../../domain/topics.js';
@@ -58,6 +61,8 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   private loaded = false;
   /** The time the board was rebuilt from the database (delta coverage starts there). */
   loadedAt = 0;
+  /** Where that rebuild read the prices: the snapshot file of the last clean stop, or the table. */
+  pricesFrom: 'snapshot' | 'table' = 'table';
   /** What the database held at that rebuild (a restart serves it at once). */
   stored = { events: 0, rows: 0 };
 
@@ -86,7 +91,9 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     if (this.loaded) return;
     this.loaded = true;
     const started = performance.now();
-    const { events, rows } = await this.repo.load();
+    const fromFile = await this.fromSnapshot();
+    const { events, rows } = fromFile ?? (await this.repo.load());
+    this.pricesFrom = fromFile ? 'snapshot' : 'table';
     const now = this.clock.now();
     this.board.load(events, rows, now);
     for (const d of this.delayed.values()) d.board.load(events, rows, now);
@@ -96,8 +103,53 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
       msg: 'board rebuilt from the database',
       events: events.length,
       rows: rows.length,
+      prices_from: fromFile ? SNAPSHOT_FILE : 'the odds table',
       ms: Math.round(performance.now() - started),
     });
+  }
+
+  /** Where the embedded store's snapshot of the prices goes (none for PostgreSQL or an in-memory store). */
+  private get snapshotPath(): string | null {
+    const { dataDir, embeddedInMemory } = this.config;
+    return storeKind(this.config) === 'embedded' && !embeddedInMemory && dataDir ? join(dataDir, SNAPSHOT_FILE) : null;
+  }
+
+  /**
+   * The events and prices of the store when a snapshot of its prices from the last clean stop is there and the
+   * price table has not changed since (see board-snapshot.ts); null otherwise. The file is removed either way.
+   */
+  private async fromSnapshot(): Promise<{ events: BoardEvent[]; rows: OddsRow[] } | null> {
+    const path = this.snapshotPath;
+    if (!path) return null;
+    const { snapshot, refused } = takeSnapshot(path, BoardRepository.snapshotColumns);
+    if (refused) this.logger.warn({ msg: `${SNAPSHOT_FILE} not used: ${refused}; reading the odds table` });
+    if (!snapshot) return null;
+    if ((await this.repo.pricesMark()) !== snapshot.mark) {
+      this.logger.log({ msg: `${SNAPSHOT_FILE} not used: the odds table changed since it was written; reading the table` });
+      return null;
+    }
+    return { events: await this.repo.loadEvents(), rows: this.repo.rowsFromSnapshot(snapshot.rows) };
+  }
+
+  /**
+   * At a clean stop of the embedded store, once the writer has stored everything: the prices as the table now holds
+   * them, for the next start. Nothing is written while anything is unstored or the board is not the table's.
+   */
+  private async saveSnapshot(): Promise<void> {
+    const path = this.snapshotPath;
+    if (!path || !this.writer.settled) return;
+    try {
+      const mark = await this.repo.pricesMark();
+      // Checked again after the read: a change set applied meanwhile is not in the table yet.
+      if (!this.writer.settled) return;
+      const rows: unknown[][] = [];
+      for (const r of this.board.rows.values()) rows.push(BoardRepository.snapshotValues(r, this.board.sightedAt(r)));
+      if (rows.length !== Number(mark.split(':')[1])) return;
+      writeSnapshot(path, { format: SNAPSHOT_FORMAT, mark, columns: [...BoardRepository.snapshotColumns], rows });
+    } catch (err) {
+      rmSync(path, { force: true });
+      this.logger.warn({ msg: `${SNAPSHOT_FILE} not written: ${(err as Error).message}` });
+    }
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -147,6 +199,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     this.jobs.cancel(OUTAGE_JOB);
     await this.writer.drain();
     this.writer.warnIfLost();
+    await this.saveSnapshot();
   }
 
   /**

@@ -364,10 +364,15 @@ export class OddsBoard {
     return best;
   }
 
+  /** A price's own last sighting (its lastSeenAt, or a later `seen` change set), as the store keeps it. */
+  sightedAt(r: OddsRow): number {
+    const later = this.seenLater.get(r.id);
+    return later !== undefined && later > r.lastSeenAt ? later : r.lastSeenAt;
+  }
+
   /** When a price was last confirmed: its own last sighting, or its book's last whole-feed confirmation. */
   seenAt(r: OddsRow): number {
-    const later = this.seenLater.get(r.id);
-    const own = later !== undefined && later > r.lastSeenAt ? later : r.lastSeenAt;
+    const own = this.sightedAt(r);
     const book = this.bookConfirmedAt.get(r.sportsbook);
     return book !== undefined && book > own ? book : own;
   }
