@@ -37,6 +37,8 @@ export function takeSnapshot(path: string, columns: readonly string[]): { snapsh
     return { snapshot: null };
   } finally {
     rmSync(path, { force: true });
+    // What a stop cut short while writing left behind.
+    rmSync(`${path}.tmp`, { force: true });
   }
   let s: unknown;
   try {
