@@ -25,6 +25,24 @@ export function epochMs(v: Date): number {
   return v.getTime();
 }
 
+/** A column of a compact row (readCompact, the board's snapshot file): the entity property its value goes to, and whether it is a time. */
+export interface CompactColumn {
+  prop: string;
+  /** A time, held as epoch ms in the row and as a Date in the entity. */
+  time: boolean;
+}
+
+/** An entity from the values of a compact row, one per column in order (times from epoch ms to Date). */
+export function entityFromValues<T>(cols: readonly CompactColumn[], values: readonly unknown[]): T {
+  const row: Record<string, unknown> = dict();
+  for (let i = 0; i < cols.length; i++) {
+    const c = cols[i]!;
+    const v = values[i];
+    row[c.prop] = c.time && v !== null ? new Date(v as number) : v;
+  }
+  return row as T;
+}
+
 /** How many heap blocks (8 kB each) of the table one compact read (see readCompact) covers at a time. */
 const COMPACT_BLOCKS = 1024;
 
@@ -57,15 +75,7 @@ export async function readCompact<T extends ObjectLiteral, R = T>(
     )) as Array<{ blocks: number }>;
     for (let block = 0; block < size!.blocks; block += step) {
       const [r] = (await runner.query(sql, [`(${block},0)`, `(${block + step},0)`])) as Array<{ page: string }>;
-      for (const values of JSON.parse(r!.page) as unknown[][]) {
-        const row: Record<string, unknown> = dict();
-        for (let i = 0; i < cols.length; i++) {
-          const c = cols[i]!;
-          const v = values[i];
-          row[c.prop] = c.time && v !== null ? new Date(v as number) : v;
-        }
-        out.push(map(row as T));
-      }
+      for (const values of JSON.parse(r!.page) as unknown[][]) out.push(map(entityFromValues<T>(cols, values)));
     }
     await runner.commitTransaction();
     return out;

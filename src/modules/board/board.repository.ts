@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { dict } from '../../domain/dict.js';
 import { Interner } from '../../domain/interner.js';
 import type { BoardEvent, OddsRow, RemovedRow } from '../../domain/odds-row.js';
-import { epochMs, readCompact, selectList } from '../../database/rows.js';
+import { entityFromValues, epochMs, readCompact, selectList, type CompactColumn } from '../../database/rows.js';
 import { isEmbedded } from '../../database/data-source.js';
 import { IsoTimes } from './iso-times.js';
 import { EventEntity, OddsEntity } from './board.entities.js';
@@ -265,12 +264,12 @@ export class BoardRepository {
    * update makes a row version with a new transaction id; a delete lowers the count). Any write to the table
    * changes it. One pass over the table in the database, without sending its rows.
    */
-  async pricesMark(): Promise<string> {
+  async pricesMark(): Promise<{ mark: string; rows: number }> {
     const [r] = await this.ds.query<Array<{ system: string; n: string; hi: string; sum: string }>>(
       `SELECT (SELECT system_identifier::text FROM pg_control_system()) AS system, count(*)::text AS n,
          coalesce(max(xmin::text::bigint), 0)::text AS hi, coalesce(sum(xmin::text::bigint), 0)::text AS sum FROM odds`,
     );
-    return `${r!.system}:${r!.n}:${r!.hi}:${r!.sum}`;
+    return { mark: `${r!.system}:${r!.n}:${r!.hi}:${r!.sum}`, rows: Number(r!.n) };
   }
 
   /** The columns of a price as the snapshot file holds them (the table's own). */
@@ -293,17 +292,9 @@ export class BoardRepository {
   /** Board rows from a snapshot's values, as load() makes them from the table. */
   rowsFromSnapshot(rows: unknown[][]): OddsRow[] {
     const props = new Map(this.ds.getMetadata(OddsEntity).columns.map((c) => [c.databaseName, c.propertyName]));
-    const cols = ODDS_COLUMNS.map(([name, type]) => ({ prop: props.get(name)!, time: type === 'timestamptz' }));
+    const cols: CompactColumn[] = ODDS_COLUMNS.map(([name, type]) => ({ prop: props.get(name)!, time: type === 'timestamptz' }));
     const str = new Interner();
-    return rows.map((values) => {
-      const e: Record<string, unknown> = dict();
-      for (let i = 0; i < cols.length; i++) {
-        const c = cols[i]!;
-        const v = values[i];
-        e[c.prop] = c.time && v !== null ? new Date(v as number) : v;
-      }
-      return toOddsRow(e as unknown as OddsEntity, str);
-    });
+    return rows.map((values) => toOddsRow(entityFromValues<OddsEntity>(cols, values), str));
   }
 
   /** The events the table holds, as the board holds them. */

@@ -124,7 +124,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     const { snapshot, refused } = takeSnapshot(path, BoardRepository.snapshotColumns);
     if (refused) this.logger.warn({ msg: `${SNAPSHOT_FILE} not used: ${refused}; reading the odds table` });
     if (!snapshot) return null;
-    if ((await this.repo.pricesMark()) !== snapshot.mark) {
+    if ((await this.repo.pricesMark()).mark !== snapshot.mark) {
       this.logger.log({ msg: `${SNAPSHOT_FILE} not used: the odds table changed since it was written; reading the table` });
       return null;
     }
@@ -139,13 +139,13 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     const path = this.snapshotPath;
     if (!path || !this.writer.settled) return;
     try {
-      const mark = await this.repo.pricesMark();
+      const table = await this.repo.pricesMark();
       // Checked again after the read: a change set applied meanwhile is not in the table yet.
       if (!this.writer.settled) return;
       const rows: unknown[][] = [];
       for (const r of this.board.rows.values()) rows.push(BoardRepository.snapshotValues(r, this.board.sightedAt(r)));
-      if (rows.length !== Number(mark.split(':')[1])) return;
-      writeSnapshot(path, { format: SNAPSHOT_FORMAT, mark, columns: [...BoardRepository.snapshotColumns], rows });
+      if (rows.length !== table.rows) return;
+      writeSnapshot(path, { format: SNAPSHOT_FORMAT, mark: table.mark, columns: [...BoardRepository.snapshotColumns], rows });
     } catch (err) {
       rmSync(path, { force: true });
       this.logger.warn({ msg: `${SNAPSHOT_FILE} not written: ${(err as Error).message}` });

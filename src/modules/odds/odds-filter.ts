@@ -19,7 +19,7 @@ export interface OddsFilter {
   changedSince?: number;
 }
 
-/** The rows of one index key: an event's straight from its ladders, the others by id. */
+/** The rows of an index's id set, each looked up on the board. */
 function* rowsOf(board: OddsBoard, ids: ReadonlySet<string>): Generator<OddsRow> {
   for (const id of ids) {
     const r = board.rows.get(id);
