@@ -35,10 +35,13 @@ const PURGE_INTERVAL_MS = 3600_000;
  */
 export const VACUUM_INTERVAL_MS = 300_000;
 const RESYNC_INTERVAL_MS = 60_000;
-/** The longest wait between two catch-up resyncs. */
 /** The retry of the take-over write while the store cannot be read. */
 export const TAKE_OVER_JOB = 'board:take-over';
+/** The longest wait between two catch-up resyncs. */
 export const CATCH_UP_MAX_MS = 60_000;
+/** The delayed views index the stored board this long after the rebuild, unless a read needed them sooner. */
+export const FILL_VIEWS_JOB = 'board:fill-delayed-views';
+const FILL_VIEWS_AFTER_MS = 3_000;
 /** The job names of a replica's catch-up retry and of its second resync after a bus outage. */
 export const CATCH_UP_JOB = 'board:catch-up';
 const OUTAGE_JOB = 'board:after-outage';
@@ -96,7 +99,9 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     this.pricesFrom = fromFile ? 'snapshot' : 'table';
     const now = this.clock.now();
     this.board.load(events, rows, now);
-    for (const d of this.delayed.values()) d.board.load(events, rows, now);
+    for (const d of this.delayed.values()) d.load(events, rows, now);
+    // Indexed on their first read, or here once the start is over, so that no delayed read later pays for it.
+    if (this.delayed.size) this.jobs.after(FILL_VIEWS_JOB, FILL_VIEWS_AFTER_MS, () => this.fillDelayedViews(), { always: true });
     this.loadedAt = now;
     this.stored = { events: events.length, rows: rows.length };
     this.logger.log({
@@ -214,7 +219,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     this.bus.publish(ODDS_TOPIC, cs);
     this.board.applyChangeSet(cs);
     for (const d of this.delayed.values()) {
-      if (opts.backfill && d.pending === 0) d.board.applyChangeSet(cs);
+      if (opts.backfill && d.pending === 0) d.applyNow(cs);
       else d.push(cs);
     }
     this.writer.enqueue(cs);
@@ -438,6 +443,11 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
       for (const d of this.delayed.values()) d.push(cs);
     }
     return counts;
+  }
+
+  /** Indexes what the start-up rebuild gave the delayed views, where no read has done it yet. */
+  fillDelayedViews(): void {
+    for (const d of this.delayed.values()) d.fill();
   }
 
   /** The board as this caller sees it: the tier's delay applied (the one place the data delay is applied). */

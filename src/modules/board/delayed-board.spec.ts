@@ -45,4 +45,25 @@ describe('DelayedBoard', () => {
     expect(d.advance(T0 + DELAY + 4999).rows.get('r1')?.american).toBe(-5099);
     expect(d.pending).toBe(0);
   });
+
+  it('shows the board it was loaded with, what applyNow gave at once, then the change sets that followed when due, whether indexed by fill() or by the first read', () => {
+    for (const early of [true, false]) {
+      const d = new DelayedBoard(DELAY);
+      const stored = oddsRow('r1', { american: -110 });
+      d.load([boardEvent('ev1')], [stored, oddsRow('r2')], T0);
+      d.applyNow(changeSet(1, T0 + 500, { upserted: [oddsRow('r3')] }));
+      d.push(changeSet(1, T0 + 1_000, { upserted: [oddsRow('r1', { american: -130, changedAt: T0 + 1_000 })] }));
+      d.push(changeSet(2, T0 + 2_000, { removed: [removal(oddsRow('r2'), T0 + 2_000)] }));
+      if (early) d.fill();
+      expect([...d.advance(T0 + 500).rows.keys()].sort()).toEqual(['r1', 'r2', 'r3']);
+      const before = d.advance(T0 + DELAY);
+      expect(before.rows.get('r1')).toEqual(stored);
+      expect(before.rows.has('r2')).toBe(true);
+      expect(before.events.has('ev1')).toBe(true);
+      expect(d.advance(T0 + DELAY + 1_000).rows.get('r1')?.american).toBe(-130);
+      expect(d.advance(T0 + DELAY + 2_000).rows.has('r2')).toBe(false);
+      d.fill();
+      expect(d.board.rows.get('r1')?.american).toBe(-130);
+    }
+  });
 });
