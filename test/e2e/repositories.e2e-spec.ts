@@ -14,6 +14,8 @@ import { readCompact, selectList } from '../../src/database/rows.js';
 import { testConfig } from '../support/test-app.js';
 import { SplitsRepository } from '../../src/modules/stores/splits/splits.repository.js';
 import type { CurrentSplits } from '../../src/modules/stores/splits/splits-store.js';
+import { FuturesRepository } from '../../src/modules/stores/futures/futures.repository.js';
+import type { FuturesMarket, FuturesPrice } from '../../src/domain/futures.js';
 
 /**
  * Each repository's write and read paths against the migrated schema: every field written comes back equal
@@ -370,6 +372,65 @@ describe('SplitsRepository', () => {
     expect(recent).toEqual({ total: 2, books: ['draftkings'], rows: [{ ...dk2, capturedAt: T + 300_000 }] });
     expect(await repo.purge(T + 1)).toBe(2);
     expect((await repo.latest(0)).map((s) => s.capturedAt)).toEqual([T + 300_000]);
+  });
+});
+
+describe('FuturesRepository', () => {
+  it('loads back every field of the markets and prices it wrote; a price moved, confirmed or withdrawn reads as the last write left it', async () => {
+    const repo = new FuturesRepository(ds);
+    const market: FuturesMarket = {
+      id: 'nba_championship_2027',
+      name: 'NBA Championship 2026-27',
+      sport: 'basketball',
+      league: 'nba',
+      futureType: 'TEAM',
+      kind: 'championship',
+      closesAt: T + 200 * 86_400_000,
+      history: true,
+    };
+    // An exchange price with every field, a sportsbook's with only what a sportsbook sends, a third to withdraw.
+    const exchange: FuturesPrice = {
+      id: 'fp-kalshi-celtics',
+      marketId: market.id,
+      sportsbook: 'kalshi',
+      selection: 'Boston Celtics',
+      selectionType: 'other',
+      line: 0.5,
+      american: 456,
+      decimal: 5.56,
+      probability: 0.179856,
+      externalId: 'KXNBA-27-BOS',
+      changedAt: T - 60_000,
+      lastSeenAt: T - 1_000,
+      source: 'kalshi-ws',
+      bid: 0.17,
+      ask: 0.19,
+      last: 0.18,
+      volume: 125_000.5,
+      openInterest: 40_321,
+    };
+    const book: FuturesPrice = {
+      id: 'fp-dk-lakers',
+      marketId: market.id,
+      sportsbook: 'draftkings',
+      selection: 'Los Angeles Lakers',
+      selectionType: 'other',
+      line: null,
+      american: 1200,
+      decimal: 13,
+      probability: 0.076923,
+      externalId: null,
+      changedAt: T - 120_000,
+      lastSeenAt: T - 120_000,
+    };
+    const gone: FuturesPrice = { ...book, id: 'fp-dk-knicks', selection: 'New York Knicks', american: 900, decimal: 10, probability: 0.1 };
+    await repo.save({ markets: [market], prices: [exchange, book, gone], seen: [], at: T });
+    const moved: FuturesPrice = { ...exchange, american: 400, decimal: 5, probability: 0.2, changedAt: T, lastSeenAt: T, bid: 0.19 };
+    await repo.save({ markets: [], prices: [moved], seen: [book.id], removedPrices: [gone.id], at: T + 5_000 });
+    const loaded = await repo.load();
+    expect(loaded.markets).toEqual([market]);
+    expect(loaded.prices.sort((a, b) => a.id.localeCompare(b.id))).toEqual([{ ...book, lastSeenAt: T + 5_000 }, moved]);
+    expect(loaded.at).toBe(T + 5_000);
   });
 });
 

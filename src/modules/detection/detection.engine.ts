@@ -439,7 +439,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     if (prev) this.forgetRow(r.id);
     // The rows of one market group share one record (group, ladder and event are the same for all of them).
     let src: { group: string; ladder: string; event: string } | undefined;
-    for (const other of this.boards.board.group(r.groupKey)) {
+    for (const other of this.boards.board.groupRows(r.groupKey)) {
       const o = other.id === r.id ? undefined : this.rowSource.get(other.id);
       if (o && o.group === r.groupKey && o.ladder === r.ladderKey && o.event === r.eventId) {
         src = o;

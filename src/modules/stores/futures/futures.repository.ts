@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { isEmbedded } from '../../../database/data-source.js';
+import { epochMs, readCompact, selectList } from '../../../database/rows.js';
 import type { FutureType, FuturesChange, FuturesMarket, FuturesPrice } from '../../../domain/futures.js';
+import { FuturesPriceEntity } from './futures.entities.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const ms = (v: unknown): number => new Date(v as string | Date).getTime();
@@ -98,22 +101,12 @@ export class FuturesRepository {
       closesAt: ms(r.closes_at),
       ...(r.history === true ? { history: true } : {}),
     }));
-    const prices = ((await this.ds.query(`SELECT * FROM futures_prices`)) as Array<Record<string, unknown>>).map((r): FuturesPrice => ({
-      id: r.id as string,
-      marketId: r.market_id as string,
-      sportsbook: r.sportsbook as string,
-      selection: r.selection as string,
-      selectionType: r.selection_type as string,
-      line: r.line === null ? null : Number(r.line),
-      american: Number(r.american),
-      decimal: Number(r.decimal),
-      probability: Number(r.probability),
-      externalId: (r.external_id as string | null) ?? null,
-      changedAt: ms(r.changed_at),
-      lastSeenAt: ms(r.last_seen_at),
-      ...(r.source ? { source: r.source as string } : {}),
-      ...marketData(r),
-    }));
+    // The embedded store reads the prices as compact pages (see readCompact: about twice as fast on PGlite).
+    const prices = isEmbedded(this.ds)
+      ? await readCompact(this.ds, FuturesPriceEntity, undefined, toFuturesPrice)
+      : (await this.ds.query<FuturesPriceEntity[]>(`SELECT ${selectList(this.ds, FuturesPriceEntity)} FROM futures_prices`)).map(
+          toFuturesPrice,
+        );
     return { markets, prices, seen: [], at: prices.reduce((a, p) => Math.max(a, p.lastSeenAt), 0) };
   }
 
@@ -124,20 +117,27 @@ export class FuturesRepository {
   }
 }
 
-const optionalNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-/** A stored price's exchange and prediction-market data: only the fields it has. */
-function marketData(r: Record<string, unknown>): Pick<FuturesPrice, 'bid' | 'ask' | 'last' | 'volume' | 'openInterest'> {
-  const out: Pick<FuturesPrice, 'bid' | 'ask' | 'last' | 'volume' | 'openInterest'> = {};
-  const bid = optionalNumber(r.bid);
-  const ask = optionalNumber(r.ask);
-  const last = optionalNumber(r.last_price);
-  const volume = optionalNumber(r.volume);
-  const openInterest = optionalNumber(r.open_interest);
-  if (bid !== null) out.bid = bid;
-  if (ask !== null) out.ask = ask;
-  if (last !== null) out.last = last;
-  if (volume !== null) out.volume = volume;
-  if (openInterest !== null) out.openInterest = openInterest;
-  return out;
+/** A stored price as the store holds it: the exchange and prediction-market data only where it has them. */
+function toFuturesPrice(r: FuturesPriceEntity): FuturesPrice {
+  const p: FuturesPrice = {
+    id: r.id,
+    marketId: r.marketId,
+    sportsbook: r.sportsbook,
+    selection: r.selection,
+    selectionType: r.selectionType,
+    line: r.line,
+    american: r.american,
+    decimal: r.decimal,
+    probability: r.probability,
+    externalId: r.externalId,
+    changedAt: epochMs(r.changedAt),
+    lastSeenAt: epochMs(r.lastSeenAt),
+  };
+  if (r.source) p.source = r.source;
+  if (r.bid !== null) p.bid = r.bid;
+  if (r.ask !== null) p.ask = r.ask;
+  if (r.lastPrice !== null) p.last = r.lastPrice;
+  if (r.volume !== null) p.volume = r.volume;
+  if (r.openInterest !== null) p.openInterest = r.openInterest;
+  return p;
 }
