@@ -36,8 +36,19 @@ function expectIndexesMatchScan(board: OddsBoard): void {
       expect(got.size).toBe(ids.length);
       for (const id of ids) expect(got.has(id)).toBe(true);
       expect(got.has('no-such-row')).toBe(false);
+      // The key's rows straight from the index that holds them: each the row object the board holds now, counted exactly.
+      const slice = board.slice(kind, key)!;
+      const rows = [...slice.rows];
+      expect(sorted(rows.map((r) => r.id))).toEqual(sorted(ids));
+      for (const r of rows) expect(r).toBe(board.rows.get(r.id));
+      expect(slice.count).toBe(ids.length);
     }
     expect(board.ids(kind, 'no-such-key')).toBeUndefined();
+    expect(board.slice(kind, 'no-such-key')).toBeUndefined();
+    // Several keys in turn, one the board does not hold.
+    const keys = [...want.keys()].slice(0, 2);
+    const rows = [...board.rowsUnderKeys(kind, [...keys, 'no-such-key'])].map((r) => r.id);
+    expect(sorted(rows)).toEqual(sorted(keys.flatMap((k) => want.get(k)!)));
   }
   for (const [key, ids] of scan(board, 'group')) {
     const rows = board.group(key);

@@ -13,14 +13,13 @@ interface Derived {
 }
 
 /**
- * The row ids of one event, league, sport or market: the rows of the ladders (or events) holding that key, filtered
- * by the row's own field. A read-only set view; nothing is copied.
+ * The row ids of one event, league, sport or market: the ids of `rowsOf()` (the rows of the ladders or events holding
+ * that key). A read-only set view; nothing is copied.
  */
 class DerivedIds implements ReadonlySet<string> {
   constructor(
     private readonly rows: ReadonlyMap<string, OddsRow>,
-    private readonly parents: ReadonlyMap<string, number>,
-    private readonly rowsOfParent: (parent: string) => Iterable<OddsRow>,
+    private readonly rowsOf: () => Iterable<OddsRow>,
     private readonly field: Derived['field'],
     private readonly key: string,
     readonly size: number,
@@ -31,7 +30,7 @@ class DerivedIds implements ReadonlySet<string> {
   }
 
   *[Symbol.iterator](): SetIterator<string> {
-    for (const p of this.parents.keys()) for (const r of this.rowsOfParent(p)) if (r[this.field] === this.key) yield r.id;
+    for (const r of this.rowsOf()) yield r.id;
   }
 
   keys(): SetIterator<string> {
@@ -49,6 +48,12 @@ class DerivedIds implements ReadonlySet<string> {
   forEach(cb: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
     for (const id of this) cb.call(thisArg, id, id, this);
   }
+}
+
+/** The rows under one key of an index (OddsBoard.slice): how many, and the rows themselves, to iterate once. */
+export interface IndexSlice {
+  count: number;
+  rows: Iterable<OddsRow>;
 }
 
 /** The ids of a ladder: a read-only set view over the keys of its id -> row map; nothing is copied. */
@@ -230,9 +235,54 @@ export class OddsBoard {
         const d = this.derived[kind];
         const parents = d.members.get(key);
         if (!parents) return undefined;
-        return new DerivedIds(this.rows, parents, (p) => this.rowsUnder(d.parent, p), d.field, key, d.sizes.get(key)!);
+        return new DerivedIds(this.rows, () => this.derivedRows(d, parents, key), d.field, key, d.sizes.get(key)!);
       }
     }
+  }
+
+  /**
+   * The rows under one key of an index and how many there are, or undefined when the board holds none. Read from
+   * the index that holds the rows (an event's, league's, sport's or market's from their ladders, a ladder's or a
+   * group's own), with no lookup by id except for a book's. Nothing is copied: iterate the rows once, before the
+   * board changes.
+   */
+  slice(kind: IndexKind, key: string): IndexSlice | undefined {
+    switch (kind) {
+      case 'book': {
+        const ids = this.bookIds.get(key);
+        return ids && { count: ids.size, rows: this.rowsById(ids) };
+      }
+      case 'ladder': {
+        const l = this.ladders.get(key);
+        return l && { count: l.size, rows: l.values() };
+      }
+      case 'group': {
+        const g = this.groups.get(key);
+        return g && { count: g.length, rows: g };
+      }
+      default: {
+        const d = this.derived[kind];
+        const parents = d.members.get(key);
+        return parents && { count: d.sizes.get(key)!, rows: this.derivedRows(d, parents, key) };
+      }
+    }
+  }
+
+  /** The rows under each of `keys` of an index in turn (see slice). */
+  *rowsUnderKeys(kind: IndexKind, keys: Iterable<string>): Generator<OddsRow> {
+    for (const key of keys) {
+      const s = this.slice(kind, key);
+      if (s) yield* s.rows;
+    }
+  }
+
+  private *rowsById(ids: Iterable<string>): Generator<OddsRow> {
+    for (const id of ids) yield this.rows.get(id)!;
+  }
+
+  /** The rows of a derived index's key: those of its parents (ladders or events) whose own field is the key. */
+  private *derivedRows(d: Derived, parents: ReadonlyMap<string, number>, key: string): Generator<OddsRow> {
+    for (const p of parents.keys()) for (const r of this.rowsUnder(d.parent, p)) if (r[d.field] === key) yield r;
   }
 
   keys(kind: IndexKind): IterableIterator<string> {
@@ -255,9 +305,9 @@ export class OddsBoard {
   }
 
   /** The rows of an event, ladder by ladder (no copy; do not change the board while iterating). */
-  *eventRows(eventId: string): Generator<OddsRow> {
-    for (const ladderKey of this.derived.event.members.get(eventId)?.keys() ?? [])
-      for (const r of this.ladders.get(ladderKey)!.values()) if (r.eventId === eventId) yield r;
+  eventRows(eventId: string): Generator<OddsRow> {
+    const d = this.derived.event;
+    return this.derivedRows(d, d.members.get(eventId) ?? NO_PARENTS, eventId);
   }
 
   /**
@@ -608,6 +658,7 @@ export class OddsBoard {
 
 const NO_ROWS: readonly OddsRow[] = Object.freeze([]);
 const NO_LINES: ReadonlyMap<number, unknown> = new Map();
+const NO_PARENTS: ReadonlyMap<string, number> = new Map();
 
 function cmpStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

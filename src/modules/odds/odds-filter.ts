@@ -19,14 +19,6 @@ export interface OddsFilter {
   changedSince?: number;
 }
 
-/** The rows of an index's id set, each looked up on the board. */
-function* rowsOf(board: OddsBoard, ids: ReadonlySet<string>): Generator<OddsRow> {
-  for (const id of ids) {
-    const r = board.rows.get(id);
-    if (r) yield r;
-  }
-}
-
 /** The smallest index slice that must contain every match, or null to scan the board. */
 function candidates(board: OddsBoard, f: OddsFilter): Iterable<OddsRow> | null {
   const options: Array<{ kind: IndexKind; keys: Iterable<string> }> = [];
@@ -40,18 +32,10 @@ function candidates(board: OddsBoard, f: OddsFilter): Iterable<OddsRow> | null {
     const parts: Iterable<OddsRow>[] = [];
     let size = 0;
     for (const k of o.keys) {
-      if (o.kind === 'event') {
-        const n = board.rowCountOf(k);
-        if (n) {
-          parts.push(board.eventRows(k));
-          size += n;
-        }
-        continue;
-      }
-      const s = board.ids(o.kind, k);
+      const s = board.slice(o.kind, k);
       if (s) {
-        parts.push(rowsOf(board, s));
-        size += s.size;
+        parts.push(s.rows);
+        size += s.count;
       }
     }
     if (!best || size < best.size) best = { size, parts };

@@ -69,9 +69,8 @@ export class PredictionMarketsService {
     const out: ContractMarket[] = [];
     for (const book of venues) {
       const groups = new Map<string, OddsRow[]>();
-      for (const id of board.ids('book', book.id) ?? []) {
-        const r = board.rows.get(id);
-        if (!r || (leagues && !leagues.has(r.league))) continue;
+      for (const r of board.slice('book', book.id)?.rows ?? []) {
+        if (leagues && !leagues.has(r.league)) continue;
         const g = groups.get(r.groupKey);
         if (g) g.push(r);
         else groups.set(r.groupKey, [r]);

@@ -207,11 +207,9 @@ export class ReferenceService {
     if (sport && !sportId) throw badRequest(`Invalid parameter "sport": unknown sport "${sport}"`, { parameter: 'sport' });
     const perMarket = new Map<string, { events: Set<string>; rows: number; sports: Set<string> }>();
     for (const m of board.keys('market')) {
-      const ids = board.ids('market', m)!;
       const agg = { events: new Set<string>(), rows: 0, sports: new Set<string>() };
-      for (const id of ids) {
-        const r = board.rows.get(id);
-        if (!r || (sportId && r.sport !== sportId)) continue;
+      for (const r of board.slice('market', m)!.rows) {
+        if (sportId && r.sport !== sportId) continue;
         agg.rows++;
         agg.events.add(r.eventId);
         agg.sports.add(r.sport);

@@ -768,11 +768,8 @@ export class StreamHub implements OnModuleInit, OnApplicationShutdown {
   /** Rows a snapshot starts from: the events', the books' or the whole board's. */
   private candidates(f: StreamFilter): Iterable<OddsRow> {
     const board = this.boards.board;
-    return f.events
-      ? [...f.events].flatMap((id) => [...board.eventRows(id)])
-      : f.books.all
-        ? board.rows.values()
-        : f.books.books.flatMap((b) => [...(board.ids('book', b) ?? [])].map((id) => board.rows.get(id)!));
+    if (f.events) return board.rowsUnderKeys('event', f.events);
+    return f.books.all ? board.rows.values() : board.rowsUnderKeys('book', f.books.books);
   }
 
   /** How many prices a snapshot would hold: exact past the limit, else a bound (no scan when the board is small). */
