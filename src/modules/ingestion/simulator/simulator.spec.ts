@@ -48,6 +48,20 @@ describe('MarketSimulator determinism', () => {
     expect(stepped.poll(later + 5000)).toEqual(direct.poll(later + 5000));
   });
 
+  it('a read between two turns of prepare() finishes the warm-up once, at that moment: the market is the same', async () => {
+    const later = START + 10 * 60_000;
+    const direct = new MarketSimulator(catalog, { seed: 5, events: 60, days: 3, tickMs: 1000, start: START });
+    const stepped = new MarketSimulator(catalog, { seed: 5, events: 60, days: 3, tickMs: 1000, start: START });
+    const preparing = stepped.prepare(later, 0); // a turn of the event loop after every step
+    await new Promise((r) => setImmediate(r));
+    expect(stepped.eventCount()).toBe(direct.eventCount());
+    await preparing;
+    const b = stepped.start(later);
+    expect(b.quotes.length).toBeGreaterThan(1000);
+    expect(b).toEqual(direct.start(later));
+    expect(stepped.poll(later + 5000)).toEqual(direct.poll(later + 5000));
+  });
+
   it('gives a different market for another seed', () => {
     const a = run(11);
     const b = run(12);

@@ -69,6 +69,9 @@ export class MarketSimulator implements OddsProvider {
   private readonly game: GameEngine;
   private readonly splits: SplitsFeed;
   private readonly emitter: Emitter;
+  /** The instant the world's warm-up runs up to (the options' `start`), and the warm-up under way (see warmUp). */
+  private readonly startAt: number;
+  private warming: Generator<void> | null = null;
 
   constructor(catalog: Catalog, options: MarketSimulatorOptions) {
     const seed = options.seed >>> 0;
@@ -88,32 +91,27 @@ export class MarketSimulator implements OddsProvider {
     this.splits = new SplitsFeed(w);
     this.emitter = new Emitter(w, this.name);
     this.listing.schedule(start, t0);
-    this.advance(start);
-    this.finishWarmUp(start);
+    this.startAt = start;
   }
 
-  /** Catches up to `now` in short turns (the service anchors the world to a 10-minute window: up to 10 minutes to simulate). */
-  async prepare(now: number): Promise<void> {
-    const w = this.w;
-    while (w.heap.peekTime() <= now) {
-      const until = performance.now() + 20;
-      while (w.heap.peekTime() <= now && performance.now() < until) {
-        const next = w.heap.pop();
-        if (!next) break;
-        w.now = next.time;
-        this.handle(next.item, next.time);
-      }
-      await new Promise((r) => setImmediate(r));
-    }
-    if (now > w.now) w.now = now;
+  /**
+   * Runs the warm-up (unless done) and catches up to `now`, in turns of about 20 ms (the service anchors the world
+   * to a 10-minute window: up to 10 minutes to simulate), so that the server answers meanwhile. The world evolves
+   * exactly as when start() or poll() runs it at once, also when one of them is called between two turns.
+   */
+  async prepare(now: number, turnMs = 20): Promise<void> {
+    await inTurns((this.warming ??= this.warmUp()), turnMs);
+    await inTurns(this.run(now), turnMs);
   }
 
   start(now: number): ProviderBatch {
+    this.warmUpAtOnce();
     if (now > this.w.now) this.advance(now);
     return this.emitter.snapshot(now);
   }
 
   poll(now: number): ProviderBatch {
+    this.warmUpAtOnce();
     if (now > this.w.now) this.advance(now);
     return this.emitter.changes(now);
   }
@@ -124,6 +122,7 @@ export class MarketSimulator implements OddsProvider {
 
   /** Number of events currently on the board (listed, not yet removed). */
   eventCount(): number {
+    this.warmUpAtOnce();
     return this.w.events.size;
   }
 
@@ -135,6 +134,7 @@ export class MarketSimulator implements OddsProvider {
    */
   trueProbability(sel: SimSelection): number | null {
     if (sel.playerName) return null;
+    this.warmUpAtOnce();
     let ev = null;
     for (const e of this.w.events.values())
       if (e.startTime === sel.startTime && e.home === sel.homeTeam && e.away === sel.awayTeam && e.league.id === sel.league) ev = e;
@@ -158,11 +158,22 @@ export class MarketSimulator implements OddsProvider {
     return null;
   }
 
-  /** At the start: books price every event (live-only books leave games in progress), splits begin. */
-  private finishWarmUp(now: number): void {
+  /** The warm-up where prepare() did not run it, or the rest of it where prepare() is running it: all of it now. */
+  private warmUpAtOnce(): void {
+    for (const _ of (this.warming ??= this.warmUp()));
+  }
+
+  /**
+   * The warm-up, one step at a time (each a handful of actions or one event): the world's hours before `startAt`,
+   * then, at it, books price every event (live-only books leave games in progress) and splits begin.
+   */
+  private *warmUp(): Generator<void> {
+    yield* this.run(this.startAt);
     const w = this.w;
+    const now = this.startAt;
     w.warm = false;
     for (const ev of w.events.values()) {
+      yield;
       if (ev.stale) this.fair.refreshFair(ev, true, true);
       for (const be of ev.books) {
         if (be.gone) continue;
@@ -180,6 +191,19 @@ export class MarketSimulator implements OddsProvider {
   }
 
   // ---------------------------------------------------------------- the timeline
+
+  /** The timeline up to `to`, an action per step. */
+  private *run(to: number): Generator<void> {
+    const w = this.w;
+    while (w.heap.peekTime() <= to) {
+      const next = w.heap.pop();
+      if (!next) break;
+      w.now = next.time;
+      this.handle(next.item, next.time);
+      yield;
+    }
+    if (to > w.now) w.now = to;
+  }
 
   private advance(to: number): void {
     const w = this.w;
@@ -247,5 +271,15 @@ export class MarketSimulator implements OddsProvider {
       default:
         assertNever(a);
     }
+  }
+}
+
+/** Takes the steps in turns of about `ms` of work, each followed by a turn of the event loop. */
+async function inTurns(steps: Iterable<void>, ms = 20): Promise<void> {
+  let until = performance.now() + ms;
+  for (const _ of steps) {
+    if (performance.now() < until) continue;
+    await new Promise((r) => setImmediate(r));
+    until = performance.now() + ms;
   }
 }
