@@ -205,15 +205,9 @@ export class MarketSimulator implements OddsProvider {
     if (to > w.now) w.now = to;
   }
 
+  /** The timeline up to `to`, at once. */
   private advance(to: number): void {
-    const w = this.w;
-    while (w.heap.peekTime() <= to) {
-      const next = w.heap.pop();
-      if (!next) break;
-      w.now = next.time;
-      this.handle(next.item, next.time);
-    }
-    w.now = to;
+    for (const _ of this.run(to));
   }
 
   private handle(a: Action, t: number): void {
