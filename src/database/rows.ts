@@ -25,15 +25,15 @@ export function epochMs(v: Date): number {
   return v.getTime();
 }
 
-/** A column of a compact row (readCompact, the board's snapshot file): the entity property its value goes to, and whether it is a time. */
-export interface CompactColumn {
+/** A column of a compact row (readCompact): the entity property its value goes to, and whether it is a time. */
+interface CompactColumn {
   prop: string;
   /** A time, held as epoch ms in the row and as a Date in the entity. */
   time: boolean;
 }
 
 /** An entity from the values of a compact row, one per column in order (times from epoch ms to Date). */
-export function entityFromValues<T>(cols: readonly CompactColumn[], values: readonly unknown[]): T {
+function entityFromValues<T>(cols: readonly CompactColumn[], values: readonly unknown[]): T {
   const row: Record<string, unknown> = dict();
   for (let i = 0; i < cols.length; i++) {
     const c = cols[i]!;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Interner } from '../../domain/interner.js';
 import type { BoardEvent, OddsRow, RemovedRow } from '../../domain/odds-row.js';
-import { entityFromValues, epochMs, readCompact, selectList, type CompactColumn } from '../../database/rows.js';
+import { epochMs, readCompact, selectList } from '../../database/rows.js';
 import { isEmbedded } from '../../database/data-source.js';
 import { IsoTimes } from './iso-times.js';
 import { EventEntity, OddsEntity } from './board.entities.js';
@@ -270,31 +270,6 @@ export class BoardRepository {
          coalesce(max(xmin::text::bigint), 0)::text AS hi, coalesce(sum(xmin::text::bigint), 0)::text AS sum FROM odds`,
     );
     return { mark: `${r!.system}:${r!.n}:${r!.hi}:${r!.sum}`, rows: Number(r!.n) };
-  }
-
-  /** The columns of a price as the snapshot file holds them (the table's own). */
-  static readonly snapshotColumns: readonly string[] = ODDS_COLUMNS.map(([name]) => name);
-
-  /**
-   * A price as the table holds it once written: each column's value (times as whole epoch ms, as the table keeps
-   * them), with `lastSeenAt` the row's latest sighting (a sighting updates the stored row, not the board's).
-   */
-  static snapshotValues(r: OddsRow, lastSeenAt: number): unknown[] {
-    return ODDS_COLUMNS.map(([name, type, value]) =>
-      name === 'last_seen_at'
-        ? new Date(lastSeenAt).getTime()
-        : type === 'timestamptz'
-          ? new Date(value(r) as number).getTime()
-          : (value(r) ?? null),
-    );
-  }
-
-  /** Board rows from a snapshot's values, as load() makes them from the table. */
-  rowsFromSnapshot(rows: unknown[][]): OddsRow[] {
-    const props = new Map(this.ds.getMetadata(OddsEntity).columns.map((c) => [c.databaseName, c.propertyName]));
-    const cols: CompactColumn[] = ODDS_COLUMNS.map(([name, type]) => ({ prop: props.get(name)!, time: type === 'timestamptz' }));
-    const str = new Interner();
-    return rows.map((values) => toOddsRow(entityFromValues<OddsEntity>(cols, values), str));
   }
 
   /** The events the table holds, as the board holds them. */

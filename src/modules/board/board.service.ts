@@ -17,7 +17,7 @@ import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import { BoardWriter } from './board-writer.js';
 import { BoardRepository } from './board.repository.js';
-import { SNAPSHOT_FILE, SNAPSHOT_FORMAT, takeSnapshot, writeSnapshot } from './board-snapshot.js';
+import { rowsOf, SNAPSHOT_FILE, snapshotOf, takeSnapshot, writeSnapshot } from './board-snapshot.js';
 import { DelayedBoard } from './delayed-board.js';
 import { OddsBoard } from './odds-board.js';
 import { ODDS_TOPIC } from '../../domain/topics.js';
@@ -126,14 +126,14 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   private async fromSnapshot(): Promise<{ events: BoardEvent[]; rows: OddsRow[] } | null> {
     const path = this.snapshotPath;
     if (!path) return null;
-    const { snapshot, refused } = takeSnapshot(path, BoardRepository.snapshotColumns);
+    const { snapshot, refused } = takeSnapshot(path);
     if (refused) this.logger.warn({ msg: `${SNAPSHOT_FILE} not used: ${refused}; reading the odds table` });
     if (!snapshot) return null;
     if ((await this.repo.pricesMark()).mark !== snapshot.mark) {
       this.logger.log({ msg: `${SNAPSHOT_FILE} not used: the odds table changed since it was written; reading the table` });
       return null;
     }
-    return { events: await this.repo.loadEvents(), rows: this.repo.rowsFromSnapshot(snapshot.rows) };
+    return { events: await this.repo.loadEvents(), rows: rowsOf(snapshot) };
   }
 
   /**
@@ -147,10 +147,8 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
       const table = await this.repo.pricesMark();
       // Checked again after the read: a change set applied meanwhile is not in the table yet.
       if (!this.writer.settled) return;
-      const rows: unknown[][] = [];
-      for (const r of this.board.rows.values()) rows.push(BoardRepository.snapshotValues(r, this.board.sightedAt(r)));
-      if (rows.length !== table.rows) return;
-      writeSnapshot(path, { format: SNAPSHOT_FORMAT, mark: table.mark, columns: [...BoardRepository.snapshotColumns], rows });
+      if (this.board.size !== table.rows) return;
+      writeSnapshot(path, snapshotOf(table.mark, [...this.board.rows.values()], (r) => this.board.sightedAt(r)));
     } catch (err) {
       rmSync(path, { force: true });
       this.logger.warn({ msg: `${SNAPSHOT_FILE} not written: ${(err as Error).message}` });
