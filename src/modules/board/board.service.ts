@@ -148,7 +148,10 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
       // Checked again after the read: a change set applied meanwhile is not in the table yet.
       if (!this.writer.settled) return;
       if (this.board.size !== table.rows) return;
-      writeSnapshot(path, snapshotOf(table.mark, [...this.board.rows.values()], (r) => this.board.sightedAt(r)));
+      writeSnapshot(
+        path,
+        snapshotOf(table.mark, [...this.board.rows.values()], (r) => this.board.sightedAt(r)),
+      );
     } catch (err) {
       rmSync(path, { force: true });
       this.logger.warn({ msg: `${SNAPSHOT_FILE} not written: ${(err as Error).message}` });
