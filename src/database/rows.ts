@@ -1,5 +1,6 @@
 import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { dict } from '../domain/dict.js';
+import { isEmbedded } from './data-source.js';
 
 const lists = new WeakMap<object, string>();
 
@@ -83,4 +84,15 @@ export async function readCompact<T extends ObjectLiteral, R = T>(
     if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
     await runner.release();
   }
+}
+
+/**
+ * Every row of an entity's table, each shaped by `map` as it is read: as compact pages on the embedded store
+ * (readCompact: about twice as fast on PGlite, and the entities of the whole table are never held at once), in
+ * one query on PostgreSQL.
+ */
+export async function readTable<T extends ObjectLiteral, R>(ds: DataSource, entity: EntityTarget<T>, map: (row: T) => R): Promise<R[]> {
+  if (isEmbedded(ds)) return readCompact(ds, entity, undefined, map);
+  const rows = await ds.query<T[]>(`SELECT ${selectList(ds, entity)} FROM "${ds.getMetadata(entity).tableName}"`);
+  return rows.map(map);
 }

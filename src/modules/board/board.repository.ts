@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Interner } from '../../domain/interner.js';
 import type { BoardEvent, OddsRow, RemovedRow } from '../../domain/odds-row.js';
-import { epochMs, readCompact, selectList } from '../../database/rows.js';
-import { isEmbedded } from '../../database/data-source.js';
+import { epochMs, readTable, selectList } from '../../database/rows.js';
 import { IsoTimes } from './iso-times.js';
 import { EventEntity, OddsEntity } from './board.entities.js';
 
@@ -281,13 +280,8 @@ export class BoardRepository {
   /** Everything needed to rebuild the board at start. */
   async load(): Promise<{ events: BoardEvent[]; rows: OddsRow[] }> {
     const events = await this.loadEvents();
-    // The embedded store reads the largest table as compact pages of JSON (about twice as fast on PGlite).
-    // Each entity becomes a board row as its page is read: the entities of the whole table are never held at once.
     const str = new Interner();
-    const toRow = (r: OddsEntity) => toOddsRow(r, str);
-    const rows = isEmbedded(this.ds)
-      ? await readCompact(this.ds, OddsEntity, undefined, toRow)
-      : (await this.ds.query<OddsEntity[]>(`SELECT ${selectList(this.ds, OddsEntity)} FROM odds`)).map(toRow);
+    const rows = await readTable(this.ds, OddsEntity, (r) => toOddsRow(r, str));
     return { events, rows };
   }
 

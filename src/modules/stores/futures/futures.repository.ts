@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isEmbedded } from '../../../database/data-source.js';
-import { epochMs, readCompact, selectList } from '../../../database/rows.js';
+import { epochMs, readTable } from '../../../database/rows.js';
 import type { FutureType, FuturesChange, FuturesMarket, FuturesPrice } from '../../../domain/futures.js';
 import { FuturesPriceEntity } from './futures.entities.js';
 
@@ -101,12 +100,7 @@ export class FuturesRepository {
       closesAt: ms(r.closes_at),
       ...(r.history === true ? { history: true } : {}),
     }));
-    // The embedded store reads the prices as compact pages (see readCompact: about twice as fast on PGlite).
-    const prices = isEmbedded(this.ds)
-      ? await readCompact(this.ds, FuturesPriceEntity, undefined, toFuturesPrice)
-      : (await this.ds.query<FuturesPriceEntity[]>(`SELECT ${selectList(this.ds, FuturesPriceEntity)} FROM futures_prices`)).map(
-          toFuturesPrice,
-        );
+    const prices = await readTable(this.ds, FuturesPriceEntity, toFuturesPrice);
     return { markets, prices, seen: [], at: prices.reduce((a, p) => Math.max(a, p.lastSeenAt), 0) };
   }
 
