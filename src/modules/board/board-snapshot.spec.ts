@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { oddsRow, T0 } from './board.fixtures.js';
-import { rowsOf, snapshotOf, takeSnapshot, writeSnapshot, type BoardSnapshot } from './board-snapshot.js';
+import { asciiJson, rowsOf, snapshotOf, takeSnapshot, writeSnapshot, type BoardSnapshot } from './board-snapshot.js';
 
 /** An exchange's player prop with every field a price can have. */
 const full: Required<OddsRow> = {
@@ -103,6 +103,37 @@ describe('the board snapshot file', () => {
     expect(existsSync(path)).toBe(false);
     expect(existsSync(`${path}.tmp`)).toBe(false);
     expect(takeSnapshot(path)).toEqual({ snapshot: null });
+  });
+
+  it('is written in ASCII and gives back texts outside it as they were; a file in UTF-8 reads the same', () => {
+    // Two-byte (é, Ž, ğ), three-byte (€) and four-byte (a surrogate pair: 🙂) characters, and a control character.
+    const names = ['Kiké Hernández', 'Žan Ğül €', 'Fan 🙂 Club', 'tab\there'];
+    const rows = names.map((playerName, i) => oddsRow(`n${i}`, { playerName }));
+    const path = join(dir, 'ascii.json');
+    writeSnapshot(
+      path,
+      snapshotOf('m', rows, (r) => r.lastSeenAt),
+    );
+    const bytes = readFileSync(path);
+    expect(bytes.every((b) => b < 0x80)).toBe(true);
+    expect(bytes.toString('latin1')).toContain('Kik\\u00e9 Hern\\u00e1ndez');
+    expect(bytes.toString('latin1')).toContain('Fan \\ud83d\\ude42 Club');
+    expect(rowsOf(takeSnapshot(path).snapshot!).map((r) => r.playerName)).toEqual(names);
+    // The same snapshot as plain JSON.stringify writes it (UTF-8, as a file of an earlier build is).
+    writeFileSync(path, JSON.stringify(snapshotOf('m', rows, (r) => r.lastSeenAt)), 'utf8');
+    expect(readFileSync(path).every((b) => b < 0x80)).toBe(false);
+    expect(rowsOf(takeSnapshot(path).snapshot!).map((r) => r.playerName)).toEqual(names);
+  });
+
+  it.each([
+    ['plain ASCII', '{"a":"b"}'],
+    ['a two-byte character', '{"a":"é"}'],
+    ['a surrogate pair', '["🙂", "x🙂y"]'],
+    ['an escape already there', '"\\u00e9 é"'],
+  ])('asciiJson keeps the JSON value (%s)', (_what, json) => {
+    const out = asciiJson(json);
+    expect(/[\u0080-\uffff]/.test(out)).toBe(false);
+    expect(JSON.parse(out)).toEqual(JSON.parse(json));
   });
 
   const broken = (change: (s: BoardSnapshot & Record<string, unknown>) => void): string => {
