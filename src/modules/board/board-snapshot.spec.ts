@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import type { OddsRow } from '../../domain/odds-row.js';
 import { oddsRow, T0 } from './board.fixtures.js';
-import { asciiJson, rowsOf, snapshotOf, takeSnapshot, writeSnapshot, type BoardSnapshot } from './board-snapshot.js';
+import { rowsOf, snapshotOf, takeSnapshot, writeSnapshot, type BoardSnapshot } from './board-snapshot.js';
 
 /** An exchange's player prop with every field a price can have. */
 const full: Required<OddsRow> = {
@@ -123,17 +123,6 @@ describe('the board snapshot file', () => {
     writeFileSync(path, JSON.stringify(snapshotOf('m', rows, (r) => r.lastSeenAt)), 'utf8');
     expect(readFileSync(path).every((b) => b < 0x80)).toBe(false);
     expect(rowsOf(takeSnapshot(path).snapshot!).map((r) => r.playerName)).toEqual(names);
-  });
-
-  it.each([
-    ['plain ASCII', '{"a":"b"}'],
-    ['a two-byte character', '{"a":"é"}'],
-    ['a surrogate pair', '["🙂", "x🙂y"]'],
-    ['an escape already there', '"\\u00e9 é"'],
-  ])('asciiJson keeps the JSON value (%s)', (_what, json) => {
-    const out = asciiJson(json);
-    expect(/[\u0080-\uffff]/.test(out)).toBe(false);
-    expect(JSON.parse(out)).toEqual(JSON.parse(json));
   });
 
   const broken = (change: (s: BoardSnapshot & Record<string, unknown>) => void): string => {

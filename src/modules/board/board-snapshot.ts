@@ -1,5 +1,4 @@
-import { isAscii } from 'node:buffer';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { takeStopFile, writeStopFile } from '../../common/stop-file.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 
 /**
@@ -143,28 +142,9 @@ export function rowsOf(snapshot: BoardSnapshot): OddsRow[] {
   return out;
 }
 
-/**
- * Writes the file whole or not at all (a stop cut short leaves no half-written file to read). It is written in
- * ASCII, any other character escaped (`\u00e9`): a start reads ASCII as one-byte text, where a single `é` makes
- * the whole file's text two-byte, which takes about twice as long to decode and to parse (see fileText).
- */
+/** Writes the file whole or not at all, in ASCII (see writeStopFile). */
 export function writeSnapshot(path: string, snapshot: BoardSnapshot): void {
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, asciiJson(JSON.stringify(snapshot)));
-  renameSync(tmp, path);
-}
-
-/** JSON text with every character outside ASCII written as its `\u` escape (the same JSON value). */
-export function asciiJson(json: string): string {
-  return /[\u0080-\uffff]/.test(json)
-    ? json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    : json;
-}
-
-/** A file's text: ASCII decoded as one byte per character (the fast path), anything else as UTF-8. */
-function fileText(path: string): string {
-  const bytes = readFileSync(path);
-  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  writeStopFile(path, snapshot);
 }
 
 /** Why a parsed file is not a snapshot this build can read, or null when it is one. */
@@ -192,22 +172,9 @@ function problem(o: Partial<BoardSnapshot> | null): string | null {
  * one (unreadable, another format or fields, a column of the wrong size; the start reads the table instead), with why.
  */
 export function takeSnapshot(path: string): { snapshot: BoardSnapshot | null; refused?: string } {
-  let text: string;
-  try {
-    text = fileText(path);
-  } catch {
-    return { snapshot: null };
-  } finally {
-    rmSync(path, { force: true });
-    // What a stop cut short while writing left behind.
-    rmSync(`${path}.tmp`, { force: true });
-  }
-  let s: unknown;
-  try {
-    s = JSON.parse(text);
-  } catch {
-    return { snapshot: null, refused: 'not JSON' };
-  }
-  const refused = problem(s as Partial<BoardSnapshot> | null);
-  return refused ? { snapshot: null, refused } : { snapshot: s as BoardSnapshot };
+  const file = takeStopFile(path);
+  if ('missing' in file) return { snapshot: null };
+  if ('invalid' in file) return { snapshot: null, refused: file.invalid };
+  const refused = problem(file.value as Partial<BoardSnapshot> | null);
+  return refused ? { snapshot: null, refused } : { snapshot: file.value as BoardSnapshot };
 }
