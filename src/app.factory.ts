@@ -22,10 +22,10 @@ import { registerTextParams } from './common/http/text-params.js';
 import { rootPathRewrite } from './common/http/root-paths.js';
 import { createValidationPipe } from './common/http/validation.js';
 import { JsonLogger } from './common/logging/json-logger.js';
+import { Serving } from './common/serving.js';
 import { redactUrl } from './common/logging/redact.js';
 import type { AppConfig } from './config/env.js';
 import { ApiKeysService } from './modules/accounts/api-keys.service.js';
-import { IngestionService } from './modules/ingestion/ingestion.service.js';
 import { OPTIONAL_BODY_ROUTES } from './modules/accounts/account.controller.js';
 import { FAST_ROUTES, OddsFastPath, type FastRoute } from './modules/odds/odds-fast-path.js';
 import { docsAssetAllowed, setupOpenApi } from './openapi.js';
@@ -91,7 +91,7 @@ export async function createApp(
   options: AppModuleOptions = {},
   http: {
     serverFactory?: EarlyServer['factory'];
-    /** Providers wait for IngestionService.serving() (main.ts: once the port answers), not for the application's start. */
+    /** What waits for the application to serve (Serving: the providers) waits for main.ts (once the port answers), not for the application's start. */
     holdProviders?: boolean;
   } = {},
 ): Promise<NestFastifyApplication> {
@@ -121,7 +121,7 @@ export async function createApp(
   await registerDashboard(fastify, config.docsUrl);
   await app.init();
   await app.get(ApiKeysService).bootstrap();
-  if (!http.holdProviders) app.get(IngestionService).serving();
+  if (!http.holdProviders) app.get(Serving).begin();
   return app;
 }
 

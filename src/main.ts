@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   await early.listen(config.port, config.host);
 
   await import('reflect-metadata');
-  const [{ Logger }, { createApp }, admin, { IngestionService }, { ApiKeysService }, { HealthService }, { BoardService }] =
+  const [{ Logger }, { createApp }, admin, { IngestionService }, { ApiKeysService }, { HealthService }, { BoardService }, { Serving }] =
     await Promise.all([
       import('@nestjs/common'),
       import('./app.factory.js'),
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
       import('./modules/accounts/api-keys.service.js'),
       import('./modules/health/health.service.js'),
       import('./modules/board/board.service.js'),
+      import('./common/serving.js'),
     ]);
   const logger = new Logger('main');
   early.phase = 'opening the database and loading the stored board';
@@ -84,8 +85,9 @@ async function main(): Promise<void> {
     });
 
   await app.listen(config.port, config.host);
-  // The providers (the simulator catching up to now, its first snapshot) start once the stored board is served.
-  app.get(IngestionService).serving();
+  // The providers (the simulator catching up to now, its first snapshot) start once the stored board is served, and
+  // the opportunities a restart read from its last stop are re-checked then.
+  app.get(Serving).begin();
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   admin.writeServerInfo(config.dataDir, {

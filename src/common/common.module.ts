@@ -10,6 +10,7 @@ import { RedisService } from './redis/redis.service.js';
 import { MemoryWindowStore, RedisWindowStore } from './rate-limit/rate-limit.storage.js';
 import { Clock } from './time/clock.js';
 import { MetricsService } from './metrics/metrics.service.js';
+import { Serving } from './serving.js';
 
 export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
 
@@ -19,6 +20,7 @@ export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
   providers: [
     RedisService,
     MetricsService,
+    Serving,
     AccessPolicy,
     { provide: Sequencer, useValue: new Sequencer() },
     {
@@ -39,6 +41,6 @@ export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
       },
     },
   ],
-  exports: [RedisService, MetricsService, AccessPolicy, EventBus, RATE_LIMIT_STORE, Sequencer],
+  exports: [RedisService, MetricsService, Serving, AccessPolicy, EventBus, RATE_LIMIT_STORE, Sequencer],
 })
 export class CommonModule {}

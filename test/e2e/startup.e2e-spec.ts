@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import WebSocket from 'ws';
 import { createApp } from '../../src/app.factory.js';
 import { EarlyServer } from '../../src/common/http/early-server.js';
+import { Serving } from '../../src/common/serving.js';
 import { ManualClock } from '../../src/common/time/clock.js';
 import { BoardService } from '../../src/modules/board/board.service.js';
 import { HealthService } from '../../src/modules/health/health.service.js';
@@ -104,7 +105,7 @@ describe('start-up on the early server', () => {
       // A second of real time (building a 10-event simulator takes a small part of it): nothing is built.
       await new Promise((r) => setTimeout(r, 1_000));
       expect([started, app.get(BoardService).board.size]).toEqual([[], 0]);
-      ingestion.serving();
+      app.get(Serving).begin();
       await ingestion.initialLoad();
       expect(started).toEqual([['simulator', 'simulator-futures']]);
       expect(app.get(BoardService).board.size).toBeGreaterThan(0);

@@ -66,6 +66,10 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   loadedAt = 0;
   /** Where that rebuild read the prices: the snapshot file of the last clean stop, or the table. */
   pricesFrom: 'snapshot' | 'table' = 'table';
+  /** The mark of the snapshot file the board was rebuilt from (null: rebuilt from the table). */
+  snapshotMark: string | null = null;
+  /** What else is written beside the snapshot at a clean stop, given its mark (the live opportunities). */
+  private readonly besideSnapshot: Array<(mark: string) => void> = [];
   /** What the database held at that rebuild (a restart serves it at once). */
   stored = { events: 0, rows: 0 };
 
@@ -97,6 +101,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
     const fromFile = await this.fromSnapshot();
     const { events, rows } = fromFile ?? (await this.repo.load());
     this.pricesFrom = fromFile ? 'snapshot' : 'table';
+    this.snapshotMark = fromFile?.mark ?? null;
     const now = this.clock.now();
     this.board.load(events, rows, now);
     for (const d of this.delayed.values()) d.load(events, rows, now);
@@ -115,15 +120,31 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** Where the embedded store's snapshot of the prices goes (none for PostgreSQL or an in-memory store). */
   private get snapshotPath(): string | null {
+    return this.stopFilePath(SNAPSHOT_FILE);
+  }
+
+  /**
+   * Where a file written at a clean stop beside the snapshot goes (null where there is no snapshot: PostgreSQL,
+   * an in-memory store). See besideTheSnapshot.
+   */
+  stopFilePath(name: string): string | null {
     const { dataDir, embeddedInMemory } = this.config;
-    return storeKind(this.config) === 'embedded' && !embeddedInMemory && dataDir ? join(dataDir, SNAPSHOT_FILE) : null;
+    return storeKind(this.config) === 'embedded' && !embeddedInMemory && dataDir ? join(dataDir, name) : null;
+  }
+
+  /**
+   * Writes something else at a clean stop, right after the snapshot and in the same turn (the same board), given
+   * the snapshot's mark: the next start reads it only with a board rebuilt from that snapshot (snapshotMark).
+   */
+  besideTheSnapshot(write: (mark: string) => void): void {
+    this.besideSnapshot.push(write);
   }
 
   /**
    * The events and prices of the store when a snapshot of its prices from the last clean stop is there and the
    * price table has not changed since (see board-snapshot.ts); null otherwise. The file is removed either way.
    */
-  private async fromSnapshot(): Promise<{ events: BoardEvent[]; rows: OddsRow[] } | null> {
+  private async fromSnapshot(): Promise<{ mark: string; events: BoardEvent[]; rows: OddsRow[] } | null> {
     const path = this.snapshotPath;
     if (!path) return null;
     const { snapshot, refused } = takeSnapshot(path);
@@ -133,7 +154,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
       this.logger.log({ msg: `${SNAPSHOT_FILE} not used: the odds table changed since it was written; reading the table` });
       return null;
     }
-    return { events: await this.repo.loadEvents(), rows: rowsOf(snapshot) };
+    return { mark: snapshot.mark, events: await this.repo.loadEvents(), rows: rowsOf(snapshot) };
   }
 
   /**
@@ -152,6 +173,7 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
         path,
         snapshotOf(table.mark, [...this.board.rows.values()], (r) => this.board.sightedAt(r)),
       );
+      for (const write of this.besideSnapshot) write(table.mark);
     } catch (err) {
       rmSync(path, { force: true });
       this.logger.warn({ msg: `${SNAPSHOT_FILE} not written: ${(err as Error).message}` });

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AccessPolicy } from '../../common/auth/access-policy.js';
 import { EventBus } from '../../common/bus/event-bus.js';
@@ -19,6 +20,14 @@ import { assembleSnapshot, LifecyclePublisher, type ScopeDiff } from './lifecycl
 import { RedisSnapshotStore } from './redis-snapshot-store.js';
 import type { LifecycleMessage, WireFlags } from './lifecycle-wire.js';
 import { OpportunityReplica } from './opportunity-replica.js';
+import {
+  OPPORTUNITY_FILE,
+  opportunityFileOf,
+  takeOpportunityFile,
+  writeOpportunityFile,
+  type RestoredOpportunities,
+  type StoredRegistry,
+} from './opportunity-file.js';
 import { OpportunityRegistry, type LifecycleDiff, type LiveSet, type Tracked } from './registry.js';
 import {
   LIFECYCLE_TOPIC,
@@ -29,9 +38,12 @@ import {
   type OpportunityRef,
 } from '../../domain/topics.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
+import { Serving } from '../../common/serving.js';
 
 /** How often the whole board is re-scanned (checking the incremental state). */
 const RESCAN_INTERVAL_MS = 60_000;
+/** About how long the scheduled re-scan works before it yields to the event loop. */
+const RESCAN_TURN_MS = 10;
 /** How long a replica waits for the active worker's snapshot before asking again. */
 export const REPLICA_RETRY_MS = 1_000;
 /** How often the active worker refreshes its snapshot anyway (a replica whose request went unheard loads it). */
@@ -141,6 +153,8 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
   private closing = false;
   /** Whether this instance's registries ever followed another's (a takeover re-scans them in slices). */
   private followed = false;
+  /** What the last clean stop left live (opportunity-file.ts), until detection starts from it. */
+  private restored: RestoredOpportunities | null = null;
   /** Flag changes since the last publish, for the replicas (collected only when there are replicas). */
   private readonly flagChanges = new Map<string, MarketCheck[] | null>();
   /** Sequence of the last change set evaluated: opportunity events carry the sequence of their cause. */
@@ -157,6 +171,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     private readonly leadership: Leadership,
     private readonly redis: RedisService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly serving: Serving,
   ) {}
 
   // ---------------------------------------------------------------- the registry
@@ -309,6 +324,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationBootstrap(): Promise<void> {
     await this.boards.rebuild();
     this.started = true;
+    this.takeStoredOpportunities();
     this.boards.board.onChange((cs) => this.onChange(cs));
     this.jobs.every('detection:rescan', RESCAN_INTERVAL_MS, () => this.rescanInSlices());
     // One process (no distributed bus): it detects, on one direct in-process path.
@@ -341,15 +357,69 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     this.lineLadders.clear();
     for (const r of this.boards.board.rows.values()) this.remember(r);
     this.running = true;
-    if (!this.followed) {
+    // Only at the start (a replica that has followed another instance holds a newer state than the stop's).
+    const restored = this.followed ? null : this.restored;
+    this.restored = null;
+    if (!this.followed && !restored) {
       this.rescan();
       return;
     }
-    // A takeover: the registries hold what the previous worker published; a full re-scan (in slices, the
-    // board is full) publishes the differences, and the replicas, seeing a new term, resync onto this state.
-    this.logger.log({ msg: 'detecting (this instance is the active worker); re-scanning the board' });
+    if (restored) this.restore(restored);
+    // A takeover, or a start from what the last clean stop left live: the registries hold what the previous
+    // worker published (or the stop stored); a full re-scan (in slices, the board is full) publishes the
+    // differences, and the replicas, seeing a new term, resync onto this state.
+    this.logger.log({
+      msg: restored
+        ? 'detecting from the opportunities stored at the last stop; re-checking them against the board in slices'
+        : 'detecting (this instance is the active worker); re-scanning the board',
+    });
     this.stats.lastRescanAt = null;
-    void this.rescanInSlices().catch((err: Error) => this.logger.error({ msg: 'takeover re-scan failed', error: err.message }));
+    const recheck = () =>
+      void this.rescanInSlices().catch((err: Error) => this.logger.error({ msg: 'first re-scan failed', error: err.message }));
+    // The stop's opportunities are served as they are until the application serves, then re-checked (a takeover
+    // re-checks at once: the application serves already).
+    if (restored) this.serving.onServing(recheck);
+    else recheck();
+  }
+
+  /**
+   * The opportunities the last clean stop stored beside the board's prices (embedded store): kept for the start of
+   * detection when the board was rebuilt from those prices, the file removed either way; and, from now on, what
+   * this instance stores at its own clean stop.
+   */
+  private takeStoredOpportunities(): void {
+    const path = this.boards.stopFilePath(OPPORTUNITY_FILE);
+    if (!path) return;
+    const started = performance.now();
+    const { restored, refused } = takeOpportunityFile(path, this.boards.snapshotMark, (id) => this.boards.board.rows.get(id));
+    if (refused) this.logger.warn({ msg: `${OPPORTUNITY_FILE} not used: ${refused}; finding every opportunity again` });
+    if (restored)
+      this.logger.log({
+        msg: `opportunities read from ${OPPORTUNITY_FILE}`,
+        records: restored.registries.reduce((n, r) => n + r.records.length, 0),
+        left_out: restored.dropped,
+        ms: Math.round(performance.now() - started),
+      });
+    this.restored = restored;
+    this.boards.besideTheSnapshot((mark) => {
+      if (!this.running) return;
+      try {
+        writeOpportunityFile(path, opportunityFileOf(mark, this.clock.now(), this.storedRegistries(), [...this.flagged]));
+      } catch (err) {
+        rmSync(path, { force: true });
+        this.logger.warn({ msg: `${OPPORTUNITY_FILE} not written: ${(err as Error).message}` });
+      }
+    });
+  }
+
+  private storedRegistries(): StoredRegistry[] {
+    return this.states.flatMap((s) => s.scopes.map((sc) => ({ detector: s.detector, scope: sc.key, live: s.live.get(sc.key)! })));
+  }
+
+  /** Fills the registries and flags with what the last clean stop stored (a registry of a type or scope gone is skipped). */
+  private restore(restored: RestoredOpportunities): void {
+    for (const { kind, scope, records } of restored.registries) this.byKind.get(kind)?.live.get(scope)?.load(records);
+    this.applyFlags(restored.flags, true);
   }
 
   /** This instance stops detecting (it no longer leads): it follows the new active worker. */
@@ -366,8 +436,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
   private setUpFollowing(): void {
     const store = new RedisSnapshotStore(() => this.redis.client, this.config.redisPrefix);
     this.publisher = new LifecyclePublisher(this.bus, store, {
-      registries: () =>
-        this.states.flatMap((s) => s.scopes.map((sc) => ({ detector: s.detector, scope: sc.key, live: s.live.get(sc.key)! }))),
+      registries: () => this.storedRegistries(),
       flags: () => this.flagged.entries(),
       seq: () => this.lastSeq,
       now: () => this.clock.now(),
@@ -717,18 +786,26 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
 
   private rescanning = false;
 
-  /** The scheduled re-scan: the same work in slices, yielding to the event loop so HTTP keeps flowing. */
-  async rescanInSlices(slice = 500): Promise<number> {
+  /**
+   * The scheduled re-scan: the same work in turns of about `turnMs` of work (`step` groups and ladders at a time),
+   * each turn's changes published, yielding to the event loop between turns so HTTP and streams keep flowing.
+   */
+  async rescanInSlices(turnMs = RESCAN_TURN_MS, step = 50): Promise<number> {
     if (this.rescanning || !this.running) return 0;
     this.rescanning = true;
     try {
       const started = performance.now();
       const { groups, ladders } = this.allSources();
+      const end = Math.max(groups.length, ladders.length);
       let mismatches = 0;
-      for (let i = 0; i < Math.max(groups.length, ladders.length); i += slice) {
+      for (let i = 0; i < end; ) {
         const now = this.clock.now();
         const diffs = this.newDiffs();
-        mismatches += this.rescanSlice(groups.slice(i, i + slice), ladders.slice(i, i + slice), now, diffs);
+        const turn = performance.now();
+        do {
+          mismatches += this.rescanSlice(groups.slice(i, i + step), ladders.slice(i, i + step), now, diffs);
+          i += step;
+        } while (i < end && performance.now() - turn < turnMs);
         this.publish(diffs, now);
         await new Promise<void>((r) => setImmediate(r));
       }

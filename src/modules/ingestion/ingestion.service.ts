@@ -17,6 +17,7 @@ import { BoardService } from '../board/board.service.js';
 import { IngestionPipeline, addCounts, mergeReports, type IngestReport, type RejectReason } from './pipeline.js';
 import { createProviders, simulatorAnchor } from './providers.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
+import { Serving } from '../../common/serving.js';
 import { FuturesStoreService } from '../stores/futures/futures-store.service.js';
 import { SplitsStoreService } from '../stores/splits/splits-store.service.js';
 import { PlayersStoreService } from '../stores/players/players-store.service.js';
@@ -58,8 +59,10 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     private readonly players: PlayersStoreService,
     private readonly lineHistory: LineHistoryStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    serving: Serving,
   ) {
     this.pipeline = new IngestionPipeline(catalog, boards.board);
+    serving.onServing(() => this.openStarted());
     metrics.gauge(
       'board_write_quarantined',
       'Items (prices, history entries, events) the database refused for their data: isolated, logged, not stored',
@@ -174,17 +177,11 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   /**
-   * Providers are built and started once the application serves (every bootstrap hook done: the stored board
-   * loaded, its first detection pass made; the port answering), so that a simulator catching up to now holds
-   * none of that up.
+   * Providers are built and started once the application serves (Serving: every bootstrap hook done, the stored
+   * board loaded; the port answering), so that a simulator catching up to now holds none of that up.
    */
   private openStarted: () => void = () => undefined;
   private readonly started = new Promise<void>((resolve) => (this.openStarted = resolve));
-
-  /** Called once the application serves: by createApp, or by main.ts once its port answers (`holdProviders`). */
-  serving(): void {
-    this.openStarted();
-  }
 
   private starting: Promise<void> | null = null;
 
