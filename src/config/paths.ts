@@ -23,3 +23,21 @@ export function readJson<T>(...parts: string[]): T {
 export function packageVersion(): string {
   return readJson<{ version: string }>('package.json').version;
 }
+
+let build: string | undefined;
+
+/**
+ * This build: the package version and the time `npm run build` made dist/ (dist/.build-stamp); the version alone
+ * when run from the sources (tests). What a stop stores for the next start in a build's own shapes is read only by
+ * the same build.
+ */
+export function buildId(): string {
+  if (build !== undefined) return build;
+  let stamp = '';
+  try {
+    stamp = readFileSync(join(projectRoot(), 'dist', '.build-stamp'), 'utf8').trim();
+  } catch {
+    // Not built: run from the sources.
+  }
+  return (build = stamp ? `${packageVersion()}+${stamp}` : packageVersion());
+}

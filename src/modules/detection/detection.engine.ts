@@ -9,6 +9,7 @@ import { Leadership } from '../cluster/leadership.service.js';
 import { Catalog } from '../../config/catalog.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/env.js';
+import { buildId } from '../../config/paths.js';
 import { TIERS, type TierName } from '../../config/tiers.js';
 import type { ChangeSet, OddsRow } from '../../domain/odds-row.js';
 import { BoardService } from '../board/board.service.js';
@@ -391,7 +392,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     const path = this.boards.stopFilePath(OPPORTUNITY_FILE);
     if (!path) return;
     const started = performance.now();
-    const { restored, refused } = takeOpportunityFile(path, this.boards.snapshotMark, (id) => this.boards.board.rows.get(id));
+    const { restored, refused } = takeOpportunityFile(path, buildId(), this.boards.snapshotMark, (id) => this.boards.board.rows.get(id));
     if (refused) this.logger.warn({ msg: `${OPPORTUNITY_FILE} not used: ${refused}; finding every opportunity again` });
     if (restored)
       this.logger.log({
@@ -404,7 +405,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     this.boards.besideTheSnapshot((mark) => {
       if (!this.running) return;
       try {
-        writeOpportunityFile(path, opportunityFileOf(mark, this.clock.now(), this.storedRegistries(), [...this.flagged]));
+        writeOpportunityFile(path, opportunityFileOf(buildId(), mark, this.clock.now(), this.storedRegistries(), [...this.flagged]));
       } catch (err) {
         rmSync(path, { force: true });
         this.logger.warn({ msg: `${OPPORTUNITY_FILE} not written: ${(err as Error).message}` });
@@ -798,7 +799,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
       const { groups, ladders } = this.allSources();
       const end = Math.max(groups.length, ladders.length);
       let mismatches = 0;
-      for (let i = 0; i < end; ) {
+      for (let i = 0; i < end;) {
         const now = this.clock.now();
         const diffs = this.newDiffs();
         const turn = performance.now();

@@ -51,6 +51,7 @@ describe('the live opportunities stored at a clean stop', () => {
     const arb1 = record('x1', [a, b], { note: 'Kiké' });
     const arb2 = record('x2', [a, c], { profit: Number.NaN });
     const file = opportunityFileOf(
+      'b1',
       'mark-1',
       123,
       [
@@ -74,7 +75,7 @@ describe('the live opportunities stored at a clean stop', () => {
       ['rc', 3_000],
     ]);
     expect(file.registries.map((r) => r.scope)).toEqual(['all', 'hobby']);
-    const { restored, refused } = takeOpportunityFile(path, 'mark-1', onBoard);
+    const { restored, refused } = takeOpportunityFile(path, 'b1', 'mark-1', onBoard);
     expect(refused).toBeUndefined();
     expect(existsSync(path)).toBe(false);
     expect(restored!.dropped).toBe(0);
@@ -87,7 +88,7 @@ describe('the live opportunities stored at a clean stop', () => {
     expect(back[0]!.legs[0]!.row).toBe(rebuilt.get('ra'));
     expect(back[1]!.legs[1]!.row).toBe(rebuilt.get('rc'));
     expect(back[1]!.profit).toBeNaN();
-    expect(takeOpportunityFile(path, 'mark-1', onBoard)).toEqual({ restored: null });
+    expect(takeOpportunityFile(path, 'b1', 'mark-1', onBoard)).toEqual({ restored: null });
   });
 
   it('leaves out a record whose price is not on the board as it was (changed since, or gone)', () => {
@@ -95,7 +96,7 @@ describe('the live opportunities stored at a clean stop', () => {
     const { arb2 } = write(path);
     const board = new Map(rebuilt);
     board.set('rb', { ...b, changedAt: 2_500 });
-    const { restored } = takeOpportunityFile(path, 'mark-1', (id) => board.get(id));
+    const { restored } = takeOpportunityFile(path, 'b1', 'mark-1', (id) => board.get(id));
     expect(restored!.registries[0]!.records).toEqual([arb2]);
     expect(restored!.registries[1]!.records).toEqual([]);
     expect(restored!.dropped).toBe(2);
@@ -103,21 +104,25 @@ describe('the live opportunities stored at a clean stop', () => {
     write(path);
     board.delete('rc');
     board.set('rb', b);
-    expect(takeOpportunityFile(path, 'mark-1', (id) => board.get(id)).restored!.dropped).toBe(1);
+    expect(takeOpportunityFile(path, 'b1', 'mark-1', (id) => board.get(id)).restored!.dropped).toBe(1);
   });
 
-  it('is only removed when the board was not rebuilt from its snapshot, and refused with another snapshot', () => {
+  it('is only removed when the board was not rebuilt from its snapshot, and refused with another snapshot or build', () => {
     const path = join(dir, 'c.json');
     write(path);
-    expect(takeOpportunityFile(path, null, onBoard)).toEqual({ restored: null });
+    expect(takeOpportunityFile(path, 'b1', null, onBoard)).toEqual({ restored: null });
     expect(existsSync(path)).toBe(false);
     write(path);
-    expect(takeOpportunityFile(path, 'mark-2', onBoard)).toEqual({ restored: null, refused: 'written with another board snapshot' });
+    expect(takeOpportunityFile(path, 'b1', 'mark-2', onBoard)).toEqual({ restored: null, refused: 'written with another board snapshot' });
+    expect(existsSync(path)).toBe(false);
+    // Another build (an upgrade between the stop and the start): its records may have other shapes.
+    write(path);
+    expect(takeOpportunityFile(path, 'b2', 'mark-1', onBoard)).toEqual({ restored: null, refused: 'written by another build' });
     expect(existsSync(path)).toBe(false);
   });
 
   const good = (): OpportunityFile & Record<string, unknown> =>
-    opportunityFileOf('mark-1', 1, [{ detector, scope: 'all', live: registryOf(record('x1', [a, b])) }], []) as OpportunityFile &
+    opportunityFileOf('b1', 'mark-1', 1, [{ detector, scope: 'all', live: registryOf(record('x1', [a, b])) }], []) as OpportunityFile &
       Record<string, unknown>;
   const broken = (change: (f: OpportunityFile & Record<string, unknown>) => void) => {
     const f = good();
@@ -141,7 +146,7 @@ describe('the live opportunities stored at a clean stop', () => {
   ])('a file this build does not read (%s) is refused and removed', (_why, text, refused) => {
     const path = join(dir, 'd.json');
     writeFileSync(path, text);
-    expect(takeOpportunityFile(path, 'mark-1', onBoard)).toEqual({ restored: null, refused });
+    expect(takeOpportunityFile(path, 'b1', 'mark-1', onBoard)).toEqual({ restored: null, refused });
     expect(existsSync(path)).toBe(false);
   });
 
@@ -150,7 +155,7 @@ describe('the live opportunities stored at a clean stop', () => {
     f.registries[0]!.records.push({ source: 'g1' }, { id: 'x9', source: 'g1', legs: [{ row: { $r: 7 } }] });
     const path = join(dir, 'e.json');
     writeFileSync(path, JSON.stringify(f));
-    const { restored } = takeOpportunityFile(path, 'mark-1', onBoard);
+    const { restored } = takeOpportunityFile(path, 'b1', 'mark-1', onBoard);
     expect(restored!.registries[0]!.records.map((r) => r.id)).toEqual(['x1']);
     expect(restored!.dropped).toBe(2);
   });

@@ -13,10 +13,13 @@ import type { LiveSet } from './registry.js';
  *
  * Records are in their wire form (lifecycle-wire.ts), each price they are made of as an index into `rows`: the
  * price's id and the time it last changed, resolved against the rebuilt board. A record whose prices are not all
- * on the board as they were is left out (the re-check finds it again if it is still there).
+ * on the board as they were is left out (the re-check finds it again if it is still there). Records have the shapes
+ * of the build that wrote them: another build (`build`, an upgrade) does not read the file.
  */
 export interface OpportunityFile {
   format: typeof OPPORTUNITY_FILE_FORMAT;
+  /** The build that wrote it (config/paths.ts buildId). */
+  build: string;
   mark: string;
   /** When it was written (the stop). */
   at: number;
@@ -35,7 +38,13 @@ export interface StoredRegistry {
   live: LiveSet<OpportunityRecord>;
 }
 
-export function opportunityFileOf(mark: string, at: number, registries: Iterable<StoredRegistry>, flags: WireFlags): OpportunityFile {
+export function opportunityFileOf(
+  build: string,
+  mark: string,
+  at: number,
+  registries: Iterable<StoredRegistry>,
+  flags: WireFlags,
+): OpportunityFile {
   const table = new RowTable();
   const out: OpportunityFile['registries'] = [];
   for (const { detector, scope, live } of registries) {
@@ -46,6 +55,7 @@ export function opportunityFileOf(mark: string, at: number, registries: Iterable
   }
   return {
     format: OPPORTUNITY_FILE_FORMAT,
+    build,
     mark,
     at,
     rows: table.rows.map((r) => [r.id, r.changedAt]),
@@ -67,8 +77,9 @@ export interface RestoredOpportunities {
 }
 
 /** Why a parsed file is not one this build reads for this board, or null. */
-function problem(o: Partial<OpportunityFile> | null, mark: string): string | null {
+function problem(o: Partial<OpportunityFile> | null, build: string, mark: string): string | null {
   if (!o || o.format !== OPPORTUNITY_FILE_FORMAT || typeof o.mark !== 'string') return 'not a file of this format';
+  if (o.build !== build) return 'written by another build';
   if (o.mark !== mark) return 'written with another board snapshot';
   if (!Array.isArray(o.rows) || o.rows.some((r) => !Array.isArray(r) || typeof r[0] !== 'string' || typeof r[1] !== 'number'))
     return 'its prices are not a list of prices';
@@ -83,11 +94,12 @@ function problem(o: Partial<OpportunityFile> | null, mark: string): string | nul
 
 /**
  * Reads and removes the file. With `mark` (the board snapshot the board was rebuilt from): the opportunities it
- * holds, their prices resolved on the board (`row(id)`), or null with why not. Without: only removes it (a board
- * rebuilt from the table goes with no stored opportunities).
+ * holds when this build wrote it, their prices resolved on the board (`row(id)`), or null with why not. Without:
+ * only removes it (a board rebuilt from the table goes with no stored opportunities).
  */
 export function takeOpportunityFile(
   path: string,
+  build: string,
   mark: string | null,
   row: (id: string) => OddsRow | undefined,
 ): { restored: RestoredOpportunities | null; refused?: string } {
@@ -95,7 +107,7 @@ export function takeOpportunityFile(
   if ('missing' in file || mark === null) return { restored: null };
   if ('invalid' in file) return { restored: null, refused: file.invalid };
   const o = file.value as Partial<OpportunityFile> | null;
-  const refused = problem(o, mark);
+  const refused = problem(o, build, mark);
   if (refused) return { restored: null, refused };
   const f = o as OpportunityFile;
   // A price as it was at the stop, or a hole: a record pointing at a hole is left out.
