@@ -10,11 +10,6 @@ export class Serving {
   private began = false;
   private readonly waiting: Array<() => void> = [];
 
-  /** Whether the application serves. */
-  get serving(): boolean {
-    return this.began;
-  }
-
   /** Runs `fn` once the application serves (at once when it does). */
   onServing(fn: () => void): void {
     if (this.began) fn();

@@ -405,7 +405,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
     this.boards.besideTheSnapshot((mark) => {
       if (!this.running) return;
       try {
-        writeOpportunityFile(path, opportunityFileOf(buildId(), mark, this.clock.now(), this.storedRegistries(), [...this.flagged]));
+        writeOpportunityFile(path, opportunityFileOf(buildId(), mark, this.storedRegistries(), [...this.flagged]));
       } catch (err) {
         rmSync(path, { force: true });
         this.logger.warn({ msg: `${OPPORTUNITY_FILE} not written: ${(err as Error).message}` });

@@ -53,7 +53,6 @@ describe('the live opportunities stored at a clean stop', () => {
     const file = opportunityFileOf(
       'b1',
       'mark-1',
-      123,
       [
         { detector, scope: 'all', live: registryOf(arb1, arb2) },
         { detector, scope: 'hobby', live: registryOf(arb1) },
@@ -122,7 +121,7 @@ describe('the live opportunities stored at a clean stop', () => {
   });
 
   const good = (): OpportunityFile & Record<string, unknown> =>
-    opportunityFileOf('b1', 'mark-1', 1, [{ detector, scope: 'all', live: registryOf(record('x1', [a, b])) }], []) as OpportunityFile &
+    opportunityFileOf('b1', 'mark-1', [{ detector, scope: 'all', live: registryOf(record('x1', [a, b])) }], []) as OpportunityFile &
       Record<string, unknown>;
   const broken = (change: (f: OpportunityFile & Record<string, unknown>) => void) => {
     const f = good();

@@ -21,8 +21,6 @@ export interface OpportunityFile {
   /** The build that wrote it (config/paths.ts buildId). */
   build: string;
   mark: string;
-  /** When it was written (the stop). */
-  at: number;
   rows: Array<[id: string, changedAt: number]>;
   registries: Array<{ kind: string; scope: string; records: WireRecord[] }>;
   flags: WireFlags;
@@ -38,13 +36,7 @@ export interface StoredRegistry {
   live: LiveSet<OpportunityRecord>;
 }
 
-export function opportunityFileOf(
-  build: string,
-  mark: string,
-  at: number,
-  registries: Iterable<StoredRegistry>,
-  flags: WireFlags,
-): OpportunityFile {
+export function opportunityFileOf(build: string, mark: string, registries: Iterable<StoredRegistry>, flags: WireFlags): OpportunityFile {
   const table = new RowTable();
   const out: OpportunityFile['registries'] = [];
   for (const { detector, scope, live } of registries) {
@@ -57,7 +49,6 @@ export function opportunityFileOf(
     format: OPPORTUNITY_FILE_FORMAT,
     build,
     mark,
-    at,
     rows: table.rows.map((r) => [r.id, r.changedAt]),
     registries: out,
     flags,
