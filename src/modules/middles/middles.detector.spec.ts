@@ -1,9 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { all, away, boardWith, home } from '../../../test/factories/detection.js';
+import { all, away, boardWith, catalog, home, NOW } from '../../../test/factories/detection.js';
 import { bruinsRangers } from '../../../test/factories/quotes.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import type { Quote } from '../../domain/types.js';
+import { OddsBoard } from '../board/odds-board.js';
+import { IngestionPipeline } from '../ingestion/pipeline.js';
+import type { MiddleRecord } from './middles.record.js';
 import { bookMainLines, detectMiddles } from './middles.detector.js';
 
 describe('middles detection', () => {
@@ -201,5 +204,112 @@ describe('middles on the puck line: centred on the moneyline', () => {
     // against 1/1.1429 = 0.874967, no-vig P(margin >= 3) = 0.166667 / 1.041634 = 0.160 (rounded to 3 places). Located
     // there the model gives P(margin = 2) = 0.1417: not the margin model centred on a 2.5-goal home favourite.
     expect(ms[0]!.analysis.middleProbability).toBeCloseTo(0.1417, 3);
+  });
+});
+
+describe('middles of a ladder whose prices move', () => {
+  const BOOKS = ['draftkings', 'fanduel', 'pinnacle', 'betmgm', 'caesars'] as const;
+  const LINES = [-2.5, -3.5, -6.5, -7.5] as const;
+  const PRICES = [-130, -120, -115, -110, -105, 100, 105, 110, 120, 150] as const;
+  const quote = fc.record({
+    book: fc.constantFrom(...BOOKS),
+    line: fc.constantFrom(...LINES),
+    home: fc.boolean(),
+    american: fc.constantFrom(...PRICES),
+    isActive: fc.integer({ min: 0, max: 4 }).map((n) => n > 0), // one in five suspended
+  });
+  type Spec = { book: string; line: number; home: boolean; american: number; isActive: boolean };
+  const toQuote = (q: Spec): Quote =>
+    (q.home ? home : away)(
+      q.book,
+      { american: q.american },
+      { marketType: 'point_spread', line: q.home ? q.line : -q.line, isActive: q.isActive },
+    );
+  /** What a bettor reads of a middle: its sides (book, threshold, price) and its value, gross and net. */
+  const seen = (ms: MiddleRecord[]) =>
+    ms
+      .map((m) => [
+        m.id,
+        m.side1.row.sportsbook,
+        m.side1.threshold,
+        m.side1.row.decimal,
+        m.side2.row.sportsbook,
+        m.side2.threshold,
+        m.side2.row.decimal,
+        m.analysis.expectedValue,
+        m.netAnalysis?.expectedValue ?? null,
+      ])
+      .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+
+  it('a board read before its prices moved finds what a board built from the moved prices finds', () => {
+    fc.assert(
+      fc.property(
+        fc.array(quote, { minLength: 2, maxLength: 24 }),
+        fc.array(fc.array(quote, { maxLength: 6 }), { maxLength: 4 }),
+        (start, moves) => {
+          const board = new OddsBoard();
+          const pipe = new IngestionPipeline(catalog, board);
+          const put = (qs: Quote[], at: number) => board.applyChangeSet(pipe.process({ source: 'test', quotes: qs }, at).changeSet);
+          put(start.map(toQuote), NOW);
+          const ladder = [...board.rows.values()][0]!.ladderKey;
+          const everything = [...start];
+          detectMiddles({ board, catalog, now: NOW }, ladder, all);
+          moves.forEach((batch, i) => {
+            put(batch.map(toQuote), NOW + i + 1);
+            everything.push(...batch);
+            const now = NOW + i + 1;
+            const moved = detectMiddles({ board, catalog, now }, ladder, all);
+            // The same prices on a board that never held the earlier ones (the last quote of a price wins).
+            const fresh = boardWith(everything.map(toQuote));
+            expect(seen(moved)).toEqual(seen(detectMiddles({ ...fresh.ctx, now }, ladder, all)));
+          });
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("takes each pair of lines at the lowest overround two different books' main lines offer", () => {
+    // One line per book (its main line), both sides: every pair of an above and a below side at two books is a candidate.
+    // Each book's own pair holds 4-5% (a self-arbitrage or an excessive hold would keep its venue out of detection).
+    const PAIRS = [
+      [-110, -110],
+      [-120, 100],
+      [-130, 110],
+      [-105, -115],
+      [120, -140],
+      [150, -175],
+      [-150, 130],
+      [100, -120],
+    ] as const;
+    const book = fc
+      .record({ line: fc.constantFrom(...LINES), pair: fc.constantFrom(...PAIRS) })
+      .map(({ line, pair }) => ({ line, home: pair[0], away: pair[1] }));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(fc.constantFrom(...BOOKS), book), { selector: ([b]) => b, minLength: 2 }), (books) => {
+        const { ctx, board } = boardWith(
+          books.flatMap(([b, q]) => [
+            home(b, { american: q.home }, { marketType: 'point_spread', line: q.line }),
+            away(b, { american: q.away }, { marketType: 'point_spread', line: -q.line }),
+          ]),
+        );
+        const rows = [...board.rows.values()];
+        const ms = detectMiddles(ctx, rows[0]!.ladderKey, all);
+        for (const m of ms) {
+          // Every home row at this threshold (home -2.5 wins above 2.5) with every away row at the other, at another book.
+          let lowest = Infinity;
+          for (const a of rows)
+            for (const b of rows)
+              if (a.selectionType === 'home' && b.selectionType === 'away' && a.sportsbook !== b.sportsbook)
+                if (-a.line! === m.side1.threshold && b.line === m.side2.threshold)
+                  lowest = Math.min(lowest, 1 / a.decimal + 1 / b.decimal);
+          expect(m.analysis.marketOverround).toBeCloseTo(lowest, 12);
+          expect(1 / m.side1.row.decimal + 1 / m.side2.row.decimal).toBeCloseTo(lowest, 12);
+        }
+        // Each pair of thresholds once.
+        expect(new Set(ms.map((m) => `${m.side1.threshold}|${m.side2.threshold}`)).size).toBe(ms.length);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

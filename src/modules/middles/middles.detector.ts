@@ -3,6 +3,7 @@ import type { FeatureDef } from '../../common/auth/access-policy.js';
 import { assertNever } from '../../common/assert-never.js';
 import { groupKey, isQuarterLine, shortHash } from '../../domain/normalise.js';
 import type { OddsRow } from '../../domain/odds-row.js';
+import type { Catalog } from '../../config/catalog.js';
 import { venueCosts } from '../../config/costs.js';
 import { netDecimal, type VenueCost } from '../../math/costs.js';
 import {
@@ -153,15 +154,57 @@ function sideOf(row: OddsRow): LadderSide | null {
   return null;
 }
 
-/** One book's reading of a ladder while its main line is found (bookMainLines). */
-interface BookLines {
-  /** The group being read, and the last probability read of each side there (NaN: none yet). */
-  group: number;
-  a: number;
-  b: number;
-  /** The most balanced line so far (NaN: none with both sides) and its gap. */
-  main: number;
-  gap: number;
+/**
+ * How balanced each book's two sides are on one line: the gap between the implied probabilities of the two sides,
+ * for each book that quotes both (a book's last row of a side counts). Books in the order of their first row.
+ */
+interface LineBalance {
+  books: string[];
+  gaps: number[];
+}
+
+function lineBalance(rows: readonly OddsRow[]): LineBalance {
+  const sides = new Map<string, { a: number; b: number }>();
+  for (const r of rows) {
+    let st = sides.get(r.sportsbook);
+    if (!st) sides.set(r.sportsbook, (st = { a: NaN, b: NaN }));
+    if (r.selectionType === 'home' || r.selectionType === 'over') st.a = r.probability;
+    else if (r.selectionType === 'away' || r.selectionType === 'under') st.b = r.probability;
+  }
+  const out: LineBalance = { books: [], gaps: [] };
+  for (const [book, { a, b }] of sides) {
+    if (Number.isNaN(a) || Number.isNaN(b)) continue;
+    out.books.push(book);
+    out.gaps.push(Math.abs(a - b));
+  }
+  return out;
+}
+
+/**
+ * Each book's main line in a ladder from its lines' balances: among the lines where it quotes both sides, the most
+ * balanced one (ties: the line nearer zero, then the lower line), whatever the order of the lines.
+ */
+function mainLinesOf(lines: Iterable<{ line: number; balance: LineBalance }>): Map<string, number> {
+  const best = new Map<string, { line: number; gap: number }>();
+  for (const { line, balance } of lines) {
+    const { books, gaps } = balance;
+    for (let i = 0; i < books.length; i++) {
+      const gap = gaps[i]!;
+      const st = best.get(books[i]!);
+      if (!st) {
+        best.set(books[i]!, { line, gap });
+        continue;
+      }
+      const m = st.line;
+      if (gap < st.gap || (gap === st.gap && (Math.abs(line) < Math.abs(m) || (Math.abs(line) === Math.abs(m) && line < m)))) {
+        st.line = line;
+        st.gap = gap;
+      }
+    }
+  }
+  const out = new Map<string, number>();
+  for (const [book, st] of best) out.set(book, st.line);
+  return out;
 }
 
 /**
@@ -170,37 +213,7 @@ interface BookLines {
  * the ladder's market groups, one per line, each with the rows to read (a book's last row of a side counts).
  */
 export function bookMainLines(lines: Iterable<{ line: number; rows: readonly OddsRow[] }>): Map<string, number> {
-  const books = new Map<string, BookLines>();
-  let g = 0;
-  for (const { line, rows } of lines) {
-    g++;
-    for (const r of rows) {
-      let st = books.get(r.sportsbook);
-      if (!st) books.set(r.sportsbook, (st = { group: 0, a: NaN, b: NaN, main: NaN, gap: Infinity }));
-      if (st.group !== g) {
-        st.group = g;
-        st.a = NaN;
-        st.b = NaN;
-      }
-      if (r.selectionType === 'home' || r.selectionType === 'over') st.a = r.probability;
-      else if (r.selectionType === 'away' || r.selectionType === 'under') st.b = r.probability;
-    }
-    for (const r of rows) {
-      const st = books.get(r.sportsbook)!;
-      // Once per book and group: the group's number is cleared once its line is weighed.
-      if (st.group !== g || Number.isNaN(st.a) || Number.isNaN(st.b)) continue;
-      st.group = 0;
-      const gap = Math.abs(st.a - st.b);
-      const m = st.main;
-      if (gap < st.gap || (gap === st.gap && (Math.abs(line) < Math.abs(m) || (Math.abs(line) === Math.abs(m) && line < m)))) {
-        st.main = line;
-        st.gap = gap;
-      }
-    }
-  }
-  const out = new Map<string, number>();
-  for (const [book, st] of books) if (!Number.isNaN(st.main)) out.set(book, st.main);
-  return out;
+  return mainLinesOf([...lines].map(({ line, rows }) => ({ line, balance: lineBalance(rows) })));
 }
 
 export function middleId(ladderKey: string, a: OddsRow, b: OddsRow): string {
@@ -293,39 +306,70 @@ function ladderOf(ctx: DetectContext, ladderKey: string): LadderPrep | null {
 }
 
 /**
- * The usable rows of a ladder (active, not in a flagged venue market unless let in) and their main-line sides,
- * read group by group (one market group per line: its flags are looked up once).
+ * One line of a ladder as middles read it: the usable rows (active, not in a flagged venue market unless let in),
+ * their books and each book's balance there.
  */
+interface LineRead {
+  usable: readonly OddsRow[];
+  /** Books with a usable row, in the order of their first one. */
+  books: string[];
+  balance: LineBalance;
+}
+
+/**
+ * Line reads by the board's array of the group's rows: a function of that array (replaced, never mutated, when a row
+ * of the group changes), the catalog (the flags) and includeFlagged (index 1), so re-reading a ladder after one price
+ * moved reads only the line that moved. Weak: an array the board dropped takes its reads with it.
+ */
+const lineReads = new WeakMap<Catalog, WeakMap<readonly OddsRow[], [LineRead?, LineRead?]>>();
+
+function lineRead(ctx: DetectContext, key: string): LineRead {
+  const all = ctx.board.groupRows(key);
+  let byRows = lineReads.get(ctx.catalog);
+  if (!byRows) lineReads.set(ctx.catalog, (byRows = new WeakMap()));
+  let reads = byRows.get(all);
+  if (!reads) byRows.set(all, (reads = []));
+  const i = ctx.includeFlagged ? 1 : 0;
+  return (reads[i] ??= readLine(all, ctx.includeFlagged ? undefined : groupFlags(ctx, key)));
+}
+
+function readLine(all: readonly OddsRow[], flags: ReadonlyMap<string, unknown> | undefined): LineRead {
+  let rows: OddsRow[] | null = null;
+  const books = new Set<string>();
+  for (let i = 0; i < all.length; i++) {
+    const r = all[i]!;
+    const usable = r.isActive && !flags?.has(r.sportsbook);
+    // The board's own array while every row so far is usable; a copy of the usable ones from the first that is not.
+    if (!usable) {
+      rows ??= all.slice(0, i);
+      continue;
+    }
+    rows?.push(r);
+    books.add(r.sportsbook);
+  }
+  const usable = rows ?? all;
+  return { usable, books: [...books], balance: lineBalance(usable) };
+}
+
+/** The usable rows of a ladder and their main-line sides, read line by line (see lineRead). */
 function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null {
-  const groups: Array<{ line: number; rows: readonly OddsRow[] }> = [];
+  const lines: Array<{ line: number; balance: LineBalance; read: LineRead }> = [];
   const books = new Set<string>();
   let first: OddsRow | undefined;
   for (const line of ctx.board.ladderLines(ladderKey)) {
-    const key = groupKey(ladderKey, line);
-    const all = ctx.board.groupRows(key);
-    const flags = ctx.includeFlagged ? undefined : groupFlags(ctx, key);
-    let rows: OddsRow[] | null = null;
-    for (let i = 0; i < all.length; i++) {
-      const r = all[i]!;
-      const usable = r.isActive && !flags?.has(r.sportsbook);
-      // The board's own array while every row so far is usable; a copy of the usable ones from the first that is not.
-      if (!usable) rows ??= all.slice(0, i);
-      else {
-        rows?.push(r);
-        books.add(r.sportsbook);
-        first ??= r;
-      }
-    }
-    const used = rows ?? all;
-    if (used.length) groups.push({ line, rows: used });
+    const read = lineRead(ctx, groupKey(ladderKey, line));
+    if (!read.usable.length) continue;
+    lines.push({ line, balance: read.balance, read });
+    first ??= read.usable[0];
+    for (const b of read.books) books.add(b);
   }
   if (!first || first.marketType === 'asian_handicap') return null;
   const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
   if (!outcomes || outcomes.length !== 2) return null;
-  const mains = bookMainLines(groups);
+  const mains = mainLinesOf(lines);
   const sides: LadderPrep['sides'] = [];
-  for (const { line, rows } of groups) {
-    for (const r of rows) {
+  for (const { line, read } of lines) {
+    for (const r of read.usable) {
       if (mains.get(r.sportsbook) !== line) continue;
       const s = sideOf(r);
       if (s) sides.push(s);
@@ -347,22 +391,21 @@ function sidesByThreshold(
   const above = new Map<number, OddsRow[]>();
   const below = new Map<number, OddsRow[]>();
   for (const s of sides) {
-    if (!inScope(s.row.sportsbook)) continue;
+    const x = s.row;
+    if (!inScope(x.sportsbook)) continue;
     const m = sideMap(s.kind, above, below);
-    const list = m.get(s.threshold);
-    if (list) list.push(s.row);
-    else m.set(s.threshold, [s.row]);
-  }
-  for (const m of [above, below]) {
-    for (const [t, list] of m) {
-      list.sort((x, y) => y.decimal - x.decimal || (x.sportsbook < y.sportsbook ? -1 : 1));
-      const distinct: OddsRow[] = [];
-      for (const x of list) if (distinct.length < 2 && !distinct.some((d) => d.sportsbook === x.sportsbook)) distinct.push(x);
-      m.set(t, distinct);
-    }
+    // [the best price, the best at another book]: better is a higher decimal, then the book first by name.
+    const top = m.get(s.threshold);
+    if (!top) m.set(s.threshold, [x]);
+    else if (better(x, top[0]!)) {
+      if (x.sportsbook !== top[0]!.sportsbook) top[1] = top[0]!;
+      top[0] = x;
+    } else if (x.sportsbook !== top[0]!.sportsbook && (top.length < 2 || better(x, top[1]!))) top[1] = x;
   }
   return { above, below };
 }
+
+const better = (x: OddsRow, y: OddsRow): boolean => x.decimal > y.decimal || (x.decimal === y.decimal && x.sportsbook < y.sportsbook);
 
 /** The pair of an above and a below side at two different books with the lowest overround, or null. */
 function cheapestPair(listA: readonly OddsRow[], listB: readonly OddsRow[]): [OddsRow, OddsRow] | null {
