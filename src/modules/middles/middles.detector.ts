@@ -163,7 +163,8 @@ interface LineBalance {
   gaps: number[];
 }
 
-function lineBalance(rows: readonly OddsRow[]): LineBalance {
+/** Each book's last probability of each side in `rows` (NaN: none), books in the order of their first row. */
+function bookSides(rows: readonly OddsRow[]): Map<string, { a: number; b: number }> {
   const sides = new Map<string, { a: number; b: number }>();
   for (const r of rows) {
     let st = sides.get(r.sportsbook);
@@ -171,6 +172,10 @@ function lineBalance(rows: readonly OddsRow[]): LineBalance {
     if (r.selectionType === 'home' || r.selectionType === 'over') st.a = r.probability;
     else if (r.selectionType === 'away' || r.selectionType === 'under') st.b = r.probability;
   }
+  return sides;
+}
+
+function balanceOf(sides: Map<string, { a: number; b: number }>): LineBalance {
   const out: LineBalance = { books: [], gaps: [] };
   for (const [book, { a, b }] of sides) {
     if (Number.isNaN(a) || Number.isNaN(b)) continue;
@@ -213,7 +218,7 @@ function mainLinesOf(lines: Iterable<{ line: number; balance: LineBalance }>): M
  * the ladder's market groups, one per line, each with the rows to read (a book's last row of a side counts).
  */
 export function bookMainLines(lines: Iterable<{ line: number; rows: readonly OddsRow[] }>): Map<string, number> {
-  return mainLinesOf([...lines].map(({ line, rows }) => ({ line, balance: lineBalance(rows) })));
+  return mainLinesOf([...lines].map(({ line, rows }) => ({ line, balance: balanceOf(bookSides(rows)) })));
 }
 
 export function middleId(ladderKey: string, a: OddsRow, b: OddsRow): string {
@@ -228,16 +233,7 @@ export function middleId(ladderKey: string, a: OddsRow, b: OddsRow): string {
  */
 export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: BookFilter): MiddleRecord[] {
   const lad = ladderOf(ctx, ladderKey);
-  if (!lad) return [];
-  // A scope with no usable price of the ladder finds nothing (the prepared ladder's fields are the same for
-  // every row of it: event, market, period, sport).
-  let any = false;
-  for (const b of lad.books)
-    if (inScope(b)) {
-      any = true;
-      break;
-    }
-  if (!any || !lad.pmf) return [];
+  if (!lad?.pmf) return [];
   const { above, below } = sidesByThreshold(lad.sides, inScope);
   if (!above.size || !below.size) return [];
   const { first, pmf, keyNumbers } = lad;
@@ -287,8 +283,6 @@ interface LadderSide {
 interface LadderPrep {
   /** The first usable row (event, market, period and sport are the same for the whole ladder). */
   first: OddsRow;
-  /** Books with a usable row. */
-  books: Set<string>;
   /** The sides of each book's main line, in board order (main lines are per book, so per scope too). */
   sides: LadderSide[];
   pmf: Pmf | null;
@@ -306,62 +300,51 @@ function ladderOf(ctx: DetectContext, ladderKey: string): LadderPrep | null {
 }
 
 /**
- * One line of a ladder as middles read it: the usable rows (active, not in a flagged venue market unless let in),
- * their books and each book's balance there.
+ * One line of a ladder as middles read it: the usable rows (active, not in a flagged venue market unless let in)
+ * and each book's balance there.
  */
 interface LineRead {
   usable: readonly OddsRow[];
-  /** Books with a usable row, in the order of their first one. */
-  books: string[];
   balance: LineBalance;
 }
 
 /**
  * Line reads by the board's array of the group's rows: a function of that array (replaced, never mutated, when a row
- * of the group changes), the catalog (the flags) and includeFlagged (index 1), so re-reading a ladder after one price
+ * of the group changes), the catalog (the flags) and includeFlagged (the second map), so re-reading a ladder after one price
  * moved reads only the line that moved. Weak: an array the board dropped takes its reads with it.
  */
-const lineReads = new WeakMap<Catalog, WeakMap<readonly OddsRow[], [LineRead?, LineRead?]>>();
+const lineReads = new WeakMap<Catalog, [WeakMap<readonly OddsRow[], LineRead>, WeakMap<readonly OddsRow[], LineRead>]>();
 
 function lineRead(ctx: DetectContext, key: string): LineRead {
   const all = ctx.board.groupRows(key);
   let byRows = lineReads.get(ctx.catalog);
-  if (!byRows) lineReads.set(ctx.catalog, (byRows = new WeakMap()));
-  let reads = byRows.get(all);
-  if (!reads) byRows.set(all, (reads = []));
-  const i = ctx.includeFlagged ? 1 : 0;
-  return (reads[i] ??= readLine(all, ctx.includeFlagged ? undefined : groupFlags(ctx, key)));
+  if (!byRows) lineReads.set(ctx.catalog, (byRows = [new WeakMap(), new WeakMap()]));
+  const reads = byRows[ctx.includeFlagged ? 1 : 0];
+  let read = reads.get(all);
+  if (!read) reads.set(all, (read = readLine(all, ctx.includeFlagged ? undefined : groupFlags(ctx, key))));
+  return read;
 }
 
 function readLine(all: readonly OddsRow[], flags: ReadonlyMap<string, unknown> | undefined): LineRead {
-  let rows: OddsRow[] | null = null;
-  const books = new Set<string>();
+  let usable: readonly OddsRow[] = all;
   for (let i = 0; i < all.length; i++) {
-    const r = all[i]!;
-    const usable = r.isActive && !flags?.has(r.sportsbook);
-    // The board's own array while every row so far is usable; a copy of the usable ones from the first that is not.
-    if (!usable) {
-      rows ??= all.slice(0, i);
-      continue;
-    }
-    rows?.push(r);
-    books.add(r.sportsbook);
+    if (all[i]!.isActive && !flags?.has(all[i]!.sportsbook)) continue;
+    // The board's own array when every row is usable, else a copy of the usable ones.
+    usable = all.filter((r) => r.isActive && !flags?.has(r.sportsbook));
+    break;
   }
-  const usable = rows ?? all;
-  return { usable, books: [...books], balance: lineBalance(usable) };
+  return { usable, balance: balanceOf(bookSides(usable)) };
 }
 
 /** The usable rows of a ladder and their main-line sides, read line by line (see lineRead). */
 function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null {
   const lines: Array<{ line: number; balance: LineBalance; read: LineRead }> = [];
-  const books = new Set<string>();
   let first: OddsRow | undefined;
   for (const line of ctx.board.ladderLines(ladderKey)) {
     const read = lineRead(ctx, groupKey(ladderKey, line));
     if (!read.usable.length) continue;
     lines.push({ line, balance: read.balance, read });
     first ??= read.usable[0];
-    for (const b of read.books) books.add(b);
   }
   if (!first || first.marketType === 'asian_handicap') return null;
   const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
@@ -376,7 +359,7 @@ function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null
     }
   }
   const keyNumbers = isHandicap(first.marketType) ? (KEY_NUMBERS[first.sport] ?? []) : [];
-  return { first, books, sides, pmf: sides.length ? ladderPmf(ctx, first) : null, keyNumbers };
+  return { first, sides, pmf: sides.length ? ladderPmf(ctx, first) : null, keyNumbers };
 }
 
 /**
