@@ -233,16 +233,20 @@ export function middleId(ladderKey: string, a: OddsRow, b: OddsRow): string {
  */
 export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: BookFilter): MiddleRecord[] {
   const lad = ladderOf(ctx, ladderKey);
-  if (!lad?.pmf) return [];
+  if (!lad) return [];
   const { above, below } = sidesByThreshold(lad.sides, inScope);
   if (!above.size || !below.size) return [];
-  const { first, pmf, keyNumbers } = lad;
+  const { first, keyNumbers } = lad;
   const out: MiddleRecord[] = [];
   for (const [ta, listA] of above) {
     for (const [tb, listB] of below) {
       if (tb - ta < 0.5) continue;
       const pick = cheapestPair(listA, listB);
       if (!pick) continue;
+      // The outcome model is located once a pair of lines leaves a gap (most ladders have none); without one, no middle.
+      if (lad.pmf === undefined) lad.pmf = ladderPmf(ctx, first);
+      const pmf = lad.pmf;
+      if (!pmf) return [];
       const [a, b] = pick;
       let analysis: MiddleAnalysis;
       try {
@@ -285,7 +289,8 @@ interface LadderPrep {
   first: OddsRow;
   /** The sides of each book's main line, in board order (main lines are per book, so per scope too). */
   sides: LadderSide[];
-  pmf: Pmf | null;
+  /** The outcome distribution, located on first use (undefined: not yet; null: it cannot be). */
+  pmf?: Pmf | null;
   keyNumbers: number[];
 }
 
@@ -359,7 +364,7 @@ function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null
     }
   }
   const keyNumbers = isHandicap(first.marketType) ? (KEY_NUMBERS[first.sport] ?? []) : [];
-  return { first, sides, pmf: sides.length ? ladderPmf(ctx, first) : null, keyNumbers };
+  return { first, sides, keyNumbers };
 }
 
 /**
