@@ -163,8 +163,7 @@ interface LineBalance {
   gaps: number[];
 }
 
-/** Each book's last probability of each side in `rows` (NaN: none), books in the order of their first row. */
-function bookSides(rows: readonly OddsRow[]): Map<string, { a: number; b: number }> {
+function lineBalance(rows: readonly OddsRow[]): LineBalance {
   const sides = new Map<string, { a: number; b: number }>();
   for (const r of rows) {
     let st = sides.get(r.sportsbook);
@@ -172,10 +171,6 @@ function bookSides(rows: readonly OddsRow[]): Map<string, { a: number; b: number
     if (r.selectionType === 'home' || r.selectionType === 'over') st.a = r.probability;
     else if (r.selectionType === 'away' || r.selectionType === 'under') st.b = r.probability;
   }
-  return sides;
-}
-
-function balanceOf(sides: Map<string, { a: number; b: number }>): LineBalance {
   const out: LineBalance = { books: [], gaps: [] };
   for (const [book, { a, b }] of sides) {
     if (Number.isNaN(a) || Number.isNaN(b)) continue;
@@ -218,7 +213,7 @@ function mainLinesOf(lines: Iterable<{ line: number; balance: LineBalance }>): M
  * the ladder's market groups, one per line, each with the rows to read (a book's last row of a side counts).
  */
 export function bookMainLines(lines: Iterable<{ line: number; rows: readonly OddsRow[] }>): Map<string, number> {
-  return mainLinesOf([...lines].map(({ line, rows }) => ({ line, balance: balanceOf(bookSides(rows)) })));
+  return mainLinesOf([...lines].map(({ line, rows }) => ({ line, balance: lineBalance(rows) })));
 }
 
 export function middleId(ladderKey: string, a: OddsRow, b: OddsRow): string {
@@ -331,24 +326,20 @@ function lineRead(ctx: DetectContext, key: string): LineRead {
 }
 
 function readLine(all: readonly OddsRow[], flags: ReadonlyMap<string, unknown> | undefined): LineRead {
-  let usable: readonly OddsRow[] = all;
-  for (let i = 0; i < all.length; i++) {
-    if (all[i]!.isActive && !flags?.has(all[i]!.sportsbook)) continue;
-    // The board's own array when every row is usable, else a copy of the usable ones.
-    usable = all.filter((r) => r.isActive && !flags?.has(r.sportsbook));
-    break;
-  }
-  return { usable, balance: balanceOf(bookSides(usable)) };
+  const ok = (r: OddsRow) => r.isActive && !flags?.has(r.sportsbook);
+  // The board's own array when every row is usable, else a copy of the usable ones.
+  const usable = all.every(ok) ? all : all.filter(ok);
+  return { usable, balance: lineBalance(usable) };
 }
 
 /** The usable rows of a ladder and their main-line sides, read line by line (see lineRead). */
 function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null {
-  const lines: Array<{ line: number; balance: LineBalance; read: LineRead }> = [];
+  const lines: Array<LineRead & { line: number }> = [];
   let first: OddsRow | undefined;
   for (const line of ctx.board.ladderLines(ladderKey)) {
     const read = lineRead(ctx, groupKey(ladderKey, line));
     if (!read.usable.length) continue;
-    lines.push({ line, balance: read.balance, read });
+    lines.push({ line, ...read });
     first ??= read.usable[0];
   }
   if (!first || first.marketType === 'asian_handicap') return null;
@@ -356,8 +347,8 @@ function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null
   if (!outcomes || outcomes.length !== 2) return null;
   const mains = mainLinesOf(lines);
   const sides: LadderPrep['sides'] = [];
-  for (const { line, read } of lines) {
-    for (const r of read.usable) {
+  for (const { line, usable } of lines) {
+    for (const r of usable) {
       if (mains.get(r.sportsbook) !== line) continue;
       const s = sideOf(r);
       if (s) sides.push(s);
