@@ -62,6 +62,10 @@ await build({
   // Class and function names as written (esbuild renames every decorated class otherwise): the API document's
   // schema names, Nest's logs.
   keepNames: true,
+  // Neither comments nor indentation: 7 MB of source instead of 11 for V8 to read at every start (about 50 ms less).
+  // Names stay as written (no identifier minification), so stack traces still name each function.
+  minifyWhitespace: true,
+  legalComments: 'none',
   external: EXTERNAL,
   // CommonJS packages inside an ES module: require, __filename and __dirname as they expect them.
   banner: {
@@ -82,16 +86,24 @@ await build({
 // the function is created: a closure made in a hot path (the simulator's pricing, detection) paid for it on
 // every call (about 0.13 s of a first start's CPU). Most functions already have that name (a const's arrow is
 // named after it): only those esbuild renamed need the property defined.
-const NAME_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });';
-const NAME_HELPER_CHEAP =
-  'var __name = (target, value) => (target.name === value ? target : __defProp(target, "name", { value, configurable: true }));';
+const NAME_HELPER = 'var __name=(target,value)=>__defProp(target,"name",{value,configurable:true});';
+const NAME_HELPER_CHEAP = 'var __name=(target,value)=>(target.name===value?target:__defProp(target,"name",{value,configurable:true}));';
+// esbuild writes strings and templates in ASCII (\u escapes) but leaves regular expression literals as written: a
+// package's /[\u009b]/ in raw form made its whole file UTF-8 text, which Node decodes into two-byte strings before
+// V8 reads them. The same escape in a regular expression means the same
+// character, so every file is kept ASCII.
+const nonAscii = /[\u0080-\uffff]/g;
+const escape = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 let patched = 0;
 for (const f of readdirSync(out).filter((n) => n.endsWith('.js'))) {
   const file = join(out, f);
   const text = readFileSync(file, 'utf8');
-  if (!text.includes(NAME_HELPER)) continue;
-  writeFileSync(file, text.replace(NAME_HELPER, NAME_HELPER_CHEAP));
-  patched++;
+  let next = text.replace(nonAscii, escape);
+  if (next.includes(NAME_HELPER)) {
+    next = next.replace(NAME_HELPER, NAME_HELPER_CHEAP);
+    patched++;
+  }
+  if (next !== text) writeFileSync(file, next);
 }
 if (patched !== 1) {
   process.stderr.write(`bundle-server: esbuild's __name helper was found in ${patched} files, expected 1 (a new esbuild?)\n`);

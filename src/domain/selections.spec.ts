@@ -28,6 +28,9 @@ describe('readContract', () => {
     ['Arsenal: No', 'home', 'no', 'Arsenal'],
     ['Will Arsenal win? - No', 'other', 'no', 'Arsenal'],
     ['No - Chelsea', 'other', 'no', 'Chelsea'],
+    // An en dash (U+2013) separates as a hyphen does.
+    ['Will Arsenal win? \u2013 Yes', 'other', 'yes', 'Arsenal'],
+    ['No \u2013 Chelsea', 'other', 'no', 'Chelsea'],
     ['Reg Time: Tie: Yes', 'other', 'yes', 'Reg Time: Tie'],
     ['Arsenal', 'home_yes', 'yes', 'Arsenal'],
     ['Arsenal', 'away_no', 'no', 'Arsenal'],

@@ -52,8 +52,8 @@ export function readContract(selection: string, selectionType: string): Contract
   const st = selectionType.toLowerCase();
   let answer: 'yes' | 'no' | null = st === 'yes' || st.endsWith('_yes') ? 'yes' : st === 'no' || st.endsWith('_no') ? 'no' : null;
   let subject = selection.trim();
-  const tail = /^(.*?)[\s:?(\-–|/,]+(yes|no)\)?\s*$/i.exec(subject);
-  const head = /^(yes|no)[\s:\-–|/,]+(.+)$/i.exec(subject);
+  const tail = /^(.*?)[\s:?(\-\u2013|/,]+(yes|no)\)?\s*$/i.exec(subject);
+  const head = /^(yes|no)[\s:\-\u2013|/,]+(.+)$/i.exec(subject);
   if (tail && tail[1]) {
     answer ??= tail[2]!.toLowerCase() as 'yes' | 'no';
     if (tail[2]!.toLowerCase() === answer) subject = tail[1];

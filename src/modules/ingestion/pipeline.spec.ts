@@ -483,6 +483,15 @@ describe('IngestionPipeline on real feeds: open catalog, draws, Yes/No contracts
     ]);
   });
 
+  it.each([['@'], ['vs'], ['v'], ['-'], ['\u2013']])(
+    'a contract titled by the game with %j between the teams names no side: a Yes/No market of its own',
+    (sep) => {
+      const r = ingest([wc({ selection: `Mexico ${sep} South Africa: Yes`, selectionType: 'home_yes' })]);
+      expect(r.report.accepted).toBe(1);
+      expect(r.changeSet.upserted[0]).toMatchObject({ marketType: 'binary', selectionType: 'yes' });
+    },
+  );
+
   it('a futures "moneyline" naming a player (no opponent) is kept as quoted, outside any two-way group', () => {
     const r = ingest([
       q({

@@ -507,7 +507,7 @@ export class IngestionPipeline {
 
   /** Whether a text is the game's title: its two teams joined by `@`, `at`, `vs`, `v` or a dash, in either order. */
   private isGameTitle(league: LeagueDef, e: BoardEvent, text: string): boolean {
-    const parts = text.split(/\s+(?:@|at|vs\.?|v\.?|versus|-|–)\s+/i);
+    const parts = text.split(/\s+(?:@|at|vs\.?|v\.?|versus|-|\u2013)\s+/i);
     if (parts.length !== 2 || !e.homeKey || !e.awayKey) return false;
     const keys = parts.map((p) => this.team(league, p).key);
     return (keys[0] === e.homeKey && keys[1] === e.awayKey) || (keys[0] === e.awayKey && keys[1] === e.homeKey);
@@ -623,7 +623,7 @@ export class IngestionPipeline {
       const player = (q.playerName ?? q.selection)
         .replace(TO_SCORE, ' ')
         .replace(/\b(?:not|no|yes)\b/gi, ' ')
-        .replace(/[\s:\-–]+/g, ' ');
+        .replace(/[\s:\-\u2013]+/g, ' ');
       return { marketType: 'anytime_goal', selectionType: no ? 'no' : 'yes', subject: compact(player) || subject };
     }
     // Quarter lines settle half win / half loss: an Asian handicap, never an ordinary spread.
