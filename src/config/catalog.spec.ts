@@ -121,3 +121,37 @@ describe('Catalog: registration on first sight', () => {
     expect(c.listedBooks().filter((b) => b.requires_tier !== 'sharp')).toHaveLength(23);
   });
 });
+
+describe('Catalog: team names', () => {
+  it('a name answers the same team however often it is asked, in any case or accents, and after 50,000 other names', () => {
+    const c = new Catalog();
+    const celtics = c.team('nba', 'Boston Celtics');
+    expect(celtics?.key).toBe('celtics');
+    expect(c.team('nba', 'BOSTON CELTICS')).toBe(celtics);
+    expect(c.team('nba', 'Bostón Céltics')).toBe(celtics);
+    expect(c.team('nba', 'Celtics (BOS)')).toBe(celtics);
+    expect(c.team('nba', 'Celtics')).toBe(celtics);
+    // Names no team has (as a careless feed sends them) are remembered too; the kept forms are bounded.
+    let found = 0;
+    for (let i = 0; i < 51_000; i++) if (c.team('nba', `Team ${i}`)) found++;
+    expect(found).toBe(0);
+    expect(c.team('nba', 'Boston Celtics')).toBe(celtics);
+    expect(c.team('nba', 'BOSTON CELTICS')).toBe(celtics);
+    expect(c.team('nhl', 'Boston Celtics')).toBeUndefined();
+    expect(c.team('nhl', 'Boston Bruins')?.key).toBe('bruins');
+  });
+});
+
+describe('Catalog: a team named loosely', () => {
+  const c = new Catalog();
+  it.each([
+    ['Nuggets (DEN)', 'nuggets'],
+    ['DEN Nuggets', 'nuggets'],
+    ['the mighty celtics', 'celtics'],
+  ])('%j is the one team whose nickname it holds as a whole word: %s', (name, key) => {
+    expect(c.team('nba', name)?.key).toBe(key);
+  });
+  it.each([['Celtics v Lakers'], ['Nuggetsx'], ['Nug'], ['Denver Nuggets Suns']])('%j names no single team', (name) => {
+    expect(c.team('nba', name)).toBeUndefined();
+  });
+});

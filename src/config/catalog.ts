@@ -416,6 +416,18 @@ export class Catalog {
   }
 
   private readonly looseCache = new Map<string, TeamDef | null>();
+  /** foldName of the names recently asked for: a feed repeats each team's spelling on every one of its prices. */
+  private readonly folds = new Map<string, string>();
+
+  private fold(name: string): string {
+    let folded = this.folds.get(name);
+    if (folded === undefined) {
+      folded = foldName(name);
+      if (this.folds.size >= 50_000) this.folds.clear();
+      this.folds.set(name, folded);
+    }
+    return folded;
+  }
 
   /**
    * The catalog team a feed's name means in a league: an exact alias first; otherwise the one team whose
@@ -424,21 +436,40 @@ export class Catalog {
    */
   team(league: string, name: string): TeamDef | undefined {
     const lg = this.league(league)?.id ?? league;
-    const folded = foldName(name);
+    const folded = this.fold(name);
     const exact = this.teamByAlias.get(lg)?.get(folded);
     if (exact || !folded) return exact;
     const ck = `${lg}|${folded}`;
     const cached = this.looseCache.get(ck);
     if (cached !== undefined) return cached ?? undefined;
     const words = ` ${folded} `;
-    const hits = this.teamsOf(lg).filter((t) => {
-      const nick = t.mascot ? foldName(t.mascot) : '';
-      return (nick.length >= 4 && words.includes(` ${nick} `)) || (t.key.length >= 4 && words.includes(` ${t.key} `));
-    });
-    const found = hits.length === 1 ? hits[0]! : null;
+    let found: TeamDef | null = null;
+    for (const { team, words: own } of this.wholeWordsOf(lg))
+      if (own.some((w) => words.includes(w))) {
+        if (found) {
+          found = null;
+          break;
+        }
+        found = team;
+      }
     if (this.looseCache.size > 50_000) this.looseCache.clear();
     this.looseCache.set(ck, found);
     return found ?? undefined;
+  }
+
+  private readonly wholeWords = new Map<string, Array<{ team: TeamDef; words: string[] }>>();
+
+  /** Each team of a league with the whole words that name it loosely (` nickname `, ` key `, 4 letters or more). */
+  private wholeWordsOf(league: string): Array<{ team: TeamDef; words: string[] }> {
+    let list = this.wholeWords.get(league);
+    if (!list) {
+      list = this.teamsOf(league).map((team) => {
+        const nick = team.mascot ? foldName(team.mascot) : '';
+        return { team, words: [nick, team.key].filter((w) => w.length >= 4).map((w) => ` ${w} `) };
+      });
+      this.wholeWords.set(league, list);
+    }
+    return list;
   }
 
   teamByIdOrSlug(id: string): TeamDef | undefined {

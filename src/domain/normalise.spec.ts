@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { baseEventId, groupLine, isQuarterLine, localDateHour, oddsRowId, shortHash, unknownTeamKey, withGameNumber } from './normalise.js';
 
 describe('event ids', () => {
@@ -28,6 +29,40 @@ describe('event ids', () => {
   it('localDateHour follows daylight saving', () => {
     expect(localDateHour(Date.parse('2026-07-01T16:00:00Z'), 'America/New_York')).toEqual({ date: '2026-07-01', hour: 12 });
     expect(localDateHour(Date.parse('2026-12-01T16:00:00Z'), 'America/New_York')).toEqual({ date: '2026-12-01', hour: 11 });
+  });
+  it('localDateHour answers a copy: a caller changing it does not change the next answer or an event id', () => {
+    const at = Date.parse('2026-07-12T20:05:00Z');
+    const first = localDateHour(at, 'America/New_York');
+    first.date = '1999-01-01';
+    first.hour = 23;
+    expect(localDateHour(at, 'America/New_York')).toEqual({ date: '2026-07-12', hour: 16 });
+    expect(baseEventId('mlb', 'giants', 'rockies', at, 'America/New_York')).toBe('mlb_giants_rockies_2026-07-12_b2');
+  });
+  it('put the two team keys in code-unit order, whichever comes first (digits, upper case, equal keys)', () => {
+    const at = Date.parse('2026-11-22T12:00:00Z');
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 }), (a, b) => {
+        // The reference: Array.prototype.sort's default order, which compares strings by UTF-16 code units.
+        const [x, y] = [a, b].sort();
+        const want = `epl_${x}_${y}_2026-11-22_b2`;
+        expect(baseEventId('epl', a, b, at, 'UTC')).toBe(want);
+        expect(baseEventId('epl', b, a, at, 'UTC')).toBe(want);
+      }),
+      { numRuns: 500 },
+    );
+    expect(baseEventId('mlb', 'sixers', '76ers', at, 'UTC')).toBe('mlb_76ers_sixers_2026-11-22_b2');
+    expect(baseEventId('mlb', 'b', 'B', at, 'UTC')).toBe('mlb_B_b_2026-11-22_b2');
+    expect(baseEventId('mlb', 'rays', 'rays', at, 'UTC')).toBe('mlb_rays_rays_2026-11-22_b2');
+  });
+  it('answer the same for each instant while more than the kept 10,000 instants are asked for', () => {
+    const start = Date.parse('2026-03-01T00:00:00Z');
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => baseEventId('nba', 'a', 'b', start + i * 3_600_000, 'America/New_York'));
+    const first = ids(12_000);
+    expect(ids(12_000)).toEqual(first);
+    // 2026-03-08 07:00Z is 03:00 EDT (the clocks went forward at 02:00 EST): bucket 0 of the 8th.
+    expect(first[7 * 24 + 7]).toBe('nba_a_b_2026-03-08_b0');
+    expect(first[7 * 24 + 5]).toBe('nba_a_b_2026-03-08_b0');
+    expect(first[7 * 24 + 4]).toBe('nba_a_b_2026-03-07_b3');
   });
 });
 

@@ -36,13 +36,14 @@ export function unknownTeamKey(name: string): string {
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 /** Recent answers per zone and instant: a feed repeats each event's start time on every one of its prices. */
-const recent = new Map<string, { date: string; hour: number }>();
+const recent = new Map<string, Map<number, Readonly<{ date: string; hour: number }>>>();
+let recentSize = 0;
 
-/** Calendar date and hour of an instant in a time zone. */
-export function localDateHour(epochMs: number, timeZone: string): { date: string; hour: number } {
-  const key = `${timeZone}|${epochMs}`;
-  const hit = recent.get(key);
-  if (hit) return { ...hit };
+/** Calendar date and hour of an instant in a time zone (the kept answer: not to be changed). */
+function dateHour(epochMs: number, timeZone: string): Readonly<{ date: string; hour: number }> {
+  let zone = recent.get(timeZone);
+  const hit = zone?.get(epochMs);
+  if (hit) return hit;
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-CA', {
@@ -58,9 +59,20 @@ export function localDateHour(epochMs: number, timeZone: string): { date: string
   const parts = f.formatToParts(new Date(epochMs));
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
   const out = { date: `${get('year')}-${get('month')}-${get('day')}`, hour: Number(get('hour')) % 24 };
-  if (recent.size >= 10_000) recent.clear();
-  recent.set(key, out);
-  return { ...out };
+  if (recentSize >= 10_000) {
+    recent.clear();
+    recentSize = 0;
+    zone = undefined;
+  }
+  if (!zone) recent.set(timeZone, (zone = new Map()));
+  zone.set(epochMs, out);
+  recentSize++;
+  return out;
+}
+
+/** Calendar date and hour of an instant in a time zone. */
+export function localDateHour(epochMs: number, timeZone: string): { date: string; hour: number } {
+  return { ...dateHour(epochMs, timeZone) };
 }
 
 /**
@@ -68,9 +80,9 @@ export function localDateHour(epochMs: number, timeZone: string): { date: string
  * league's zone (US Eastern for the US leagues, UTC otherwise).
  */
 export function baseEventId(league: string, keyA: string, keyB: string, startTime: number, timeZone: string): string {
-  const [a, b] = [keyA, keyB].sort();
-  const { date, hour } = localDateHour(startTime, timeZone);
-  return `${league}_${a}_${b}_${date}_b${Math.floor(hour / 6)}`;
+  const { date, hour } = dateHour(startTime, timeZone);
+  const teams = keyA <= keyB ? `${keyA}_${keyB}` : `${keyB}_${keyA}`;
+  return `${league}_${teams}_${date}_b${Math.floor(hour / 6)}`;
 }
 
 export function withGameNumber(base: string, game: number): string {

@@ -150,9 +150,11 @@ export interface PipelineResult {
 }
 
 interface TeamRef {
-  key: string;
-  name: string;
+  readonly key: string;
+  readonly name: string;
 }
+const NO_TEAM: TeamRef = Object.freeze({ key: '', name: '' });
+const NO_FIXTURES: ReadonlyArray<{ id: string; startTime: number }> = Object.freeze([]);
 
 /** Time an event of the same teams may move and still be the same fixture (sources disagree by minutes). */
 const SAME_FIXTURE_MS = 3 * 3600_000;
@@ -313,8 +315,9 @@ export class IngestionPipeline {
     else this.fixtures.delete(pk);
   }
 
+  /** `league|a|b` with the two team keys in code-unit order, whichever side each is on. */
   private pairKey(league: string, a: string, b: string): string {
-    return `${league}|${[a, b].sort().join('|')}`;
+    return a <= b ? `${league}|${a}|${b}` : `${league}|${b}|${a}`;
   }
 
   private leagueOf(input: string): LeagueDef {
@@ -367,11 +370,22 @@ export class IngestionPipeline {
     return r.def;
   }
 
+  /** Teams the catalog does not know, by their trimmed name: a feed repeats each spelling on every price. */
+  private readonly unknownTeams = new Map<string, TeamRef>();
+
+  /** The catalog's team (its key and name), else the name as given with a key made from it. Not to be changed. */
   team(league: LeagueDef, name: string): TeamRef {
     const trimmed = name.trim();
-    if (!trimmed) return { key: '', name: '' };
+    if (!trimmed) return NO_TEAM;
     const t = this.catalog.team(league.id, trimmed);
-    return t ? { key: t.key, name: t.name } : { key: unknownTeamKey(trimmed), name: trimmed };
+    if (t) return t;
+    let ref = this.unknownTeams.get(trimmed);
+    if (!ref) {
+      if (this.unknownTeams.size >= 50_000) this.unknownTeams.clear();
+      ref = { key: unknownTeamKey(trimmed), name: trimmed };
+      this.unknownTeams.set(trimmed, ref);
+    }
+    return ref;
   }
 
   /**
@@ -387,14 +401,13 @@ export class IngestionPipeline {
     startTime: number,
     opts: { gameNumber?: number; approximate?: boolean; book?: string; externalId?: string | null } = {},
   ): { id: string; isNew: boolean } {
-    const base = baseEventId(league.id, home.key, away.key, startTime, league.timezone);
-    const candidates = this.fixtures.get(this.pairKey(league.id, home.key, away.key)) ?? [];
+    const candidates = this.fixtures.get(this.pairKey(league.id, home.key, away.key)) ?? NO_FIXTURES;
     if (opts.gameNumber && opts.gameNumber > 1) {
       // Game N of a doubleheader whose start moved into another bucket is still game N.
       const suffix = withGameNumber('', opts.gameNumber);
       const moved = candidates.find((c) => c.id.endsWith(suffix) && Math.abs(c.startTime - startTime) <= SAME_FIXTURE_MS);
       if (moved) return { id: moved.id, isNew: false };
-      const id = withGameNumber(base, opts.gameNumber);
+      const id = withGameNumber(baseEventId(league.id, home.key, away.key, startTime, league.timezone), opts.gameNumber);
       return { id, isNew: !this.board.events.has(id) && !this.pending.has(id) };
     }
     if (opts.book && opts.externalId)
@@ -416,6 +429,7 @@ export class IngestionPipeline {
       if (d <= tolerance && (!best || d < Math.abs(best.startTime - startTime))) best = c;
     }
     if (best) return { id: best.id, isNew: false };
+    const base = baseEventId(league.id, home.key, away.key, startTime, league.timezone);
     let id = base;
     for (let g = 2; this.board.events.has(id) || this.pending.has(id); g++) id = withGameNumber(base, g);
     return { id, isNew: true };
