@@ -18,20 +18,39 @@ export function writeStopFile(path: string, value: unknown): void {
  * `missing` when there is none, `not JSON` when it does not parse.
  */
 export function takeStopFile(path: string): { value: unknown } | { missing: true } | { invalid: 'not JSON' } {
-  let text: string;
+  const file = takeStopBytes(path);
+  if (!file) return { missing: true };
+  const value = parseJson(file);
+  return value === undefined ? { invalid: 'not JSON' } : { value };
+}
+
+/** Writes bytes whole or not at all, as writeStopFile writes its JSON. */
+export function writeStopBytes(path: string, chunks: readonly Uint8Array[]): void {
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, Buffer.concat(chunks));
+  renameSync(tmp, path);
+}
+
+/** Reads and removes the file (and what a stop cut short while writing it left beside it); null when there is none. */
+export function takeStopBytes(path: string): Buffer | null {
   try {
-    const bytes = readFileSync(path);
-    text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+    return readFileSync(path);
   } catch {
-    return { missing: true };
+    return null;
   } finally {
     rmSync(path, { force: true });
     rmSync(`${path}.tmp`, { force: true });
   }
+}
+
+/** The JSON value of bytes (ASCII read as one-byte text, anything else as UTF-8); undefined when they do not parse. */
+export function parseJson(bytes: Uint8Array): unknown {
   try {
-    return { value: JSON.parse(text) as unknown };
+    return JSON.parse(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(isAscii(bytes) ? 'latin1' : 'utf8'),
+    ) as unknown;
   } catch {
-    return { invalid: 'not JSON' };
+    return undefined;
   }
 }
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../src/common/time/clock.js';
 import { createDataSource } from '../../src/database/data-source.js';
 import type { OddsRow } from '../../src/domain/odds-row.js';
-import { SNAPSHOT_FILE } from '../../src/modules/board/board-snapshot.js';
+import { EARLIER_SNAPSHOT_FILE, SNAPSHOT_FILE } from '../../src/modules/board/board-snapshot.js';
 import { BoardRepository } from '../../src/modules/board/board.repository.js';
 import { BoardService } from '../../src/modules/board/board.service.js';
 import { IngestionService } from '../../src/modules/ingestion/ingestion.service.js';
@@ -96,15 +96,27 @@ const byId = (rows: Iterable<OddsRow>) => [...rows].sort((a, b) => (a.id < b.id 
   });
 
   it.each([
-    ['not JSON', '{"format": 1, "mark": '],
-    ['an earlier format', JSON.stringify({ format: 1, mark: 'x', columns: ['id'], rows: [['a']] })],
-    ['other fields', JSON.stringify({ format: 2, mark: 'x', rows: 0, fields: ['id'], strings: [], columns: [{ s: [] }] })],
+    ['not JSON', '{"format": 3, "mark": '],
+    ['an earlier format', JSON.stringify({ format: 2, mark: 'x', rows: 0, fields: ['id'], strings: [], columns: [{ s: [] }] })],
+    [
+      'other fields',
+      `${JSON.stringify({ format: 3, mark: 'x', rows: 0, fields: ['id'], strings: [], columns: [{ k: 's', o: 0 }], littleEndian: true })}\n`,
+    ],
   ])('a file that is not a snapshot of this build (%s) is removed and the table read', async (_why, text) => {
     await t!.close({ keepStore: true });
     writeFileSync(file, text);
     const boards = await start(NOW + 240_000);
     expect(boards.pricesFrom).toBe('table');
     expect(existsSync(file)).toBe(false);
+    await expectBoardIsTable(boards);
+  });
+
+  it("an earlier build's snapshot (board-snapshot.json) is not read, and removed", async () => {
+    await t!.close({ keepStore: true });
+    const earlier = join(dir, EARLIER_SNAPSHOT_FILE);
+    writeFileSync(earlier, JSON.stringify({ format: 2, mark: 'x', rows: 0, fields: [], strings: [], columns: [] }));
+    const boards = await start(NOW + 300_000);
+    expect(existsSync(earlier)).toBe(false);
     await expectBoardIsTable(boards);
   });
 });

@@ -17,7 +17,7 @@ import { Jobs } from '../cluster/jobs.service.js';
 import { Leadership } from '../cluster/leadership.service.js';
 import { BoardWriter } from './board-writer.js';
 import { BoardRepository } from './board.repository.js';
-import { rowsOf, SNAPSHOT_FILE, snapshotOf, takeSnapshot, writeSnapshot } from './board-snapshot.js';
+import { EARLIER_SNAPSHOT_FILE, rowsOf, SNAPSHOT_FILE, snapshotOf, takeSnapshot, writeSnapshot } from './board-snapshot.js';
 import { DelayedBoard } from './delayed-board.js';
 import { OddsBoard } from './odds-board.js';
 import { ODDS_TOPIC } from '../../domain/topics.js';
@@ -147,6 +147,8 @@ export class BoardService implements OnApplicationBootstrap, BeforeApplicationSh
   private async fromSnapshot(): Promise<{ mark: string; events: BoardEvent[]; rows: OddsRow[] } | null> {
     const path = this.snapshotPath;
     if (!path) return null;
+    // An earlier build's snapshot (another name, another format) is never read: not left behind either.
+    rmSync(this.stopFilePath(EARLIER_SNAPSHOT_FILE)!, { force: true });
     const { snapshot, refused } = takeSnapshot(path);
     if (refused) this.logger.warn({ msg: `${SNAPSHOT_FILE} not used: ${refused}; reading the odds table` });
     if (!snapshot) return null;

@@ -6,7 +6,7 @@ import type { LiveSet } from './registry.js';
 
 /**
  * The live opportunities as a file, written at a clean stop of the embedded store beside the board's prices
- * (board-snapshot.json) and read by the next start with them: the start serves what was live at the stop and
+ * (board-snapshot.bin) and read by the next start with them: the start serves what was live at the stop and
  * re-checks it in slices once it answers (as a worker taking over does), instead of finding every opportunity
  * again before it answers. The file names the board snapshot it goes with (`mark`): it is used only when the board
  * was rebuilt from that snapshot, and removed either way.
