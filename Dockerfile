@@ -30,4 +30,4 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/v1/health').then(r=>process.exit(r.status<500?0:1),()=>process.exit(1))"
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/bundle/server/main.js"]
+CMD ["node", "--initial-old-space-size=300", "dist/bundle/server/main.js"]
