@@ -90,8 +90,8 @@ const NAME_HELPER = 'var __name=(target,value)=>__defProp(target,"name",{value,c
 const NAME_HELPER_CHEAP = 'var __name=(target,value)=>(target.name===value?target:__defProp(target,"name",{value,configurable:true}));';
 // esbuild writes strings and templates in ASCII (\u escapes) but leaves regular expression literals as written: a
 // package's /[\u009b]/ in raw form made its whole file UTF-8 text, which Node decodes into two-byte strings before
-// V8 reads them. The same escape in a regular expression means the same
-// character, so every file is kept ASCII.
+// V8 reads them. An escape in a regular expression means the character it escapes (a character past U+FFFF becomes
+// its two surrogates, which mean it too), so every file is kept ASCII.
 const nonAscii = /[\u0080-\uffff]/g;
 const escape = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 let patched = 0;

@@ -13,8 +13,8 @@ import type { OddsRow } from '../../domain/odds-row.js';
  * multiple of 8 bytes, then the columns as arrays of fixed-size values in the byte order of the machine that
  * wrote it (a file of the other order is refused): a text field as 32-bit indexes into the texts (-1: null), a
  * number field as 64-bit floats (NaN: null), a flag as one byte (0 false, 1 true, 2 null). A field of mixed
- * values stays a JSON array in the header. Reading the columns makes no value per price but the texts' indexes
- * looked up, where parsing them as JSON took most of the read.
+ * values stays a JSON array in the header. A start takes the columns as views of the file: of the read, only the
+ * header is parsed (parsing every value as JSON text took most of it).
  */
 export interface BoardSnapshot {
   format: typeof SNAPSHOT_FORMAT;
