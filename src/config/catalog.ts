@@ -265,6 +265,14 @@ export class Catalog {
     return undefined;
   }
 
+  /**
+   * A book by the id a board row carries: that id looked up as it is (no case or spelling folded, nothing
+   * allocated), any other spelling as book() reads it.
+   */
+  bookOf(id: string): BookDef | undefined {
+    return this.bookById.get(id) ?? this.book(id);
+  }
+
   /** A book by id, Odds API key, or any spelling of its id or name (`SX Bet`, `sx-bet`, `Hard Rock`). */
   book(id: string): BookDef | undefined {
     const k = id.trim().toLowerCase();

@@ -35,7 +35,7 @@ export interface GroupInfo {
   /** Each book's best active price per outcome. */
   byBook: BookPrices;
   /** The venues whose own market in this group is flagged, by book. */
-  flags: Map<string, MarketCheck>;
+  flags: ReadonlyMap<string, MarketCheck>;
   /** The books with an active price in this group that the catalog does not describe (unverified). */
   unverified: ReadonlySet<string>;
   /** The active rows of each outcome (outcome order; rows in group order). */
@@ -88,6 +88,8 @@ function readGroup(ctx: DetectContext, groupKey: string): GroupInfo | null {
   return info;
 }
 
+const NO_BOOKS: ReadonlySet<string> = new Set();
+
 function readRows(ctx: DetectContext, rows: readonly OddsRow[]): GroupInfo | null {
   const first = rows[0];
   if (!first) return null;
@@ -105,9 +107,11 @@ function readRows(ctx: DetectContext, rows: readonly OddsRow[]): GroupInfo | nul
     byBook.offer(r, i);
     byOutcome[i]!.push(r);
   }
-  const unverified = new Set<string>();
-  for (const b of byBook.books) if (!ctx.catalog.isVerified(b)) unverified.add(b);
-  return { rows, first, outcomes, byBook, byOutcome, flags: checkMarkets(byBook, outcomes, (id) => ctx.catalog.book(id)), unverified };
+  // Most groups hold only catalogued books: they share one empty set instead of each allocating its own.
+  let unverified: Set<string> | undefined;
+  for (const b of byBook.books) if (!ctx.catalog.isVerified(b)) (unverified ??= new Set()).add(b);
+  const flags = checkMarkets(byBook, outcomes, (id) => ctx.catalog.bookOf(id));
+  return { rows, first, outcomes, byBook, byOutcome, flags, unverified: unverified ?? NO_BOOKS };
 }
 
 /**

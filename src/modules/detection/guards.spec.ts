@@ -66,6 +66,13 @@ describe('venue integrity (a venue whose own market contradicts itself or holds 
     expect(flagsOf([row('draftkings', 'over', 1.9091), row('draftkings', 'under', 2.1)]).size).toBe(0);
   });
 
+  it("a clean group's flags stay empty whatever another group was flagged for (no flags are carried between groups)", () => {
+    const clean = () => flagsOf([row('draftkings', 'over', 1.9091), row('draftkings', 'under', 2.1)]);
+    expect(clean().size).toBe(0);
+    expect([...flagsOf([row('pinnacle', 'over', 1.9524), row('pinnacle', 'under', 2.1)]).keys()]).toEqual(['pinnacle']);
+    expect([...clean().keys()]).toEqual([]);
+  });
+
   it('lets a prediction market cross itself a little (separate order books per contract) but not by more than 2%', () => {
     // Kalshi three contracts at 0.44 / 0.277 / 0.278 = 0.995: a real cross-contract arbitrage, not flagged
     const real = [row('kalshi', 'home', 1 / 0.44), row('kalshi', 'draw', 1 / 0.277), row('kalshi', 'away', 1 / 0.278)];

@@ -162,8 +162,9 @@ export function checkMarkets(
   byBook: BookPrices,
   outcomes: readonly string[],
   bookDef: (id: string) => BookInfo | undefined,
-): Map<string, MarketCheck> {
-  const flags = new Map<string, MarketCheck>();
+): ReadonlyMap<string, MarketCheck> {
+  // Most groups have no flagged venue: they share one empty map instead of each allocating its own.
+  let flags: Map<string, MarketCheck> | undefined;
   for (let i = 0; i < byBook.books.length; i++) {
     const total = byBook.completeTotal(i);
     if (total === null) continue;
@@ -171,11 +172,13 @@ export function checkMarkets(
     const def = bookDef(book) ?? DEFAULT_BOOK;
     const floor = SELF_ARBITRAGE_FLOOR[def.settlement] ?? SELF_ARBITRAGE_FLOOR.sportsbook;
     const ceiling = 1 + holdCeiling(def, outcomes.length) / 100;
-    if (total < floor) flags.set(book, { book, flag: 'self_arbitrage', impliedTotal: total, limit: floor });
-    else if (total > ceiling) flags.set(book, { book, flag: 'excess_hold', impliedTotal: total, limit: ceiling });
+    if (total < floor) (flags ??= new Map()).set(book, { book, flag: 'self_arbitrage', impliedTotal: total, limit: floor });
+    else if (total > ceiling) (flags ??= new Map()).set(book, { book, flag: 'excess_hold', impliedTotal: total, limit: ceiling });
   }
-  return flags;
+  return flags ?? NO_FLAGS;
 }
+
+const NO_FLAGS: ReadonlyMap<string, MarketCheck> = new Map();
 
 const logit = (p: number) => Math.log(p / (1 - p));
 
