@@ -3,7 +3,7 @@
 // re-scan, single-price incremental updates from the ingest call, and the heap after a forced gc.
 // Run with --expose-gc (detection.bench.ts does). BENCH_CPU_PROFILE=DIR writes CPU profiles of the re-scans
 // (rescan.cpuprofile) and of the updates (updates.cpuprofile) there; BENCH_HEAP_PROFILE=DIR an allocation
-// profile of one re-scan.
+// profile of one re-scan. BENCH_DETECTION_METHODS=1 times each method of the pipeline and the engine (below).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -132,6 +132,19 @@ timed((boards as unknown as { bus: object }).bus, 'publish', 'stream hub (render
 timed(boards.board, 'applyChangeSet', 'board (indexes)');
 timed(detection, 'onChange', 'detection engine (registries, diffs, flags)');
 for (const d of detection.types()) timed(d, 'detect', `detector: ${d.kind}`);
+// BENCH_DETECTION_METHODS=1: every other method of the pipeline and of the detection engine timed too (self time,
+// as `pipeline.<method>` and `engine.<method>`): where those two phases' own time goes. About 1 µs a wrapped call
+// is the wrappers' own, so the update reads slower with them.
+if (process.env.BENCH_DETECTION_METHODS === '1')
+  for (const [obj, prefix, phase] of [
+    [ingestion.pipeline, 'pipeline', 'process'],
+    [detection, 'engine', 'onChange'],
+  ] as const) {
+    const proto = Object.getPrototypeOf(obj) as object;
+    for (const m of Object.getOwnPropertyNames(proto))
+      if (m !== 'constructor' && m !== phase && typeof Object.getOwnPropertyDescriptor(proto, m)?.value === 'function')
+        timed(obj, m, `${prefix}.${m}`);
+  }
 const phased: number[] = [];
 for (let i = 0; i < 2000; i++) {
   const q = quotes[(i * 104_729) % quotes.length]!;
