@@ -266,15 +266,12 @@ export class Catalog {
   }
 
   /**
-   * A book by the id a board row carries: that id looked up as it is (no case or spelling folded, nothing
-   * allocated), any other spelling as book() reads it.
+   * A book by id, Odds API key, or any spelling of its id or name (`SX Bet`, `sx-bet`, `Hard Rock`). An id as the
+   * board carries it is found as it is, before any spelling is folded (most calls, nothing allocated).
    */
-  bookOf(id: string): BookDef | undefined {
-    return this.bookById.get(id) ?? this.book(id);
-  }
-
-  /** A book by id, Odds API key, or any spelling of its id or name (`SX Bet`, `sx-bet`, `Hard Rock`). */
   book(id: string): BookDef | undefined {
+    const byId = this.bookById.get(id);
+    if (byId) return byId;
     const k = id.trim().toLowerCase();
     const exact = this.bookById.get(k) ?? this.bookByOddsApiKey.get(k);
     if (exact) return exact;

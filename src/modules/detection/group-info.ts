@@ -110,7 +110,7 @@ function readRows(ctx: DetectContext, rows: readonly OddsRow[]): GroupInfo | nul
   // Most groups hold only catalogued books: they share one empty set instead of each allocating its own.
   let unverified: Set<string> | undefined;
   for (const b of byBook.books) if (!ctx.catalog.isVerified(b)) (unverified ??= new Set()).add(b);
-  const flags = checkMarkets(byBook, outcomes, (id) => ctx.catalog.bookOf(id));
+  const flags = checkMarkets(byBook, outcomes, (id) => ctx.catalog.book(id));
   return { rows, first, outcomes, byBook, byOutcome, flags, unverified: unverified ?? NO_BOOKS };
 }
 
