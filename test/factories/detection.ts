@@ -4,6 +4,7 @@ import type { Quote } from '../../src/domain/types.js';
 import { OddsBoard } from '../../src/modules/board/odds-board.js';
 import type { DetectContext } from '../../src/modules/detection/group-info.js';
 import { IngestionPipeline } from '../../src/modules/ingestion/pipeline.js';
+import { scopeFilter } from '../../src/modules/detection/market-groups.js';
 import { chiefsBills, KICK, NOW } from './quotes.js';
 
 /**
@@ -12,8 +13,8 @@ import { chiefsBills, KICK, NOW } from './quotes.js';
  */
 export const catalog = new Catalog();
 export { KICK, NOW };
-/** Every book in scope. */
-export const all = () => true;
+/** Every book in scope (as the detection engine's scope of all books). */
+export const all = scopeFilter(() => true);
 
 export function boardWith(quotes: Quote[]): { ctx: DetectContext; board: OddsBoard } {
   const board = new OddsBoard();

@@ -16,7 +16,7 @@ import { BoardService } from '../board/board.service.js';
 import type { Detector, OpportunityRecord } from './detector.js';
 import { groupInfo, type DetectContext } from './group-info.js';
 import type { MarketCheck } from './guards.js';
-import { gamePricing, pricedOnMoneyline, type BookFilter } from './market-groups.js';
+import { gamePricing, pricedOnMoneyline, scopeFilter, type BookFilter } from './market-groups.js';
 import { assembleSnapshot, LifecyclePublisher, type ScopeDiff } from './lifecycle-publisher.js';
 import { RedisSnapshotStore } from './redis-snapshot-store.js';
 import type { LifecycleMessage, WireFlags } from './lifecycle-wire.js';
@@ -98,7 +98,7 @@ type Diffs = Map<TypeState, Map<string, LifecycleDiff<Tracked>>>;
 
 const NOTHING: readonly OpportunityRecord[] = Object.freeze([]);
 
-const ALL_BOOKS: DetectionScope = { key: 'all', books: null, filter: () => true };
+const ALL_BOOKS: DetectionScope = { key: 'all', books: null, filter: scopeFilter(() => true) };
 
 /**
  * The detection engine: finds the opportunities of every registered type (Detector) incrementally. Every change
@@ -260,7 +260,7 @@ export class DetectionEngine implements OnApplicationBootstrap, OnApplicationShu
       if (out.some((s) => s.key === key || (!d.all && s.books && s.books.size === d.books.length && d.books.every((b) => s.books!.has(b)))))
         continue;
       const books = d.all ? null : new Set(d.books);
-      out.push({ key, books, filter: books ? (b) => books.has(b) : () => true });
+      out.push({ key, books, filter: scopeFilter(books ? (b) => books.has(b) : () => true) });
     }
     if (!out.some((s) => s.key === 'all')) out.push(ALL_BOOKS);
     return out;

@@ -24,6 +24,17 @@ export function outcomesOf(catalog: Catalog, marketType: string, sport: string):
 
 export type BookFilter = (book: string) => boolean;
 
+const scopeFilters = new WeakSet<BookFilter>();
+/**
+ * Marks a filter as a detection scope's (one per distinct tier book set, kept as long as the engine): what a detector
+ * may keep per-filter results for. A caller's own filter (a request naming its books) is not one.
+ */
+export function scopeFilter(f: BookFilter): BookFilter {
+  scopeFilters.add(f);
+  return f;
+}
+export const isScopeFilter = (f: BookFilter): boolean => scopeFilters.has(f);
+
 export interface GroupBest {
   /** One best row per outcome, in outcome order. */
   legs: OddsRow[];

@@ -5,6 +5,7 @@ import { bruinsRangers } from '../../../test/factories/quotes.js';
 import type { OddsRow } from '../../domain/odds-row.js';
 import type { Quote } from '../../domain/types.js';
 import { OddsBoard } from '../board/odds-board.js';
+import { scopeFilter } from '../detection/market-groups.js';
 import { IngestionPipeline } from '../ingestion/pipeline.js';
 import type { MiddleRecord } from './middles.record.js';
 import { bookMainLines, detectMiddles } from './middles.detector.js';
@@ -42,6 +43,31 @@ describe('middles detection', () => {
     expect(a.bestCaseProfit).toBeCloseTo(91.7465, 3);
     expect(a.middleProbability).toBeGreaterThan(0.2);
     expect(m.qualityScore).toBeGreaterThan(0);
+  });
+
+  it('takes the best prices among the books in scope, whichever book filter read the ladder first', () => {
+    // Pinnacle also deals -7.5, Bills +7.5 at -115 (1.8696): worse than FanDuel's -108 (1.9259) for the middle.
+    const q = [
+      ...quotes(),
+      home('pinnacle', { american: -105 }, { marketType: 'point_spread', line: -7.5 }),
+      away('pinnacle', { american: -115 }, { marketType: 'point_spread', line: 7.5 }),
+    ];
+    // A detection scope's filter (its sides are kept per filter) and a caller's own (read afresh each time).
+    const noFanDuel = scopeFilter((b: string) => b !== 'fanduel');
+    const callersNoFanDuel = (b: string) => b !== 'fanduel';
+    const below = (ms: MiddleRecord[]) => ms.map((m) => [m.side2.row.sportsbook, m.side2.row.decimal]);
+    for (const order of [
+      [all, noFanDuel, callersNoFanDuel, all],
+      [noFanDuel, all, callersNoFanDuel, noFanDuel],
+      [callersNoFanDuel, all, noFanDuel, callersNoFanDuel],
+    ]) {
+      const { ctx, board } = boardWith(q);
+      const ladder = [...board.rows.values()][0]!.ladderKey;
+      for (const f of order)
+        expect(below(detectMiddles(ctx, ladder, f))).toEqual(
+          f === all ? [['fanduel', expect.closeTo(1.9259, 4)]] : [['pinnacle', expect.closeTo(1.8696, 4)]],
+        );
+    }
   });
 
   it('finds none when the lines leave no gap, or between alternate rungs of the same books', () => {
@@ -271,6 +297,34 @@ describe('middles of a ladder whose prices move', () => {
     );
     // Not vacuous: the moved boards hold middles.
     expect(found).toBeGreaterThan(0);
+  });
+
+  it('a book whose main line moves to a line whose prices did not move is read there', () => {
+    // DraftKings: -2.5 at -110 / -110 (its main line), -3.5 at +110 / -130. Pinnacle: -3.5 only, -105 / -115 (main -3.5).
+    // FanDuel: -7.5 only, -112 / -108. Then DraftKings' -2.5 moves to -200 / +170: its most balanced line is now -3.5
+    // (implied 0.4762 / 0.5652, a gap of 0.089 against 0.6667 / 0.3704, 0.296), whose rows did not change.
+    const spread = (book: string, line: number, h: number, a: number) => [
+      home(book, { american: h }, { marketType: 'point_spread', line }),
+      away(book, { american: a }, { marketType: 'point_spread', line: -line }),
+    ];
+    const start = [...spread('draftkings', -2.5, -110, -110), ...spread('draftkings', -3.5, 110, -130)];
+    start.push(...spread('pinnacle', -3.5, -105, -115), ...spread('fanduel', -7.5, -112, -108));
+    const moved = spread('draftkings', -2.5, -200, 170);
+    const board = new OddsBoard();
+    const pipe = new IngestionPipeline(catalog, board);
+    const put = (qs: Quote[], at: number) => board.applyChangeSet(pipe.process({ source: 'test', quotes: qs }, at).changeSet);
+    put(start, NOW);
+    const ladder = [...board.rows.values()][0]!.ladderKey;
+    const at3_5 = (ms: MiddleRecord[]) => ms.find((m) => m.side1.threshold === 3.5 && m.side2.threshold === 7.5);
+    // Before: the 3.5 / 7.5 middle takes Pinnacle's -3.5 (DraftKings' -3.5 is an alternate rung then).
+    expect(at3_5(detectMiddles({ board, catalog, now: NOW }, ladder, all))?.side1.row.sportsbook).toBe('pinnacle');
+    put(moved, NOW + 1);
+    const after = detectMiddles({ board, catalog, now: NOW + 1 }, ladder, all);
+    // After: DraftKings' -3.5 at +110 (2.10) beats Pinnacle's -105 (1.952) on that line.
+    expect(at3_5(after)?.side1.row.sportsbook).toBe('draftkings');
+    expect(at3_5(after)?.side1.row.decimal).toBeCloseTo(2.1, 12);
+    const fresh = boardWith([...start, ...moved]);
+    expect(seen(after)).toEqual(seen(detectMiddles({ ...fresh.ctx, now: NOW + 1 }, ladder, all)));
   });
 
   it("takes each pair of lines at the lowest overround two different books' main lines offer", () => {

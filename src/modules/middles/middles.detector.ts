@@ -20,7 +20,15 @@ import {
 import type { Detector, Json, PresentView, Reads, StreamNames } from '../detection/detector.js';
 import { groupFlags, groupInfo, guardsOf, type DetectContext } from '../detection/group-info.js';
 import type { Guards } from '../detection/guards.js';
-import { ageSeconds, GAME_TOTAL_MARKETS, isHandicap, outcomesOf, pricedOnMoneyline, type BookFilter } from '../detection/market-groups.js';
+import {
+  ageSeconds,
+  GAME_TOTAL_MARKETS,
+  isHandicap,
+  isScopeFilter,
+  outcomesOf,
+  pricedOnMoneyline,
+  type BookFilter,
+} from '../detection/market-groups.js';
 import { MiddlesPresenter } from './middles.presenter.js';
 import { dict } from '../../domain/dict.js';
 import type { MiddleRecord, MiddleSideRecord } from './middles.record.js';
@@ -141,18 +149,15 @@ function sideMap<T>(kind: MiddleSideRecord['kind'], above: T, below: T): T {
   }
 }
 
-/** The side a row takes in a middle (wins above or below a threshold), or null (no line, a quarter line, a third outcome). */
-function sideOf(row: OddsRow): LadderSide | null {
+/** The side a row takes in a middle (wins above or below its threshold), or null (no line, a quarter line, a third outcome). */
+function sideOf(row: OddsRow): MiddleSideRecord['kind'] | null {
   if (row.line === null || isQuarterLine(row.line)) return null;
-  if (isHandicap(row.marketType)) {
-    if (row.selectionType === 'home') return { row, kind: 'above', threshold: -row.line };
-    if (row.selectionType === 'away') return { row, kind: 'below', threshold: row.line };
-    return null;
-  }
-  if (row.selectionType === 'over') return { row, kind: 'above', threshold: row.line };
-  if (row.selectionType === 'under') return { row, kind: 'below', threshold: row.line };
-  return null;
+  if (isHandicap(row.marketType)) return row.selectionType === 'home' ? 'above' : row.selectionType === 'away' ? 'below' : null;
+  return row.selectionType === 'over' ? 'above' : row.selectionType === 'under' ? 'below' : null;
 }
+
+/** The threshold a side (a row sideOf takes) wins above or below: the total, or the margin a handicap covers at. */
+const thresholdOf = (row: OddsRow): number => (isHandicap(row.marketType) && row.selectionType === 'home' ? -row.line! : row.line!);
 
 /**
  * How balanced each book's two sides are on one line: the gap between the implied probabilities of the two sides,
@@ -229,7 +234,7 @@ export function middleId(ladderKey: string, a: OddsRow, b: OddsRow): string {
 export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: BookFilter): MiddleRecord[] {
   const lad = ladderOf(ctx, ladderKey);
   if (!lad) return [];
-  const { above, below } = sidesByThreshold(lad.sides, inScope);
+  const { above, below } = sidesByThreshold(lad.mains, inScope);
   if (!above.size || !below.size) return [];
   const { first, keyNumbers } = lad;
   const out: MiddleRecord[] = [];
@@ -271,19 +276,12 @@ export function detectMiddles(ctx: DetectContext, ladderKey: string, inScope: Bo
   return out;
 }
 
-/** A row as one side of a middle. */
-interface LadderSide {
-  row: OddsRow;
-  kind: 'above' | 'below';
-  threshold: number;
-}
-
 /** A ladder read once per evaluation, whatever the scope: what every scope's middles are found from. */
 interface LadderPrep {
   /** The first usable row (event, market, period and sport are the same for the whole ladder). */
   first: OddsRow;
-  /** The sides of each book's main line, in board order (main lines are per book, so per scope too). */
-  sides: LadderSide[];
+  /** The sides of each book's main line, line by line in board order (main lines are per book, so per scope too). */
+  mains: MainSides[];
   /** The outcome distribution, located on first use (undefined: not yet; null: it cannot be). */
   pmf?: Pmf | null;
   keyNumbers: number[];
@@ -304,8 +302,22 @@ function ladderOf(ctx: DetectContext, ladderKey: string): LadderPrep | null {
  * and each book's balance there.
  */
 interface LineRead {
+  line: number;
   usable: readonly OddsRow[];
   balance: LineBalance;
+  /** The sides of the usable rows of the books whose main line this is, for the last list of such books asked for. */
+  main?: MainSides;
+}
+
+/** Filters and their sides, alternating (one array per line instead of one per filter). */
+type Scoped = Array<BookFilter | readonly OddsRow[]>;
+
+/** The rows of one line that are a side (sideOf) at the books whose main line it is. */
+interface MainSides {
+  books: readonly string[];
+  sides: readonly OddsRow[];
+  /** Per detection scope's filter, the sides in scope that can be one of a threshold's two best (scopedSides). */
+  scoped?: Scoped;
 }
 
 /**
@@ -315,47 +327,83 @@ interface LineRead {
  */
 const lineReads = new WeakMap<Catalog, [WeakMap<readonly OddsRow[], LineRead>, WeakMap<readonly OddsRow[], LineRead>]>();
 
-function lineRead(ctx: DetectContext, key: string): LineRead {
+function lineRead(ctx: DetectContext, ladderKey: string, line: number): LineRead {
+  const key = groupKey(ladderKey, line);
   const all = ctx.board.groupRows(key);
   let byRows = lineReads.get(ctx.catalog);
   if (!byRows) lineReads.set(ctx.catalog, (byRows = [new WeakMap(), new WeakMap()]));
   const reads = byRows[ctx.includeFlagged ? 1 : 0];
   let read = reads.get(all);
-  if (!read) reads.set(all, (read = readLine(all, ctx.includeFlagged ? undefined : groupFlags(ctx, key))));
+  if (!read) reads.set(all, (read = readLine(line, all, ctx.includeFlagged ? undefined : groupFlags(ctx, key))));
   return read;
 }
 
-function readLine(all: readonly OddsRow[], flags: ReadonlyMap<string, unknown> | undefined): LineRead {
+function readLine(line: number, all: readonly OddsRow[], flags: ReadonlyMap<string, unknown> | undefined): LineRead {
   const ok = (r: OddsRow) => r.isActive && !flags?.has(r.sportsbook);
   // The board's own array when every row is usable, else a copy of the usable ones.
   const usable = all.every(ok) ? all : all.filter(ok);
-  return { usable, balance: lineBalance(usable) };
+  return { line, usable, balance: lineBalance(usable) };
 }
 
-/** The usable rows of a ladder and their main-line sides, read line by line (see lineRead). */
+/**
+ * The sides of a line's usable rows at `books` (the books whose main line it is), in board order. Kept on the line's
+ * read for that list of books: a ladder read again after a price moved on another line finds them unchanged.
+ */
+function mainSidesOf(read: LineRead, books: readonly string[]): MainSides {
+  const kept = read.main;
+  if (kept && kept.books.length === books.length && kept.books.every((b, i) => b === books[i])) return kept;
+  const at = new Set(books);
+  const sides = read.usable.filter((r) => at.has(r.sportsbook) && sideOf(r) !== null);
+  // The line's own array when all of it is (the usual case: every book quoting the line has it as its main line).
+  return (read.main = { books, sides: sides.length === read.usable.length ? read.usable : sides });
+}
+
+/**
+ * The sides of a line in scope that can be one of the two best of their threshold (the best, the best at another
+ * book), in board order: the two best of a threshold over several lines are the two best over those lines' own two
+ * best. Kept per detection scope (isScopeFilter), so a ladder read again reads only the rows of the line that moved.
+ */
+function scopedSides(main: MainSides, inScope: BookFilter): readonly OddsRow[] {
+  const keep = isScopeFilter(inScope);
+  const scoped = main.scoped;
+  if (keep && scoped) for (let i = 0; i < scoped.length; i += 2) if (scoped[i] === inScope) return scoped[i + 1] as readonly OddsRow[];
+  const tops = topsByThreshold(main.sides, inScope);
+  const best = new Set<OddsRow>();
+  for (const m of [tops.above, tops.below]) for (const top of m.values()) for (const r of top) best.add(r);
+  const found = main.sides.filter((r) => best.has(r));
+  // The line's own sides when every one of them is (a line of one or two books).
+  const rows = found.length === main.sides.length ? main.sides : found;
+  if (keep) (main.scoped ??= []).push(inScope, rows);
+  return rows;
+}
+
+/** The usable rows of a ladder and their main-line sides, read line by line (see lineRead and mainSidesOf). */
 function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null {
-  const lines: Array<LineRead & { line: number }> = [];
+  const lines: LineRead[] = [];
   let first: OddsRow | undefined;
   for (const line of ctx.board.ladderLines(ladderKey)) {
-    const read = lineRead(ctx, groupKey(ladderKey, line));
+    const read = lineRead(ctx, ladderKey, line);
     if (!read.usable.length) continue;
-    lines.push({ line, ...read });
+    lines.push(read);
     first ??= read.usable[0];
   }
   if (!first || first.marketType === 'asian_handicap') return null;
   const outcomes = outcomesOf(ctx.catalog, first.marketType, first.sport);
   if (!outcomes || outcomes.length !== 2) return null;
-  const mains = mainLinesOf(lines);
-  const sides: LadderPrep['sides'] = [];
-  for (const { line, usable } of lines) {
-    for (const r of usable) {
-      if (mains.get(r.sportsbook) !== line) continue;
-      const s = sideOf(r);
-      if (s) sides.push(s);
-    }
+  // The books whose main line each line is (a book has one main line), in the order of the main-lines map.
+  const booksAt = new Map<number, string[]>();
+  for (const [book, line] of mainLinesOf(lines)) {
+    const at = booksAt.get(line);
+    if (at) at.push(book);
+    else booksAt.set(line, [book]);
+  }
+  const mains: MainSides[] = [];
+  for (const read of lines) {
+    const books = booksAt.get(read.line);
+    if (books) mains.push(mainSidesOf(read, books));
   }
   const keyNumbers = isHandicap(first.marketType) ? (KEY_NUMBERS[first.sport] ?? []) : [];
-  return { first, sides, keyNumbers };
+  return { first, mains, keyNumbers };
 }
 
 /**
@@ -363,25 +411,34 @@ function prepareLadder(ctx: DetectContext, ladderKey: string): LadderPrep | null
  * alternate rungs are priced off the same line and carry their own juice) among the books in scope, by kind
  * and threshold: the two best prices from distinct books per threshold.
  */
-function sidesByThreshold(
-  sides: LadderPrep['sides'],
-  inScope: BookFilter,
-): { above: Map<number, OddsRow[]>; below: Map<number, OddsRow[]> } {
-  const above = new Map<number, OddsRow[]>();
-  const below = new Map<number, OddsRow[]>();
-  for (const s of sides) {
-    const x = s.row;
-    if (!inScope(x.sportsbook)) continue;
-    const m = sideMap(s.kind, above, below);
-    // [the best price, the best at another book]: better is a higher decimal, then the book first by name.
-    const top = m.get(s.threshold);
-    if (!top) m.set(s.threshold, [x]);
-    else if (better(x, top[0]!)) {
-      if (x.sportsbook !== top[0]!.sportsbook) top[1] = top[0]!;
-      top[0] = x;
-    } else if (x.sportsbook !== top[0]!.sportsbook && (top.length < 2 || better(x, top[1]!))) top[1] = x;
-  }
-  return { above, below };
+function sidesByThreshold(mains: readonly MainSides[], inScope: BookFilter): Tops {
+  const tops: Tops = { above: new Map(), below: new Map() };
+  for (const main of mains) for (const x of scopedSides(main, inScope)) addSide(tops, x);
+  return tops;
+}
+
+/** Sides by kind and threshold: [the best price, the best at another book]. */
+interface Tops {
+  above: Map<number, OddsRow[]>;
+  below: Map<number, OddsRow[]>;
+}
+
+function topsByThreshold(sides: readonly OddsRow[], inScope: BookFilter): Tops {
+  const tops: Tops = { above: new Map(), below: new Map() };
+  for (const x of sides) if (inScope(x.sportsbook)) addSide(tops, x);
+  return tops;
+}
+
+/** A side (a row sideOf takes) among the two best of its threshold: better is a higher decimal, then the book first by name. */
+function addSide(tops: Tops, x: OddsRow): void {
+  const m = sideMap(sideOf(x)!, tops.above, tops.below);
+  const threshold = thresholdOf(x);
+  const top = m.get(threshold);
+  if (!top) m.set(threshold, [x]);
+  else if (better(x, top[0]!)) {
+    if (x.sportsbook !== top[0]!.sportsbook) top[1] = top[0]!;
+    top[0] = x;
+  } else if (x.sportsbook !== top[0]!.sportsbook && (top.length < 2 || better(x, top[1]!))) top[1] = x;
 }
 
 const better = (x: OddsRow, y: OddsRow): boolean => x.decimal > y.decimal || (x.decimal === y.decimal && x.sportsbook < y.sportsbook);
